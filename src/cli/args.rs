@@ -1,0 +1,77 @@
+//! Command-line flags: clap mirrors what the user typed, nothing more.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exact and Monte Carlo odds of WW2 wargame fire, KO and morale tables.
+#[derive(Debug, Parser)]
+#[command(name = "combat-odds", version, about)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Resolve one fire (or morale check) scenario: exact odds and a seeded Monte Carlo estimate.
+    Fire(FireArgs),
+    /// Print a ruleset's loaded tables with their sources.
+    Tables(ListArgs),
+    /// List a ruleset's modifiers: stable name, value, how applied, source.
+    Modifiers(ListArgs),
+}
+
+/// Flags of `fire`.
+#[derive(Debug, clap::Args)]
+pub struct FireArgs {
+    /// Scenario TOML file; without one, the embedded Command Decision tank duel.
+    pub file: Option<PathBuf>,
+    /// Monte Carlo trials.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub trials: u64,
+    /// Master seed: the same seed gives the same numbers on any number of threads.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Directory of table overrides, laid out like `rulesets/`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file (whole or not at all) instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Allow --output to replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `tables` and `modifiers`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Ruleset name, e.g. command-decision.
+    pub ruleset: String,
+    /// Directory of table overrides, laid out like `rulesets/`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Output format (json is for `fire`; listings print as table or csv).
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable tables.
+    Table,
+    /// One JSON object.
+    Json,
+    /// Comma-separated values.
+    Csv,
+}

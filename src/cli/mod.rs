@@ -1,0 +1,167 @@
+//! The command line: [`args`] holds the flags; this module resolves them into a
+//! plan (tables loaded, scenario compiled, seeds fixed) and carries it out.
+
+pub mod args;
+
+use std::io::Write;
+use std::path::Path;
+
+pub use args::Args;
+use args::{Command, FireArgs, Format, ListArgs};
+
+use crate::document::Document;
+use crate::engine::{self, MonteCarlo};
+use crate::error::{Error, Result};
+use crate::export::{Header, Report, frames};
+use crate::rules::{self, Compiled, LoadError, Ruleset};
+
+/// The scenario `fire` resolves when given no file.
+pub const DEFAULT_SCENARIO: (&str, &str) =
+    ("experiments/cd_tank_duel.toml", include_str!("../../experiments/cd_tank_duel.toml"));
+
+/// Runs a parsed command line, returning what to print.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        Command::Fire(a) => fire(&a),
+        Command::Tables(a) => list(&a, true),
+        Command::Modifiers(a) => list(&a, false),
+    }
+}
+
+/// A fire command resolved: the scenario compiled against loaded tables.
+pub struct FirePlan {
+    /// The ruleset the scenario names.
+    pub ruleset: Box<dyn Ruleset>,
+    /// The compiled scenario.
+    pub compiled: Compiled,
+    /// The report header.
+    pub header: Header,
+    /// Trials, seed, threads.
+    pub monte_carlo: MonteCarlo,
+}
+
+#[derive(serde::Deserialize)]
+struct ScenarioHeader {
+    ruleset: toml::Spanned<String>,
+    kind: toml::Spanned<String>,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+impl FirePlan {
+    /// Loads the scenario's ruleset and compiles the scenario.
+    pub fn new(doc: &Document, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Self> {
+        if monte_carlo.trials == 0 {
+            return Err(Error::Usage("--trials must be at least 1".into()));
+        }
+        if monte_carlo.threads == Some(0) {
+            return Err(Error::Usage("--threads must be at least 1".into()));
+        }
+        let head: ScenarioHeader = doc.parse()?;
+        let ruleset = rules::load(head.ruleset.get_ref(), rules_dir).map_err(|e| match e {
+            LoadError::Unknown(m) => doc.error_at(head.ruleset.span().start, m),
+            LoadError::Tables(e) => e,
+        })?;
+        let compiled = ruleset.compile(doc, &head.kind)?;
+        let header = Header {
+            ruleset: ruleset.name().to_string(),
+            scenario: head.name.unwrap_or_else(|| doc.name.clone()),
+            kind: head.kind.into_inner(),
+            rules_hash: crate::tables::rules_hash(ruleset.files()),
+            notes: compiled.notes.clone(),
+        };
+        Ok(FirePlan { ruleset, compiled, header, monte_carlo })
+    }
+
+    /// Runs Monte Carlo and the exact engine and assembles the report.
+    pub fn report(self) -> Result<Report> {
+        let experiment = self.compiled.experiment.as_ref();
+        let tally = engine::run(experiment, &self.monte_carlo)?;
+        let exact = experiment.exact();
+        Ok(Report::new(
+            self.header,
+            &self.monte_carlo,
+            experiment.measures(),
+            experiment.kill(),
+            &tally,
+            exact.as_ref(),
+        ))
+    }
+}
+
+fn fire(a: &FireArgs) -> Result<()> {
+    let doc = match &a.file {
+        Some(path) => Document::read(path)?,
+        None => {
+            Document::new("cd_tank_duel.toml", format!("{} (embedded default)", DEFAULT_SCENARIO.0), DEFAULT_SCENARIO.1)
+        }
+    };
+    let plan =
+        FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
+    let report = plan.report()?;
+    let text = match a.format {
+        Format::Table => report.to_table(),
+        Format::Json => report.to_json() + "\n",
+        Format::Csv => report.to_csv(),
+    };
+    emit(&text, a.output.as_deref(), a.force)
+}
+
+fn list(a: &ListArgs, tables: bool) -> Result<()> {
+    let ruleset = rules::load(&a.ruleset, a.rules.as_deref()).map_err(|e| match e {
+        LoadError::Unknown(m) => Error::Usage(m),
+        LoadError::Tables(e) => e,
+    })?;
+    let polars_error = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot build the listing: {e}"));
+    let mut text = String::new();
+    if tables {
+        for view in ruleset.tables() {
+            let mut f = frames::table_frame(&view).map_err(polars_error)?;
+            match a.format {
+                Format::Csv => text += &frames::csv(&mut f).map_err(polars_error)?,
+                _ => {
+                    let rules = view.source.rules.as_deref().map_or(String::new(), |r| format!(" [{r}]"));
+                    text +=
+                        &format!("{} -- {}, \"{}\"{rules}\n{f}\n\n", view.file, view.source.seed, view.source.table);
+                }
+            }
+        }
+    } else {
+        let mut f = frames::modifiers_frame(&ruleset.modifiers()).map_err(polars_error)?;
+        text = match a.format {
+            Format::Csv => frames::csv(&mut f).map_err(polars_error)?,
+            _ => format!("{f}\n"),
+        };
+    }
+    emit(&text, None, false)
+}
+
+/// Prints to standard output, or writes a file whole: to a temporary file beside it,
+/// then renamed over it, so a failure never leaves half a file. An existing file is
+/// replaced only with `force`.
+fn emit(text: &str, output: Option<&Path>, force: bool) -> Result<()> {
+    let Some(path) = output else {
+        let mut out = std::io::stdout().lock();
+        // A closed pipe (e.g. `| head`) is not an error worth reporting.
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+        return Ok(());
+    };
+    if path.exists() && !force {
+        return Err(Error::Usage(format!(
+            "{} already exists; pass --force to replace it or choose another --output",
+            path.display()
+        )));
+    }
+    let io = |source| Error::Io { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name().map_or("out".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}

@@ -1,0 +1,183 @@
+//! Exact distributions over rule states: no sampling.
+//!
+//! A [`Dist`] holds integer weights over outcome states with one common total, so
+//! every probability it gives is an exact [`Ratio`]. Rulesets build the distribution
+//! of one resolution by composing dice: independent combination for dice rolled side
+//! by side, conditional chaining for a roll that depends on an earlier one. Weights
+//! are reduced by their common divisor after each step; a resolution too large for
+//! 128-bit weights reports [`TooLarge`] instead of a wrong number.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{Die, Ratio, gcd};
+
+/// The exact engine ran out of 128-bit range for this resolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("too many dice for exact enumeration in 128-bit weights")]
+pub struct TooLarge;
+
+/// Integer weights over states of type `S`, with a common total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dist<S: Ord> {
+    weights: BTreeMap<S, u128>,
+    total: u128,
+}
+
+impl<S: Ord + Clone> Dist<S> {
+    /// `s` with certainty.
+    pub fn certain(s: S) -> Self {
+        Dist { weights: BTreeMap::from([(s, 1)]), total: 1 }
+    }
+
+    /// One roll of `die`, each face mapped to a state.
+    pub fn roll(die: Die, face_state: impl Fn(u32) -> S) -> Self {
+        Self::from_weights((1..=die.sides()).map(|face| (face_state(face), 1))).expect("one die's faces fit")
+    }
+
+    /// From (state, weight) pairs; equal states add up. At least one weight must be
+    /// positive; a total past 128 bits is [`TooLarge`].
+    pub fn from_weights(pairs: impl IntoIterator<Item = (S, u128)>) -> Result<Self, TooLarge> {
+        let mut weights = BTreeMap::new();
+        let mut total: u128 = 0;
+        for (s, w) in pairs {
+            if w > 0 {
+                total = total.checked_add(w).ok_or(TooLarge)?;
+                *weights.entry(s).or_insert(0) += w;
+            }
+        }
+        assert!(total > 0, "a distribution needs some weight");
+        Ok(Dist { weights, total }.reduced())
+    }
+
+    /// The common denominator.
+    pub fn total(&self) -> u128 {
+        self.total
+    }
+
+    /// (state, weight) pairs in state order.
+    pub fn iter(&self) -> impl Iterator<Item = (&S, u128)> {
+        self.weights.iter().map(|(s, &w)| (s, w))
+    }
+
+    /// Relabel the states (merging states that map together).
+    pub fn map<T: Ord + Clone>(&self, f: impl Fn(&S) -> T) -> Dist<T> {
+        // Merged weights never exceed the existing total.
+        Dist::from_weights(self.iter().map(|(s, w)| (f(s), w))).expect("relabelling keeps the total")
+    }
+
+    /// P(pred(state)).
+    pub fn probability(&self, pred: impl Fn(&S) -> bool) -> Ratio {
+        let hit = self.iter().filter(|(s, _)| pred(s)).map(|(_, w)| w).sum();
+        Ratio::new(hit, self.total)
+    }
+
+    /// The joint of two independent distributions, combined by `f`.
+    pub fn combine<T: Ord + Clone, U: Ord + Clone>(
+        &self,
+        other: &Dist<T>,
+        f: impl Fn(&S, &T) -> U,
+    ) -> Result<Dist<U>, TooLarge> {
+        let mut pairs = Vec::with_capacity(self.weights.len() * other.weights.len());
+        for (a, wa) in self.iter() {
+            for (b, wb) in other.iter() {
+                pairs.push((f(a, b), wa.checked_mul(wb).ok_or(TooLarge)?));
+            }
+        }
+        Dist::from_weights(pairs)
+    }
+
+    /// `n` independent copies of `self` folded into `start` by `f`.
+    pub fn fold_n<T: Ord + Clone>(&self, n: u32, start: Dist<T>, f: impl Fn(&T, &S) -> T) -> Result<Dist<T>, TooLarge> {
+        (0..n).try_fold(start, |acc, _| acc.combine(self, &f))
+    }
+
+    /// Conditional chaining: for each state, the distribution of what follows it.
+    pub fn then<T: Ord + Clone>(&self, next: impl Fn(&S) -> Dist<T>) -> Result<Dist<T>, TooLarge> {
+        let branches: Vec<(u128, Dist<T>)> = self.iter().map(|(s, w)| (w, next(s))).collect();
+        // Bring every branch to a common total, then weight each by its parent.
+        let common = branches.iter().try_fold(1u128, |l, (_, d)| lcm(l, d.total))?;
+        let mut pairs = Vec::new();
+        for (w, d) in &branches {
+            let scale = w.checked_mul(common / d.total).ok_or(TooLarge)?;
+            for (t, wt) in d.iter() {
+                pairs.push((t.clone(), wt.checked_mul(scale).ok_or(TooLarge)?));
+            }
+        }
+        Dist::from_weights(pairs)
+    }
+
+    fn reduced(mut self) -> Self {
+        let g = self.weights.values().fold(self.total, |g, &w| gcd(g, w));
+        if g > 1 {
+            self.weights.values_mut().for_each(|w| *w /= g);
+            self.total /= g;
+        }
+        self
+    }
+}
+
+/// Exact marginals of every measure: `index(state, out)` writes the outcome index of
+/// each measure for a state (the same function the Monte Carlo tally uses), and
+/// `layout[m]` is the number of outcomes of measure `m`.
+pub fn marginals<S: Ord + Clone>(
+    dist: &Dist<S>,
+    layout: &[usize],
+    index: impl Fn(&S, &mut [usize]),
+) -> Vec<Vec<Ratio>> {
+    let mut weights: Vec<Vec<u128>> = layout.iter().map(|&n| vec![0; n]).collect();
+    let mut out = vec![0; layout.len()];
+    for (s, w) in dist.iter() {
+        index(s, &mut out);
+        for (m, &o) in out.iter().enumerate() {
+            weights[m][o] += w;
+        }
+    }
+    weights.into_iter().map(|ws| ws.into_iter().map(|w| Ratio::new(w, dist.total())).collect()).collect()
+}
+
+fn lcm(a: u128, b: u128) -> Result<u128, TooLarge> {
+    (a / gcd(a, b)).checked_mul(b).ok_or(TooLarge)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{D6, D10};
+
+    #[test]
+    fn combining_two_dice_matches_the_convolution() {
+        let one = Dist::roll(D6, |f| f as i64);
+        let two = one.combine(&one, |a, b| a + b).unwrap();
+        let conv = D6.sum_of(2);
+        for v in 2..=12 {
+            assert_eq!(two.probability(|&s| s == v), Ratio::new(conv.weight(v), 36), "sum {v}");
+        }
+    }
+
+    #[test]
+    fn chaining_weights_each_branch_by_its_parent() {
+        // Roll a d10; on 1-3 roll a d6 and keep it, else score 0.
+        // P(score = 6) = 3/10 * 1/6 = 1/20; P(score = 0) = 7/10.
+        let first = Dist::roll(D10, |f| f <= 3);
+        let score = first.then(|&go| if go { Dist::roll(D6, |f| f) } else { Dist::certain(0) }).unwrap();
+        assert_eq!(score.probability(|&s| s == 6), Ratio::new(1, 20));
+        assert_eq!(score.probability(|&s| s == 0), Ratio::new(7, 10));
+        assert_eq!(score.probability(|_| true), Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn fold_counts_successes_binomially() {
+        // Hits from 3 dice at 5-or-less on a d10: P(3 hits) = (1/2)^3 = 1/8.
+        let die = Dist::roll(D10, |f| u32::from(f <= 5));
+        let hits = die.fold_n(3, Dist::certain(0u32), |n, h| n + h).unwrap();
+        assert_eq!(hits.probability(|&n| n == 3), Ratio::new(1, 8));
+        assert_eq!(hits.probability(|&n| n == 1), Ratio::new(3, 8));
+    }
+
+    #[test]
+    fn too_many_dice_is_reported_not_wrapped() {
+        // 40 d100 give totals up to 100^40, far past u128: the engine must say so.
+        let die = Dist::roll(Die::new(100), |f| f);
+        assert_eq!(die.fold_n(40, Dist::certain(0u32), |a, b| (*a).max(*b)).unwrap_err(), TooLarge);
+    }
+}

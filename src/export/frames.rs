@@ -1,0 +1,88 @@
+//! Polars frames: the one tabular form of reports and table listings.
+
+use polars::prelude::*;
+
+use super::{Report, Row};
+use crate::rules::{ModifierInfo, TableView};
+
+/// Sets polars' printing so that tables show in full, without dtype rows or shapes.
+/// Call before any thread starts: it sets process environment variables.
+pub fn configure_printing() {
+    for (key, value) in [
+        ("POLARS_FMT_MAX_ROWS", "-1"),
+        ("POLARS_FMT_MAX_COLS", "-1"),
+        ("POLARS_FMT_STR_LEN", "120"),
+        ("POLARS_FMT_TABLE_HIDE_COLUMN_DATA_TYPES", "1"),
+        ("POLARS_FMT_TABLE_HIDE_DATAFRAME_SHAPE_INFORMATION", "1"),
+        ("POLARS_FMT_TABLE_FORMATTING", "ASCII_MARKDOWN"),
+    ] {
+        if std::env::var_os(key).is_none() {
+            // SAFETY: called from main before any other thread exists, so nothing reads
+            // the environment concurrently.
+            unsafe { std::env::set_var(key, value) };
+        }
+    }
+}
+
+fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(columns)
+}
+
+/// One measure's rows.
+pub fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+    rows_columns(rows, None).and_then(frame)
+}
+
+fn rows_columns(rows: &[Row], measure: Option<&[String]>) -> PolarsResult<Vec<Column>> {
+    let mut columns = Vec::new();
+    if let Some(m) = measure {
+        columns.push(Column::new("measure".into(), m));
+    }
+    columns.extend([
+        Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
+        Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
+        Column::new("exact_fraction".into(), rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>()),
+        Column::new("estimate".into(), rows.iter().map(|r| r.estimate).collect::<Vec<_>>()),
+        Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
+        Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
+        Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
+    ]);
+    Ok(columns)
+}
+
+/// Every (measure, outcome) of a report as one long frame.
+pub fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
+    let (mut measure, mut rows) = (Vec::new(), Vec::new());
+    for (m, rs, _) in report.all_measures() {
+        measure.extend(std::iter::repeat_n(m.to_string(), rs.len()));
+        rows.extend(rs.iter().cloned());
+    }
+    rows_columns(&rows, Some(&measure)).and_then(frame)
+}
+
+/// A table listing.
+pub fn table_frame(view: &TableView) -> PolarsResult<DataFrame> {
+    frame(view.columns.iter().map(|(name, cells)| Column::new(name.as_str().into(), cells)).collect())
+}
+
+/// The modifier listing.
+pub fn modifiers_frame(infos: &[ModifierInfo]) -> PolarsResult<DataFrame> {
+    let col = |name: &str, f: &dyn Fn(&ModifierInfo) -> &str| {
+        Column::new(name.into(), infos.iter().map(|m| f(m).to_string()).collect::<Vec<_>>())
+    };
+    frame(vec![
+        col("chart", &|m| &m.chart),
+        col("name", &|m| &m.name),
+        col("value", &|m| &m.value),
+        col("label", &|m| &m.label),
+        col("applied", &|m| &m.applied),
+        col("source", &|m| &m.source),
+    ])
+}
+
+/// A frame as CSV text.
+pub fn csv(frame: &mut DataFrame) -> PolarsResult<String> {
+    let mut out = Vec::new();
+    CsvWriter::new(&mut out).include_header(true).finish(frame)?;
+    Ok(String::from_utf8(out).expect("CSV of UTF-8 strings is UTF-8"))
+}

@@ -1,0 +1,235 @@
+//! One results schema ([`Report`]) and its renderings: a printed table, JSON and CSV.
+//! Frames are built once in [`frames`] and every tabular output goes through them.
+
+pub mod frames;
+
+use serde::Serialize;
+
+use crate::engine::{ExactTable, Measure, MonteCarlo, Tally};
+use crate::stats::{GoodnessOfFit, goodness_of_fit, wilson};
+
+/// Confidence level of every reported interval.
+pub const CONFIDENCE: f64 = 0.95;
+/// How intervals are computed, as reports state it.
+pub const INTERVAL: &str = "Wilson score, 95%";
+/// The generator behind every stream, as reports state it.
+pub const GENERATOR: &str = "Xoshiro256++ per (seed, purpose, chunk)";
+
+/// One outcome's probability: exact where known, estimated with its interval.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Row {
+    /// Outcome label.
+    pub outcome: String,
+    /// Exact probability, or null.
+    pub exact: Option<f64>,
+    /// The exact probability as a reduced fraction, or null.
+    pub exact_fraction: Option<String>,
+    /// Monte Carlo estimate.
+    pub estimate: f64,
+    /// Lower bound of the interval.
+    pub ci_low: f64,
+    /// Upper bound of the interval.
+    pub ci_high: f64,
+    /// Trials with this outcome.
+    pub count: u64,
+}
+
+/// The kill probability.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Kill {
+    /// Exact, or null.
+    pub exact: Option<f64>,
+    /// Monte Carlo estimate.
+    pub estimate: f64,
+    /// Lower bound.
+    pub ci_low: f64,
+    /// Upper bound.
+    pub ci_high: f64,
+}
+
+/// Chi-square agreement of the Monte Carlo counts with the exact distribution.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Agreement {
+    /// Pearson's statistic.
+    pub chi_square: f64,
+    /// Degrees of freedom.
+    pub dof: u32,
+    /// Its p-value: small values would mean disagreement.
+    pub p_value: f64,
+}
+
+impl From<GoodnessOfFit> for Agreement {
+    fn from(g: GoodnessOfFit) -> Self {
+        Agreement { chi_square: g.chi_square, dof: g.dof, p_value: g.p_value }
+    }
+}
+
+/// A measure other than the primary one.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MeasureRows {
+    /// Measure name.
+    pub measure: String,
+    /// Its outcomes.
+    pub outcomes: Vec<Row>,
+    /// Agreement with exact, where exact exists.
+    pub agreement: Option<Agreement>,
+}
+
+/// Everything a fire or morale resolution reports.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario kind.
+    pub kind: String,
+    /// Monte Carlo trials.
+    pub trials: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// P(target eliminated) (or company eliminated, for morale).
+    pub p_kill: Kill,
+    /// The primary measure's name (`target`, `company`).
+    pub measure: String,
+    /// The primary measure's outcomes.
+    pub outcomes: Vec<Row>,
+    /// Agreement of the primary measure with exact.
+    pub agreement: Option<Agreement>,
+    /// Every other measure.
+    pub measures: Vec<MeasureRows>,
+    /// How the numbers were reached.
+    pub notes: Vec<String>,
+    /// Interval method.
+    pub interval: String,
+    /// Random generator.
+    pub generator: String,
+    /// Hash of the loaded table files.
+    pub rules_hash: String,
+    /// combat-odds version.
+    pub version: String,
+}
+
+/// What a report is about, besides the numbers.
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario kind.
+    pub kind: String,
+    /// Hash of the loaded tables.
+    pub rules_hash: String,
+    /// How the numbers were reached.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    /// Builds the report from the tally and the exact table.
+    pub fn new(
+        header: Header,
+        plan: &MonteCarlo,
+        measures: &[Measure],
+        kill: (usize, usize),
+        tally: &Tally,
+        exact: Option<&ExactTable>,
+    ) -> Self {
+        let n = tally.trials();
+        let mut all: Vec<MeasureRows> = measures
+            .iter()
+            .enumerate()
+            .map(|(m, measure)| {
+                let counts = tally.counts(m);
+                let exact_m = exact.map(|e| &e[m]);
+                let outcomes = measure
+                    .outcomes
+                    .iter()
+                    .enumerate()
+                    .map(|(o, label)| {
+                        let e = wilson(counts[o], n, CONFIDENCE);
+                        let x = exact_m.map(|row| row[o]);
+                        Row {
+                            outcome: label.clone(),
+                            exact: x.map(|r| r.to_f64()),
+                            exact_fraction: x.map(|r| r.to_string()),
+                            estimate: e.estimate,
+                            ci_low: e.low,
+                            ci_high: e.high,
+                            count: counts[o],
+                        }
+                    })
+                    .collect();
+                let agreement = exact_m.map(|row| goodness_of_fit(counts, row).into());
+                MeasureRows { measure: measure.name.clone(), outcomes, agreement }
+            })
+            .collect();
+        let primary = all.remove(0);
+        let (km, ko) = kill;
+        let kill_row = if km == 0 { &primary.outcomes[ko] } else { &all[km - 1].outcomes[ko] };
+        let p_kill = Kill {
+            exact: kill_row.exact,
+            estimate: kill_row.estimate,
+            ci_low: kill_row.ci_low,
+            ci_high: kill_row.ci_high,
+        };
+        Report {
+            ruleset: header.ruleset,
+            scenario: header.scenario,
+            kind: header.kind,
+            trials: n,
+            seed: plan.seed,
+            p_kill,
+            measure: primary.measure,
+            outcomes: primary.outcomes,
+            agreement: primary.agreement,
+            measures: all,
+            notes: header.notes,
+            interval: INTERVAL.to_string(),
+            generator: GENERATOR.to_string(),
+            rules_hash: header.rules_hash,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    /// Every measure's rows, the primary first: (measure, rows, agreement).
+    pub fn all_measures(&self) -> impl Iterator<Item = (&str, &[Row], Option<&Agreement>)> {
+        std::iter::once((self.measure.as_str(), self.outcomes.as_slice(), self.agreement.as_ref()))
+            .chain(self.measures.iter().map(|m| (m.measure.as_str(), m.outcomes.as_slice(), m.agreement.as_ref())))
+    }
+
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+
+    /// The report as a human-readable table.
+    pub fn to_table(&self) -> String {
+        let mut s = format!("{} -- {} ({})\n", self.scenario, self.ruleset, self.kind);
+        for note in &self.notes {
+            s += &format!("  {note}\n");
+        }
+        s += &format!(
+            "\n{} trials, seed {}, {}; intervals: {}\n",
+            self.trials, self.seed, self.generator, self.interval
+        );
+        for (measure, rows, agreement) in self.all_measures() {
+            s += &format!("\n{measure}\n{}\n", frames::rows_frame(rows).map(|f| f.to_string()).unwrap_or_default());
+            if let Some(a) = agreement {
+                s += &format!(
+                    "Monte Carlo vs exact: chi-square {:.2} on {} dof, p = {:.3}\n",
+                    a.chi_square, a.dof, a.p_value
+                );
+            }
+        }
+        let k = &self.p_kill;
+        let exact = k.exact.map_or("n/a".to_string(), |e| format!("{e:.6}"));
+        s += &format!("\np_kill: exact {exact}, estimate {:.6} [{:.6}, {:.6}]\n", k.estimate, k.ci_low, k.ci_high);
+        s
+    }
+
+    /// The report as CSV, one row per (measure, outcome).
+    pub fn to_csv(&self) -> String {
+        frames::report_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a report frame always writes")
+    }
+}

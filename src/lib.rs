@@ -1,0 +1,20 @@
+//! combat-odds: exact probabilities and seeded Monte Carlo estimates for the fire,
+//! KO and morale tables of WW2 tabletop rulesets.
+//!
+//! The pieces: [`dice`] and [`exact`] give exact distributions; [`tables`] loads
+//! and validates table data; [`rules`] holds one module per ruleset behind one
+//! trait; [`engine`] runs seeded, chunked, parallel Monte Carlo; [`stats`] gives
+//! intervals and tests; [`export`] renders one report schema; [`cli`] ties them to
+//! the command line.
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod dice;
+pub mod document;
+pub mod engine;
+pub mod error;
+pub mod exact;
+pub mod export;
+pub mod rules;
+pub mod stats;
+pub mod tables;

@@ -1,0 +1,12 @@
+//! The `combat-odds` binary: parse, run, map errors to exit codes.
+
+use clap::Parser;
+
+fn main() {
+    combat_odds::export::frames::configure_printing();
+    let args = combat_odds::cli::Args::parse();
+    if let Err(e) = combat_odds::cli::run(args) {
+        eprintln!("error: {e}");
+        std::process::exit(e.exit_code());
+    }
+}

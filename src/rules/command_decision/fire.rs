@@ -1,0 +1,243 @@
+//! A compiled Command Decision fire resolution: direct or indirect fire by one or
+//! more firing stands at one target, with every threshold folded in before the
+//! first trial (seed 000 "Resolving Fire", "Effects of fire", "Passengers"; seed 001
+//! Hit Results Chart, AP footnote, Ammo Depletion, Artillery Response).
+
+use super::tables::HitResult;
+use crate::dice::D10;
+use crate::engine::{ExactTable, Experiment, Measure, Streams, Tally};
+use crate::exact::{Dist, TooLarge, marginals};
+
+/// The result of a hit for each natural face 1..=10 of the effect die, with every
+/// modifier and the natural-10 footnote already applied.
+pub type EffectByFace = [HitResult; 10];
+
+/// The dice one firing stand (or several identical ones) throws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Volley {
+    /// Number of d10 rolled: stands x modified ROF.
+    pub dice: u32,
+    /// Modified hit number: each die equal or less hits.
+    pub hit_at_most: i32,
+    /// What a hit does, by effect-die face.
+    pub effect: EffectByFace,
+    /// Ammo depletion: (natural to-hit face that calls for a check, a d10 at or
+    /// below this depletes). `None` for weapons under 20mm.
+    pub ammo: Option<(i32, i32)>,
+}
+
+/// One trial's outcome before it is split into measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct FireState {
+    /// Did the fire arrive (artillery response)? Always true for direct fire.
+    pub arrived: bool,
+    /// The worst result of any hit (no hit counts as no effect).
+    pub worst: Option<HitResult>,
+    /// Number of hits.
+    pub hits: u32,
+    /// Did any firer deplete its ammunition?
+    pub depleted: bool,
+    /// Passenger stands eliminated.
+    pub passengers_eliminated: u32,
+    /// Passenger stands forced back.
+    pub passengers_forced_back: u32,
+}
+
+/// A fire resolution ready to run.
+#[derive(Debug, Clone)]
+pub struct FireResolution {
+    volleys: Vec<Volley>,
+    /// Artillery response: success by response-die face; `None` when fire is certain.
+    response: Option<[bool; 10]>,
+    /// Hit results for each passenger stand hit when the vehicle is eliminated.
+    passengers: Vec<EffectByFace>,
+    /// Whether a target that is fired at is suppressed (DF H/HC in prep or op fire; IDF).
+    suppresses: bool,
+    measures: Vec<Measure>,
+    slots: Slots,
+}
+
+/// Which optional measures this resolution reports, and where.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slots {
+    mission: Option<usize>,
+    ammo: Option<usize>,
+    suppressed: Option<usize>,
+    passengers: Option<usize>,
+}
+
+/// The most measures any fire resolution reports.
+const MAX_MEASURES: usize = 7;
+
+impl FireResolution {
+    /// Assembles a resolution and decides which measures it reports.
+    pub fn new(
+        volleys: Vec<Volley>,
+        response: Option<[bool; 10]>,
+        passengers: Vec<EffectByFace>,
+        suppresses: bool,
+    ) -> Self {
+        let total_dice = volleys.iter().map(|v| v.dice).sum();
+        let mut measures = vec![Measure::new("target", HitResult::NAMES), Measure::counts("hits", total_dice)];
+        let mut slot = |m: Measure| {
+            measures.push(m);
+            Some(measures.len() - 1)
+        };
+        let mut slots = Slots::default();
+        if response.is_some() {
+            slots.mission = slot(Measure::new("mission", ["no_response", "arrived"]));
+        }
+        if volleys.iter().any(|v| v.ammo.is_some()) {
+            slots.ammo = slot(Measure::new("ammo", ["not_depleted", "depleted"]));
+        }
+        if suppresses {
+            slots.suppressed = slot(Measure::new("target_suppressed", ["no", "yes"]));
+        }
+        if !passengers.is_empty() {
+            let n = passengers.len() as u32;
+            slots.passengers = slot(Measure::counts("passengers_eliminated", n));
+            measures.push(Measure::counts("passengers_forced_back", n));
+        }
+        FireResolution { volleys, response, passengers, suppresses, measures, slots }
+    }
+
+    /// The volleys, for reports.
+    pub fn volleys(&self) -> &[Volley] {
+        &self.volleys
+    }
+
+    /// The outcome index of every measure for a trial's state.
+    fn index(&self, s: &FireState, out: &mut [usize]) {
+        out[0] = s.worst.map_or(0, |r| r as usize);
+        out[1] = s.hits as usize;
+        if let Some(i) = self.slots.mission {
+            out[i] = usize::from(s.arrived);
+        }
+        if let Some(i) = self.slots.ammo {
+            out[i] = usize::from(s.depleted);
+        }
+        if let Some(i) = self.slots.suppressed {
+            out[i] = usize::from(s.arrived && self.suppresses);
+        }
+        if let Some(i) = self.slots.passengers {
+            out[i] = s.passengers_eliminated as usize;
+            out[i + 1] = s.passengers_forced_back as usize;
+        }
+    }
+
+    /// One literal trial: every die the rules roll, in rule order.
+    #[inline]
+    pub fn trial(&self, st: &mut Streams) -> FireState {
+        let mut s = FireState { arrived: true, ..FireState::default() };
+        if let Some(succeeds) = &self.response {
+            s.arrived = succeeds[D10.roll(&mut st.response) as usize - 1];
+            if !s.arrived {
+                return s;
+            }
+        }
+        for v in &self.volleys {
+            for _ in 0..v.dice {
+                let face = D10.roll(&mut st.fire) as i32;
+                if let Some((trigger, depletes_at_most)) = v.ammo
+                    && face == trigger
+                    && D10.roll(&mut st.supply) as i32 <= depletes_at_most
+                {
+                    s.depleted = true;
+                }
+                if face <= v.hit_at_most {
+                    s.hits += 1;
+                    let result = v.effect[D10.roll(&mut st.effect) as usize - 1];
+                    s.worst = s.worst.max(Some(result));
+                }
+            }
+        }
+        if s.worst == Some(HitResult::Eliminated) {
+            for p in &self.passengers {
+                match p[D10.roll(&mut st.passengers) as usize - 1] {
+                    HitResult::Eliminated => s.passengers_eliminated += 1,
+                    HitResult::ForcedBack => s.passengers_forced_back += 1,
+                    HitResult::NoEffect => {}
+                }
+            }
+        }
+        s
+    }
+
+    /// The exact joint distribution of a trial's state.
+    pub fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+        let start = Dist::certain(FireState { arrived: true, ..FireState::default() });
+        let fired = self.volleys.iter().try_fold(start, |acc, v| volley_die(v).fold_n(v.dice, acc, add_die))?;
+        let passengers = self.passengers.iter().try_fold(Dist::certain((0u32, 0u32)), |acc, p| {
+            acc.combine(&Dist::roll(D10, |f| p[f as usize - 1]), |&(e, b), r| match r {
+                HitResult::Eliminated => (e + 1, b),
+                HitResult::ForcedBack => (e, b + 1),
+                HitResult::NoEffect => (e, b),
+            })
+        })?;
+        let landed = fired.then(|s| {
+            if s.worst == Some(HitResult::Eliminated) {
+                passengers.map(|&(e, b)| FireState { passengers_eliminated: e, passengers_forced_back: b, ..*s })
+            } else {
+                Dist::certain(*s)
+            }
+        })?;
+        match &self.response {
+            None => Ok(landed),
+            Some(succeeds) => Dist::roll(D10, |f| succeeds[f as usize - 1])
+                .then(|&arrived| if arrived { landed.clone() } else { Dist::certain(FireState::default()) }),
+        }
+    }
+}
+
+/// One die of a volley: (the hit's result if it hit, whether it depleted ammo).
+fn volley_die(v: &Volley) -> Dist<(Option<HitResult>, bool)> {
+    Dist::roll(D10, |face| face as i32)
+        .then(|&face| {
+            let effect = if face <= v.hit_at_most {
+                Dist::roll(D10, |e| Some(v.effect[e as usize - 1]))
+            } else {
+                Dist::certain(None)
+            };
+            let depletes = match v.ammo {
+                Some((trigger, at_most)) if face == trigger => Dist::roll(D10, |a| a as i32 <= at_most),
+                _ => Dist::certain(false),
+            };
+            effect.combine(&depletes, |&e, &d| (e, d)).expect("two d10 fit easily")
+        })
+        .expect("three d10 fit easily")
+}
+
+fn add_die(s: &FireState, &(hit, depleted): &(Option<HitResult>, bool)) -> FireState {
+    FireState {
+        worst: s.worst.max(hit),
+        hits: s.hits + u32::from(hit.is_some()),
+        depleted: s.depleted || depleted,
+        ..*s
+    }
+}
+
+impl Experiment for FireResolution {
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        (0, HitResult::Eliminated as usize)
+    }
+
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let mut out = [0usize; MAX_MEASURES];
+        let out = &mut out[..self.measures.len()];
+        for _ in 0..trials {
+            let s = self.trial(streams);
+            self.index(&s, out);
+            tally.record(out);
+        }
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
+        let dist = self.exact_state().ok()?;
+        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+    }
+}

@@ -1,0 +1,810 @@
+//! Command Decision scenario files: what a user writes, and its compilation into a
+//! [`FireResolution`] or [`MoraleCheck`] with every modifier applied and recorded.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::catalogue::{Afv, AntiArmour, BandName, Catalogue, RangeBand, RawVehicle, RawWeapon, Vehicle, Weapon};
+use super::fire::{EffectByFace, FireResolution, Volley};
+use super::morale::MoraleCheck;
+use super::quality::Quality;
+use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
+use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
+use crate::document::Document;
+use crate::error::{Result, unknown};
+use crate::rules::Compiled;
+use crate::tables::{ModifierEffect, ModifierTable, Side};
+
+/// The longest range accepted, in inches (2,500 yards beyond any data line here
+/// would be a typo rather than a shot).
+const MAX_RANGE_INCHES: f64 = 1000.0;
+/// The most stands one firer entry may hold.
+const MAX_STANDS: i64 = 100;
+
+/// The kinds of scenario this ruleset resolves.
+pub const KINDS: [&str; 3] = ["direct_fire", "indirect_fire", "morale"];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DirectFire {
+    #[allow(dead_code)]
+    ruleset: String,
+    #[allow(dead_code)]
+    kind: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    name: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    #[serde(default)]
+    phase: Option<Spanned<String>>,
+    #[serde(default)]
+    range: Option<Spanned<f64>>,
+    #[serde(default)]
+    close_assault: bool,
+    firer: Vec<RawFirer>,
+    target: RawTarget,
+    #[serde(default)]
+    settings: RawSettings,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IndirectFire {
+    #[allow(dead_code)]
+    ruleset: String,
+    #[allow(dead_code)]
+    kind: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    name: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    artillery: RawArtillery,
+    target: RawTarget,
+    #[serde(default)]
+    settings: RawSettings,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Morale {
+    #[allow(dead_code)]
+    ruleset: String,
+    #[allow(dead_code)]
+    kind: String,
+    #[serde(default)]
+    #[allow(dead_code)]
+    name: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    company: RawCompany,
+    #[serde(default)]
+    settings: RawSettings,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFirer {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    weapon: Option<Spanned<String>>,
+    #[serde(default)]
+    weapon_data: Option<Spanned<RawWeapon>>,
+    quality: Spanned<String>,
+    #[serde(default)]
+    stands: Option<Spanned<i64>>,
+    #[serde(default)]
+    mount: Option<Spanned<String>>,
+    #[serde(default)]
+    role: Option<Spanned<String>>,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArtillery {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    weapon: Option<Spanned<String>>,
+    #[serde(default)]
+    weapon_data: Option<Spanned<RawWeapon>>,
+    quality: Spanned<String>,
+    #[serde(default)]
+    stands: Option<Spanned<i64>>,
+    artillery: Spanned<String>,
+    #[serde(default)]
+    self_observed: bool,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTarget {
+    #[serde(default)]
+    name: Option<String>,
+    quality: Spanned<String>,
+    #[serde(default)]
+    vehicle: Option<Spanned<String>>,
+    #[serde(default)]
+    vehicle_data: Option<RawVehicle>,
+    #[serde(default)]
+    aspect: Option<Spanned<String>>,
+    #[serde(default)]
+    moving: bool,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+    #[serde(default)]
+    passengers: Vec<RawPassengers>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPassengers {
+    quality: Spanned<String>,
+    #[serde(default)]
+    stands: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompany {
+    #[serde(default)]
+    name: Option<String>,
+    morale: Spanned<i64>,
+    #[serde(default)]
+    status: Option<Spanned<String>>,
+    #[serde(default)]
+    stands_forced_back: u32,
+    #[serde(default)]
+    stands_eliminated: u32,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+}
+
+/// The target as the rules see it.
+struct Target {
+    quality: Quality,
+    vehicle: Option<Vehicle>,
+    armour: i32,
+    modifiers: Vec<(String, usize)>,
+    passengers: Vec<Quality>,
+    label: String,
+}
+
+impl Target {
+    fn afv(&self) -> Option<Afv> {
+        self.vehicle.as_ref().map(|v| v.afv).filter(|a| *a != Afv::Soft)
+    }
+}
+
+/// How a firer is carried: personnel, or the vehicle kinds the ammo chart names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mount {
+    Personnel,
+    Tank,
+    ArmouredCar,
+    OtherVehicle,
+    Towed,
+}
+
+const MOUNTS: [&str; 5] = ["personnel", "tank", "armoured_car", "vehicle", "towed"];
+const ROLES: [&str; 2] = ["engineer", "infantry_antitank"];
+const PHASES: [&str; 3] = ["prep", "opportunity", "general"];
+
+/// Compiles a scenario document of any kind.
+pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+    match kind.get_ref().as_str() {
+        "direct_fire" => direct_fire(doc, doc.parse()?, tables, catalogue),
+        "indirect_fire" => indirect_fire(doc, doc.parse()?, tables, catalogue),
+        "morale" => morale(doc, doc.parse()?, tables),
+        other => Err(doc.error_at(kind.span().start, unknown("scenario kind", other, KINDS))),
+    }
+}
+
+/// A compiler's running notes and the document errors point into.
+struct Ctx<'a> {
+    doc: &'a Document,
+    tables: &'a Tables,
+    notes: Vec<String>,
+}
+
+impl Ctx<'_> {
+    fn quality(&self, q: &Spanned<String>) -> Result<Quality> {
+        Quality::parse(q.get_ref()).map_err(|m| self.doc.error_at(q.span().start, m))
+    }
+
+    fn stands(&self, s: &Option<Spanned<i64>>) -> Result<u32> {
+        match s {
+            None => Ok(1),
+            Some(s) if (1..=MAX_STANDS).contains(s.get_ref()) => Ok(*s.get_ref() as u32),
+            Some(s) => Err(self
+                .doc
+                .error_at(s.span().start, format!("stands must be from 1 to {MAX_STANDS}, not {}", s.get_ref()))),
+        }
+    }
+
+    fn choice<'n>(
+        &self,
+        value: &Option<Spanned<String>>,
+        what: &str,
+        names: &[&'n str],
+        default: &'n str,
+    ) -> Result<&'n str> {
+        let Some(v) = value else { return Ok(default) };
+        names
+            .iter()
+            .find(|n| **n == v.get_ref())
+            .copied()
+            .ok_or_else(|| self.doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
+    }
+
+    fn weapon(
+        &self,
+        catalogue: &Catalogue,
+        by_name: &Option<Spanned<String>>,
+        inline: Option<Spanned<RawWeapon>>,
+        who: &str,
+    ) -> Result<Weapon> {
+        match (by_name, inline) {
+            (Some(name), None) => catalogue.weapon(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m)),
+            (None, Some(data)) => {
+                let at = data.span().start;
+                data.into_inner().resolve(&format!("{who} weapon_data"), self.doc, at)
+            }
+            _ => Err(self.doc.error(format!("{who}: give either `weapon = \"name\"` from the catalogue or a `weapon_data` table, not both or neither"))),
+        }
+    }
+
+    /// Resolves a named modifier against the charts it may come from. Names the rules
+    /// apply by themselves are refused with the reason, so nothing is counted twice.
+    fn named<'t>(
+        &self,
+        name: &Spanned<String>,
+        charts: &[&'t ModifierTable],
+        automatic: &[(&str, &str)],
+        side: Option<Side>,
+    ) -> Result<&'t crate::tables::Modifier> {
+        let n = name.get_ref();
+        if let Some((_, why)) = automatic.iter().find(|(a, _)| a == n) {
+            return Err(self.doc.error_at(
+                name.span().start,
+                format!("modifier `{n}` is applied automatically ({why}); remove it from the list"),
+            ));
+        }
+        let candidates =
+            charts.iter().flat_map(|c| c.rows()).filter(|m| side.is_none() || m.side.is_none() || m.side == side);
+        if let Some(m) = candidates.clone().find(|m| m.name == *n && !automatic.iter().any(|(a, _)| *a == m.name)) {
+            return Ok(m);
+        }
+        let known: Vec<&str> =
+            candidates.map(|m| m.name.as_str()).filter(|m| !automatic.iter().any(|(a, _)| a == m)).collect();
+        Err(self.doc.error_at(name.span().start, unknown("modifier", n, known.iter().copied())))
+    }
+
+    fn target(&self, raw: RawTarget, catalogue: &Catalogue, allowed: &ModifierTable) -> Result<Target> {
+        let quality = self.quality(&raw.quality)?;
+        let vehicle = match (raw.vehicle, raw.vehicle_data) {
+            (Some(name), None) => {
+                Some(catalogue.vehicle(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m))?)
+            }
+            (None, Some(data)) => Some(data.resolve("target vehicle_data", self.doc)?),
+            (None, None) => None,
+            (Some(name), Some(_)) => {
+                return Err(self.doc.error_at(name.span().start, "target: give `vehicle` or `vehicle_data`, not both"));
+            }
+        };
+        let aspect = self.choice(&raw.aspect, "aspect", &["front", "flank"], "front")?;
+        let armour = vehicle.as_ref().map_or(0, |v| if aspect == "flank" { v.armour_flank } else { v.armour_front });
+        let mut modifiers = Vec::new();
+        for name in &raw.modifiers {
+            let m = self.named(name, &[allowed], &[], Some(Side::Target))?;
+            modifiers.push((m.name.clone(), name.span().start));
+        }
+        let covers = ["light_cover", "medium_cover", "hard_cover", "fortification"];
+        let named_covers: Vec<_> = modifiers.iter().filter(|(n, _)| covers.contains(&n.as_str())).collect();
+        if let [_, second, ..] = named_covers.as_slice() {
+            return Err(self.doc.error_at(second.1, "a target is in one kind of cover; name only one of light_cover, medium_cover, hard_cover, fortification"));
+        }
+        if vehicle.is_none() && !raw.passengers.is_empty() {
+            return Err(self
+                .doc
+                .error("target: only a vehicle carries passengers; add `vehicle` or remove `passengers`"));
+        }
+        let mut passengers = Vec::new();
+        for p in &raw.passengers {
+            let q = self.quality(&p.quality)?;
+            passengers.extend(std::iter::repeat_n(q, self.stands(&p.stands)? as usize));
+        }
+        let label = raw
+            .name
+            .unwrap_or_else(|| vehicle.as_ref().map_or_else(|| format!("{quality} stand"), |v| v.label.clone()));
+        let _ = raw.moving;
+        Ok(Target { quality, vehicle, armour, modifiers, passengers, label })
+    }
+
+    /// The hit results row applied without modifiers, by face.
+    fn plain_effect(&self, row: &HitRow) -> EffectByFace {
+        std::array::from_fn(|i| row.result(i as i32 + 1))
+    }
+
+    fn passenger_effects(&self, target: &Target) -> Vec<EffectByFace> {
+        target.passengers.iter().map(|q| self.plain_effect(self.tables.hit_row(*q))).collect()
+    }
+
+    /// Ammo depletion for a weapon: (trigger face, deplete at or below), and a note.
+    fn ammo(&mut self, weapon: &Weapon, mount: Mount) -> Option<(i32, i32)> {
+        let ammo = &self.tables.ammo;
+        let caliber = weapon.caliber_mm.filter(|c| *c >= ammo.min_caliber_mm)?;
+        let base = (caliber / ammo.divisor) as i32;
+        let (modifier, value) = match mount {
+            Mount::Tank => ("tank", ammo.modifiers.get("tank").value(1)),
+            Mount::ArmouredCar => ("armoured_car", ammo.modifiers.get("armoured_car").value(1)),
+            _ => ("", 0),
+        };
+        let mut note = format!(
+            "  ammo: a natural {} calls for a d10, depleting on {caliber}mm/{} = {base}",
+            ammo.trigger, ammo.divisor
+        );
+        if !modifier.is_empty() {
+            note += &format!(" {value:+} {modifier} = {}", base + value);
+        }
+        note += " or less";
+        self.notes.push(note);
+        Some((ammo.trigger as i32, base + value))
+    }
+}
+
+/// Applies a running list of additive modifiers and records them: "5 +1 veteran_elite = 6".
+struct Sum {
+    base: i32,
+    parts: Vec<(String, i32)>,
+}
+
+impl Sum {
+    fn new(base: i32) -> Self {
+        Sum { base, parts: Vec::new() }
+    }
+
+    fn add(&mut self, name: &str, value: i32) {
+        self.parts.push((name.to_string(), value));
+    }
+
+    fn total(&self) -> i32 {
+        self.base + self.parts.iter().map(|(_, v)| v).sum::<i32>()
+    }
+
+    fn describe(&self) -> String {
+        let parts: String = self.parts.iter().map(|(n, v)| format!(" {v:+} {n}")).collect();
+        if parts.is_empty() { self.base.to_string() } else { format!("{}{parts} = {}", self.base, self.total()) }
+    }
+}
+
+fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+    let settings = Settings::resolve(doc, &s.settings)?;
+    let mut cx = Ctx { doc, tables, notes: Vec::new() };
+    let phase = cx.choice(&s.phase, "phase", &PHASES, "general")?;
+    let range = match (&s.range, s.close_assault) {
+        (Some(r), _) => {
+            let v = *r.get_ref();
+            if !v.is_finite() || v < 0.0 {
+                return Err(doc.error_at(r.span().start, format!("range {v} must be a distance in inches, 0 or more")));
+            }
+            if v > MAX_RANGE_INCHES {
+                return Err(doc.error_at(r.span().start, format!("range {v} in. is beyond any weapon ({MAX_RANGE_INCHES} in. = 25 miles); ranges are in inches, 1 in. = 50 yards")));
+            }
+            Some(v)
+        }
+        (None, true) => None,
+        (None, false) => {
+            return Err(doc.error("direct fire needs `range` in inches (1 in. = 50 yards), or `close_assault = true`"));
+        }
+    };
+    if s.firer.is_empty() {
+        return Err(doc.error("direct fire needs at least one [[firer]]"));
+    }
+    let target = cx.target(s.target, catalogue, &tables.direct_fire)?;
+    let total_stands: u32 = s.firer.iter().map(|f| cx.stands(&f.stands)).sum::<Result<u32>>()?;
+    cx.notes.push(format!(
+        "target: {} ({}{}), {}",
+        target.label,
+        target.quality,
+        target.vehicle.as_ref().map_or(String::new(), |v| format!(", {:?} AFV class, armour {}", v.afv, target.armour)
+            .replace("Soft AFV class", "soft vehicle")),
+        if s.close_assault {
+            "close assault".to_string()
+        } else {
+            format!("range {} in., {phase} fire", range.unwrap_or(0.0))
+        }
+    ));
+    let mut volleys = Vec::new();
+    let mut suppresses = false;
+    for (i, f) in s.firer.into_iter().enumerate() {
+        let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
+        let weapon = cx.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
+        let quality = cx.quality(&f.quality)?;
+        let stands = cx.stands(&f.stands)?;
+        let mount = match cx.choice(&f.mount, "mount", &MOUNTS, "personnel")? {
+            "tank" => Mount::Tank,
+            "armoured_car" => Mount::ArmouredCar,
+            "vehicle" => Mount::OtherVehicle,
+            "towed" => Mount::Towed,
+            _ => Mount::Personnel,
+        };
+        let role = f.role.as_ref().map(|_| cx.choice(&f.role, "role", &ROLES, "")).transpose()?;
+        // The band: "C" or the closest band in close assault, else the first band that reaches.
+        let band_index = match range {
+            _ if s.close_assault => Some(0),
+            Some(r) => weapon.bands.iter().position(|b| b.range.is_some_and(|max| r <= max)),
+            None => None,
+        };
+        let in_range = band_index.is_some();
+        let band_index = band_index.unwrap_or(3);
+        let band: RangeBand = weapon.bands[band_index];
+        let class = band.anti_armour;
+        let band_name = BandName::ALL[band_index];
+        cx.notes.push(format!(
+            "{who}: {} x {}, {} band ({}): hit number {}, anti-armour {}{}",
+            stands,
+            weapon.label,
+            band_name,
+            band.range.map_or("C".to_string(), |r| format!("{r} in.")),
+            band.hit,
+            class.label(),
+            if in_range {
+                String::new()
+            } else {
+                format!(
+                    " -- beyond extreme range ({} in.): the fire is carried out with no effect",
+                    weapon.bands[3].range.unwrap_or(0.0)
+                )
+            }
+        ));
+
+        // Rule checks that make a scenario impossible rather than merely unlikely.
+        let named: Vec<&str> = f.modifiers.iter().map(|m| m.get_ref().as_str()).collect();
+        let at = |name: &str| f.modifiers.iter().find(|m| m.get_ref() == name).map_or(0, |m| m.span().start);
+        if phase == "prep" && !class.suppresses() {
+            return Err(doc.error(format!("{who}: prep fire always consists of H class or HC ammunition [13.1.1]; this band's anti-armour is `{}`", class.label())));
+        }
+        if phase != "general" && named.contains(&"pinned") {
+            return Err(doc.error_at(
+                at("pinned"),
+                format!("{who}: pinned stands fire only in the general fire phase; set phase = \"general\""),
+            ));
+        }
+        if s.close_assault && mount != Mount::Personnel {
+            return Err(doc.error(format!(
+                "{who}: close assault is fire by personnel stands; set mount = \"personnel\" or close_assault = false"
+            )));
+        }
+        let afv = target.afv();
+        if class == AntiArmour::A && afv.is_some() && !s.close_assault {
+            return Err(doc.error(format!("{who}: A class hits AFVs only in close assault; set close_assault = true")));
+        }
+        if s.close_assault && afv.is_some() && total_stands > 1 {
+            return Err(doc.error("only one personnel stand may close assault an AFV, however many are in contact; give one firer with stands = 1"));
+        }
+        if named.contains(&"human_wave") && !s.close_assault {
+            return Err(
+                doc.error_at(at("human_wave"), format!("{who}: the human wave bonus applies in close assault only"))
+            );
+        }
+        if named.contains(&"multiple_targets") && s.close_assault {
+            return Err(
+                doc.error_at(at("multiple_targets"), format!("{who}: no multiple-targets penalty in contact [16.3]"))
+            );
+        }
+
+        // Rate of fire.
+        let passenger = named.contains(&"passenger");
+        let automatic_rof = [
+            ("elite", "from the firer's quality"),
+            ("op_fire", "from phase = \"opportunity\""),
+            ("personnel_close_assault_vs_afv", "from close assault on an AFV"),
+        ];
+        let mut rof = Sum::new(if s.close_assault { weapon.rof_close_assault } else { weapon.rof } as i32);
+        let mut caps: Vec<(String, u32)> = Vec::new();
+        let rof_chart = &tables.rate_of_fire;
+        if quality == Quality::Elite {
+            rof.add("elite", rof_chart.get("elite").value(1));
+        }
+        if phase == "opportunity" && !passenger {
+            rof.add("op_fire", rof_chart.get("op_fire").value(1));
+        }
+        if s.close_assault && afv.is_some() && mount == Mount::Personnel {
+            caps.push((
+                "personnel_close_assault_vs_afv".into(),
+                cap_of(rof_chart.get("personnel_close_assault_vs_afv")),
+            ));
+        }
+        // Hit number.
+        let automatic_hit = [
+            ("veteran_elite", "from the firer's quality"),
+            ("trained_green", "from the firer's quality"),
+            ("h_class_vs_weak_afv", "from the weapon class and target"),
+            ("h_class_vs_all_afv", "from the weapon class and target"),
+            ("a_class_vs_strong_afv", "from the weapon class and target"),
+            ("w_class_vs_weak_afv", "from the weapon class and target"),
+        ];
+        let automatic: Vec<(&str, &str)> = automatic_rof.iter().chain(&automatic_hit).copied().collect();
+        let df = &tables.direct_fire;
+        let mut hit = Sum::new(band.hit);
+        let add_df = |hit: &mut Sum, name: &str, count: i32| hit.add(name, df.get(name).value(count));
+        if quality.veteran_or_elite() {
+            add_df(&mut hit, "veteran_elite", 1);
+        }
+        if quality.trained_or_green() {
+            add_df(&mut hit, "trained_green", 1);
+        }
+        let weight = target.vehicle.as_ref().map_or(0, |v| v.weight_class);
+        match (class, afv) {
+            (AntiArmour::H, Some(a)) => {
+                if a == Afv::Weak {
+                    add_df(&mut hit, "h_class_vs_weak_afv", 1);
+                }
+                add_df(&mut hit, "h_class_vs_all_afv", weight);
+            }
+            (AntiArmour::A, Some(Afv::Strong)) => add_df(&mut hit, "a_class_vs_strong_afv", 1),
+            (AntiArmour::W, Some(Afv::Weak)) => add_df(&mut hit, "w_class_vs_weak_afv", 1),
+            _ => {}
+        }
+        for name in &f.modifiers {
+            let m = cx.named(name, &[rof_chart, df, &tables.ammo.modifiers], &automatic, Some(Side::Firer))?;
+            if tables.ammo.modifiers.rows().iter().any(|r| r.name == m.name) {
+                return Err(doc.error_at(
+                    name.span().start,
+                    format!("`{}` is set by mount = \"{}\", not named as a modifier", m.name, m.name),
+                ));
+            }
+            let on_rof = rof_chart.rows().iter().any(|r| r.name == m.name);
+            match (&m.effect, on_rof) {
+                (ModifierEffect::Max(cap), _) => caps.push((m.name.clone(), *cap)),
+                (_, true) => rof.add(&m.name, m.value(1)),
+                (_, false) => hit.add(&m.name, m.value(1)),
+            }
+        }
+        // Target modifiers, with the card's exemptions.
+        let ignores_all = matches!(class, AntiArmour::A | AntiArmour::Flame)
+            || (s.close_assault
+                && settings.close_assault_target_modifiers == CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault);
+        for (name, _) in &target.modifiers {
+            let m = df.get(name);
+            if ignores_all {
+                cx.notes.push(format!("  {name} ignored: close assault (A) and flame (FL) ignore target modifiers"));
+            } else if m.he_ignores && class.is_he() {
+                cx.notes.push(format!("  {name} ignored: HE (H and W class) ignores the modifiers marked *"));
+            } else {
+                hit.add(name, m.value(1));
+            }
+        }
+        let mut dice_per_stand = rof.total();
+        let cap = caps.iter().map(|(_, c)| *c as i32).min();
+        if let Some(c) = cap {
+            dice_per_stand = dice_per_stand.min(c);
+        }
+        dice_per_stand = dice_per_stand.max(settings.min_modified_rof as i32);
+        let caps_note: String = caps.iter().map(|(n, c)| format!(", {n} {c} max")).collect();
+        cx.notes.push(format!(
+            "  ROF {}{caps_note} -> {dice_per_stand} dice per stand, {} in all",
+            rof.describe(),
+            dice_per_stand as u32 * stands
+        ));
+        let hit_at_most = if in_range { hit.total() } else { 0 };
+        cx.notes.push(format!(
+            "  hit number {}{}",
+            hit.describe(),
+            if in_range { "" } else { " (out of range: no hits)" }
+        ));
+
+        // What a hit does.
+        let row = tables.hit_row(target.quality);
+        let effect: EffectByFace = match (afv, class) {
+            (Some(_), AntiArmour::None) => {
+                cx.notes.push("  effect: no anti-armour value, so hits do not harm an AFV".into());
+                [HitResult::NoEffect; 10]
+            }
+            (Some(_), AntiArmour::A) if role.is_some() => {
+                cx.notes.push(format!(
+                    "  effect: a {} close-assault hit destroys the AFV without an effect roll",
+                    role.unwrap_or_default()
+                ));
+                [HitResult::Eliminated; 10]
+            }
+            (Some(_), AntiArmour::Penetration(pen) | AntiArmour::HollowCharge(pen)) => {
+                let ap = &tables.ap;
+                let shift = ap.get("weapon_penetration").value(pen) + ap.get("armour_value").value(target.armour);
+                let nat = &tables.natural;
+                let close = band_index == 0;
+                cx.notes.push(format!(
+                    "  effect: d10 {pen:+} penetration {:+} armour = d10 {shift:+} on the {} row; a natural {} {}",
+                    -target.armour,
+                    target.quality,
+                    nat.roll,
+                    if close {
+                        format!("at close range is {}", HitResult::NAMES[nat.close_range as usize])
+                    } else {
+                        format!("is at least {}", HitResult::NAMES[nat.other_ranges as usize])
+                    }
+                ));
+                std::array::from_fn(|i| {
+                    let face = i as i32 + 1;
+                    let result = row.result(face + shift);
+                    match (face == nat.roll, close) {
+                        (true, true) => nat.close_range,
+                        (true, false) => result.max(nat.other_ranges),
+                        (false, _) => result,
+                    }
+                })
+            }
+            _ => {
+                cx.notes.push(format!("  effect: d10 on the {} row of the Hit Results Chart", target.quality));
+                cx.plain_effect(row)
+            }
+        };
+        let ammo = cx.ammo(&weapon, mount);
+        if phase != "general" && class.suppresses() {
+            suppresses = true;
+        }
+        volleys.push(Volley { dice: dice_per_stand as u32 * stands, hit_at_most, effect, ammo });
+    }
+    if suppresses {
+        cx.notes.push("target is suppressed: fired at by direct fire H class or HC in prep or op fire (-2 to its own fire until the next artillery phase)".into());
+    }
+    let passengers = cx.passenger_effects(&target);
+    Ok(Compiled { experiment: Box::new(FireResolution::new(volleys, None, passengers, suppresses)), notes: cx.notes })
+}
+
+/// The d10 face at array index `i`.
+fn face(i: usize) -> i32 {
+    i as i32 + 1
+}
+
+fn cap_of(m: &crate::tables::Modifier) -> u32 {
+    match m.effect {
+        ModifierEffect::Max(c) => c,
+        ModifierEffect::Add { .. } => u32::MAX,
+    }
+}
+
+fn indirect_fire(doc: &Document, s: IndirectFire, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+    let settings = Settings::resolve(doc, &s.settings)?;
+    let mut cx = Ctx { doc, tables, notes: Vec::new() };
+    let a = s.artillery;
+    let who = a.name.clone().unwrap_or_else(|| "artillery".into());
+    let weapon = cx.weapon(catalogue, &a.weapon, a.weapon_data, &who)?;
+    let Some(idf) = weapon.idf else {
+        return Err(doc.error(format!(
+            "{who}: weapon `{}` has no IDF data (burst and HE value); pick a weapon with `idf`",
+            weapon.name
+        )));
+    };
+    let quality = cx.quality(&a.quality)?;
+    let stands = cx.stands(&a.stands)?;
+    let moving = s.target.moving;
+    let target = cx.target(s.target, catalogue, &tables.indirect_fire)?;
+    let response_chart = &tables.artillery_response;
+    let kind = cx.choice(&Some(a.artillery.clone()), "artillery type", &["organic", "supporting"], "organic")?;
+    let automatic = [
+        ("elite_veteran", "from the firer's quality"),
+        ("trained_green", "from the firer's quality"),
+        ("vs_weak_afv", "from the target"),
+        ("vs_all_afv", "from the target"),
+    ];
+    let mut response = Sum::new(if kind == "organic" { response_chart.organic } else { response_chart.supporting });
+    if quality.veteran_or_elite() {
+        response.add("elite_veteran", response_chart.modifiers.get("elite_veteran").value(1));
+    }
+    if quality.trained_or_green() {
+        response.add("trained_green", response_chart.modifiers.get("trained_green").value(1));
+    }
+    let idf_chart = &tables.indirect_fire;
+    let mut hit = Sum::new(idf.he);
+    for name in &a.modifiers {
+        let m = cx.named(name, &[&response_chart.modifiers, idf_chart], &automatic, Some(Side::Firer))?;
+        if response_chart.modifiers.rows().iter().any(|r| r.name == m.name) {
+            response.add(&m.name, m.value(1));
+        } else {
+            hit.add(&m.name, m.value(1));
+        }
+    }
+    if let Some(afv) = target.afv() {
+        if afv == Afv::Weak {
+            hit.add("vs_weak_afv", idf_chart.get("vs_weak_afv").value(1));
+        }
+        let weight = target.vehicle.as_ref().map_or(0, |v| v.weight_class);
+        hit.add("vs_all_afv", idf_chart.get("vs_all_afv").value(weight));
+    }
+    for (name, _) in &target.modifiers {
+        hit.add(name, idf_chart.get(name).value(1));
+    }
+    let succeeds: Option<[bool; 10]> = if a.self_observed {
+        cx.notes.push(format!("{who}: self-observed, so no artillery response roll"));
+        None
+    } else {
+        let n = response.total();
+        let (reading, ok): (&str, [bool; 10]) = match settings.artillery_response {
+            ArtilleryResponseReading::RollAtMost => ("a d10 at or below", std::array::from_fn(|i| face(i) <= n)),
+            ArtilleryResponseReading::RollAtLeast => ("a d10 at or above", std::array::from_fn(|i| face(i) >= n)),
+        };
+        cx.notes.push(format!("{who}: {kind} artillery responds on {reading} {}", response.describe()));
+        Some(ok)
+    };
+    let attacks = if moving { 1 } else { weapon.rof };
+    cx.notes.push(format!(
+        "{who}: {stands} x {}, HE burst {}\"/{}; {} attack(s) per stand{}",
+        weapon.label,
+        idf.burst,
+        idf.he,
+        attacks,
+        if moving { " (moving target: one attack per stand)" } else { "" }
+    ));
+    cx.notes.push(format!("  hit number {}", hit.describe()));
+    cx.notes.push(format!("  effect: d10 on the {} row of the Hit Results Chart", target.quality));
+    let effect = cx.plain_effect(tables.hit_row(target.quality));
+    let ammo = cx.ammo(&weapon, Mount::Towed);
+    cx.notes.push("target is suppressed whenever the mission arrives (in the HE template)".into());
+    let volley = Volley { dice: attacks * stands, hit_at_most: hit.total(), effect, ammo };
+    let passengers = cx.passenger_effects(&target);
+    Ok(Compiled {
+        experiment: Box::new(FireResolution::new(vec![volley], succeeds, passengers, true)),
+        notes: cx.notes,
+    })
+}
+
+fn morale(doc: &Document, s: Morale, tables: &Tables) -> Result<Compiled> {
+    let _ = Settings::resolve(doc, &s.settings)?;
+    let cx = Ctx { doc, tables, notes: Vec::new() };
+    let c = s.company;
+    let base = *c.morale.get_ref();
+    if !(0..=20).contains(&base) {
+        return Err(
+            doc.error_at(c.morale.span().start, format!("morale {base} is not a company morale number (0 to 20)"))
+        );
+    }
+    let chart = &tables.morale_modifiers;
+    let mut morale = Sum::new(base as i32);
+    let status = cx.choice(&c.status, "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
+    if status != "none" {
+        // The card's Shaken -3 and Demoralized -4 already include the pin's -2 (21.3.3, 21.3.4).
+        morale.add(status, chart.get(status).value(1));
+    }
+    if c.stands_forced_back > 0 {
+        morale.add("stand_forced_back", chart.get("stand_forced_back").value(c.stands_forced_back as i32));
+    }
+    if c.stands_eliminated > 0 {
+        morale.add("stand_eliminated", chart.get("stand_eliminated").value(c.stands_eliminated as i32));
+    }
+    let automatic = [
+        ("pinned", "set status = \"pinned\""),
+        ("shaken", "set status = \"shaken\""),
+        ("demoralized", "set status = \"demoralized\""),
+        ("stand_forced_back", "set stands_forced_back = N"),
+        ("stand_eliminated", "set stands_eliminated = N"),
+    ];
+    for name in &c.modifiers {
+        let m = cx.named(name, &[chart], &automatic, None)?;
+        morale.add(&m.name, m.value(1));
+    }
+    let n = morale.total();
+    let results = &tables.morale_results;
+    let check = MoraleCheck::new(n, MORALE_RESULTS, |exceed| {
+        if exceed <= 0 {
+            (0, false)
+        } else {
+            let i = results.bands.index(exceed);
+            (i + 1, results.results[i].1)
+        }
+    });
+    let label = c.name.unwrap_or_else(|| "company".into());
+    let notes =
+        vec![format!("{label}: morale {}; a d10 at or below passes, above it fails by the excess", morale.describe())];
+    Ok(Compiled { experiment: Box::new(check), notes })
+}

@@ -1,0 +1,121 @@
+//! The rulesets, one module each, behind the [`Ruleset`] trait. The engine and the
+//! CLI see only the trait; each ruleset's quirks stay in its own module.
+
+pub mod command_decision;
+
+use std::path::Path;
+
+use crate::document::Document;
+use crate::engine::Experiment;
+use crate::error::{Error, Result, unknown};
+use crate::tables::{ModifierTable, Source, TableFile};
+
+/// A table prepared for listing: its title, provenance and columns of text.
+#[derive(Debug, Clone)]
+pub struct TableView {
+    /// The data file it was loaded from.
+    pub file: String,
+    /// Provenance.
+    pub source: Source,
+    /// (column name, cells).
+    pub columns: Vec<(String, Vec<String>)>,
+}
+
+/// One modifier as `combat-odds modifiers` lists it.
+#[derive(Debug, Clone)]
+pub struct ModifierInfo {
+    /// The chart it belongs to.
+    pub chart: String,
+    /// Stable snake_case name.
+    pub name: String,
+    /// The row as printed on the card.
+    pub label: String,
+    /// Its value as the card gives it.
+    pub value: String,
+    /// "named" (scenarios list it) or how the rules apply it by themselves.
+    pub applied: String,
+    /// Provenance: seed file and table.
+    pub source: String,
+}
+
+/// A scenario turned into something the engine can run.
+pub struct Compiled {
+    /// The resolution.
+    pub experiment: Box<dyn Experiment>,
+    /// How every number was reached, one line each.
+    pub notes: Vec<String>,
+}
+
+/// A ruleset: its tables, its modifiers, and its scenario compiler.
+pub trait Ruleset: Sync {
+    /// The name scenarios and the CLI use, e.g. `command-decision`.
+    fn name(&self) -> &'static str;
+    /// The loaded table files (for the rules hash).
+    fn files(&self) -> &[TableFile];
+    /// Every table, for listing.
+    fn tables(&self) -> Vec<TableView>;
+    /// Every modifier with its stable name, value and source.
+    fn modifiers(&self) -> Vec<ModifierInfo>;
+    /// Compiles a scenario of kind `kind` from `doc`.
+    fn compile(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<Compiled>;
+}
+
+/// Names of the rulesets this build resolves.
+pub const RULESETS: [&str; 1] = ["command-decision"];
+
+/// Loads a ruleset's tables (with overrides from `rules_dir`) by name.
+pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn Ruleset>, LoadError> {
+    match name {
+        "command-decision" => {
+            Ok(Box::new(command_decision::CommandDecision::load(rules_dir).map_err(LoadError::Tables)?))
+        }
+        other => Err(LoadError::Unknown(unknown("ruleset", other, RULESETS))),
+    }
+}
+
+/// Why a ruleset could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// No such ruleset (the message suggests the nearest).
+    Unknown(String),
+    /// Its tables failed validation.
+    Tables(Error),
+}
+
+/// A modifier chart as a listing.
+pub fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
+    let rows = chart.rows();
+    let col = |f: &dyn Fn(&crate::tables::Modifier) -> String| rows.iter().map(f).collect::<Vec<_>>();
+    let mut columns = vec![
+        ("name".to_string(), col(&|m| m.name.clone())),
+        ("label".to_string(), col(&|m| m.label.clone())),
+        ("value".to_string(), col(&|m| m.display_value())),
+    ];
+    if rows.iter().any(|m| m.side.is_some()) {
+        columns.push(("side".into(), col(&|m| m.side.map_or(String::new(), |s| format!("{s:?}").to_lowercase()))));
+    }
+    if rows.iter().any(|m| m.he_ignores) {
+        columns.push(("he_ignores".into(), col(&|m| if m.he_ignores { "*".into() } else { String::new() })));
+    }
+    TableView { file: file.to_string(), source: chart.source.clone(), columns }
+}
+
+/// A modifier chart's rows as listing entries; `automatic` says which rows the rules
+/// apply by themselves and from what.
+pub fn modifier_infos(chart_name: &str, chart: &ModifierTable, automatic: &[(&str, &str)]) -> Vec<ModifierInfo> {
+    chart
+        .rows()
+        .iter()
+        .map(|m| ModifierInfo {
+            chart: chart_name.to_string(),
+            name: m.name.clone(),
+            label: m.label.clone(),
+            value: m.display_value(),
+            applied: automatic
+                .iter()
+                .find(|(n, _)| *n == m.name)
+                .map_or("named".to_string(), |(_, why)| format!("automatic: {why}")),
+            source: format!("{}, {}", chart.source.seed, chart.source.table),
+        })
+        .collect()
+}

@@ -1,0 +1,156 @@
+//! Modifier charts: named rows with a value (optionally per counted thing) or a cap.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Source, TableFile};
+use crate::error::{Result, unknown};
+
+/// Which column of a to-hit chart a modifier sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Describes the target.
+    Target,
+    /// Describes the firer.
+    Firer,
+}
+
+/// What a modifier does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModifierEffect {
+    /// Adds `value`, times the count named by `per` when there is one.
+    Add {
+        /// The value, e.g. -2.
+        value: i32,
+        /// A counted quantity, e.g. `weight_class` for "-Weight Class".
+        per: Option<String>,
+    },
+    /// Caps the total, e.g. "1 max." on the ROF chart.
+    Max(u32),
+}
+
+/// One modifier row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Modifier {
+    /// Stable snake_case name that scenarios use.
+    pub name: String,
+    /// The row as the card prints it.
+    pub label: String,
+    /// Target or firer column, for charts that have both.
+    pub side: Option<Side>,
+    /// What it does.
+    pub effect: ModifierEffect,
+    /// Marked "*" on the card: HE (H and W class) fire ignores it.
+    pub he_ignores: bool,
+    /// The card's footnote for this row, if any.
+    pub note: Option<String>,
+}
+
+impl Modifier {
+    /// Its additive value for a count (1 when the row has no `per`); 0 for caps.
+    pub fn value(&self, count: i32) -> i32 {
+        match &self.effect {
+            ModifierEffect::Add { value, per: Some(_) } => value * count,
+            ModifierEffect::Add { value, per: None } => *value,
+            ModifierEffect::Max(_) => 0,
+        }
+    }
+
+    /// The value as the card would print it: `+1`, `-2`, `-1 x weight_class`, `1 max`.
+    pub fn display_value(&self) -> String {
+        match &self.effect {
+            ModifierEffect::Add { value, per: None } => format!("{value:+}"),
+            ModifierEffect::Add { value, per: Some(per) } => format!("{value:+} x {per}"),
+            ModifierEffect::Max(cap) => format!("{cap} max"),
+        }
+    }
+}
+
+/// A modifier row as written in a table file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierRow {
+    name: Spanned<String>,
+    label: String,
+    #[serde(default)]
+    side: Option<Spanned<String>>,
+    #[serde(default)]
+    value: Option<i32>,
+    #[serde(default)]
+    per: Option<String>,
+    #[serde(default)]
+    max: Option<u32>,
+    #[serde(default)]
+    he_ignores: bool,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// A modifier chart as loaded: its rows in card order and where it came from.
+#[derive(Debug, Clone)]
+pub struct ModifierTable {
+    /// Provenance.
+    pub source: Source,
+    /// The file it was loaded from, for messages.
+    pub origin: String,
+    rows: Vec<Modifier>,
+}
+
+impl ModifierTable {
+    /// Builds the chart from the `modifier` rows of a file, requiring exactly the
+    /// names in `expected` (the rows the rules know how to apply).
+    pub fn from_rows(file: &TableFile, source: Source, rows: Vec<ModifierRow>, expected: &[&str]) -> Result<Self> {
+        let mut out: Vec<Modifier> = Vec::with_capacity(rows.len());
+        for raw in rows {
+            let at = raw.name.span().start;
+            let name = raw.name.into_inner();
+            if !expected.contains(&name.as_str()) {
+                return Err(file.error_at(at, unknown("modifier row", &name, expected.iter().copied())));
+            }
+            if out.iter().any(|m| m.name == name) {
+                return Err(file.error_at(at, format!("modifier `{name}` appears twice; keep one row")));
+            }
+            let effect = match (raw.value, raw.max, raw.per) {
+                (Some(value), None, per) => ModifierEffect::Add { value, per },
+                (None, Some(cap), None) => ModifierEffect::Max(cap),
+                _ => {
+                    return Err(file.error_at(
+                        at,
+                        format!("modifier `{name}` needs exactly one of `value` (with an optional `per`) or `max`"),
+                    ));
+                }
+            };
+            let side = match raw.side {
+                None => None,
+                Some(s) => Some(match s.get_ref().as_str() {
+                    "target" => Side::Target,
+                    "firer" => Side::Firer,
+                    other => return Err(file.error_at(s.span().start, unknown("side", other, ["target", "firer"]))),
+                }),
+            };
+            out.push(Modifier { name, label: raw.label, side, effect, he_ignores: raw.he_ignores, note: raw.note });
+        }
+        if let Some(missing) = expected.iter().find(|n| !out.iter().any(|m| m.name == **n)) {
+            return Err(file.error(format!("missing modifier row `{missing}`; every row of the card must be present")));
+        }
+        Ok(ModifierTable { source, origin: file.origin.clone(), rows: out })
+    }
+
+    /// The rows in card order.
+    pub fn rows(&self) -> &[Modifier] {
+        &self.rows
+    }
+
+    /// The row named `name`; the name is one the rules asked for at load, so it exists.
+    pub fn get(&self, name: &str) -> &Modifier {
+        self.rows.iter().find(|m| m.name == name).expect("row names are checked at load")
+    }
+
+    /// Looks up a name a user wrote, with a suggestion when it is not here.
+    pub fn lookup(&self, name: &str) -> std::result::Result<&Modifier, String> {
+        self.rows
+            .iter()
+            .find(|m| m.name == name)
+            .ok_or_else(|| unknown("modifier", name, self.rows.iter().map(|m| m.name.as_str())))
+    }
+}

@@ -1,0 +1,55 @@
+//! Helpers shared by integration tests: compile scenario text through the real plan.
+
+#![allow(dead_code)]
+
+use combat_odds::cli::FirePlan;
+use combat_odds::document::Document;
+use combat_odds::engine::MonteCarlo;
+
+/// Compiles scenario TOML text as the CLI would (embedded tables).
+pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
+    let doc = Document::new(name, name, text);
+    FirePlan::new(&doc, None, MonteCarlo { trials, seed, threads: Some(threads) })
+        .unwrap_or_else(|e| panic!("scenario {name} should compile: {e}"))
+}
+
+/// A direct-fire scenario with one inline weapon whose four bands all share `hit` and
+/// `anti_armour`, fired by `stands` stands of `quality` at `target` (a TOML table body).
+pub fn direct_fire(rof: u32, hit: i32, anti_armour: &str, quality: &str, stands: u32, target: &str, range: f64) -> String {
+    format!(
+        r#"ruleset = "command-decision"
+kind = "direct_fire"
+range = {range}
+[[firer]]
+quality = "{quality}"
+stands = {stands}
+mount = "tank"
+[firer.weapon_data]
+rof = {rof}
+caliber_mm = 75
+close = {{ range = 5, hit = {hit}, anti_armour = {anti_armour} }}
+medium = {{ range = 10, hit = {hit}, anti_armour = {anti_armour} }}
+long = {{ range = 20, hit = {hit}, anti_armour = {anti_armour} }}
+extreme = {{ range = 40, hit = {hit}, anti_armour = {anti_armour} }}
+[target]
+{target}
+"#
+    )
+}
+
+/// A company morale check.
+pub fn morale(morale: i32, status: &str, forced_back: u32, eliminated: u32, modifiers: &[&str]) -> String {
+    let list: Vec<String> = modifiers.iter().map(|m| format!("\"{m}\"")).collect();
+    format!(
+        r#"ruleset = "command-decision"
+kind = "morale"
+[company]
+morale = {morale}
+status = "{status}"
+stands_forced_back = {forced_back}
+stands_eliminated = {eliminated}
+modifiers = [{}]
+"#,
+        list.join(", ")
+    )
+}

@@ -12,6 +12,7 @@ pub fn configure_printing() {
         ("POLARS_FMT_MAX_ROWS", "-1"),
         ("POLARS_FMT_MAX_COLS", "-1"),
         ("POLARS_FMT_STR_LEN", "120"),
+        ("POLARS_TABLE_WIDTH", "250"),
         ("POLARS_FMT_TABLE_HIDE_COLUMN_DATA_TYPES", "1"),
         ("POLARS_FMT_TABLE_HIDE_DATAFRAME_SHAPE_INFORMATION", "1"),
         ("POLARS_FMT_TABLE_FORMATTING", "ASCII_MARKDOWN"),

@@ -1,1 +1,88 @@
-fn main() {}
+//! Criterion benches: dice throughput, one Command Decision fire resolution (Monte
+//! Carlo trial and exact engine), and the chunked parallel engine end to end.
+//!
+//! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use combat_odds::dice::{D6, D10, D20, D100, Die};
+use combat_odds::engine::{self, Experiment, MonteCarlo, Streams};
+use combat_odds::rules::command_decision::{CommandDecision, EffectByFace, FireResolution, Quality, Volley};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Rolls per iteration of the dice benches (so the loop overhead is amortised).
+const ROLLS: u64 = 1024;
+/// Trials of the end-to-end engine bench.
+const ENGINE_TRIALS: u64 = 1_000_000;
+
+/// The Regular row of the Hit Results Chart, unmodified, read from the shipped tables.
+fn regular_row() -> EffectByFace {
+    let cd = CommandDecision::load(None).expect("embedded tables load");
+    let row = cd.tables().hit_row(Quality::Regular);
+    std::array::from_fn(|i| row.result(i as i32 + 1))
+}
+
+/// ROF 3 at hit number 5 against a Regular stand: one resolution is 3 to-hit dice
+/// and an effect die per hit.
+fn resolution() -> FireResolution {
+    let volley = Volley { dice: 3, hit_at_most: 5, effect: regular_row(), ammo: None };
+    FireResolution::new(vec![volley], None, vec![], false)
+}
+
+fn dice(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dice");
+    group.throughput(Throughput::Elements(ROLLS));
+    let dice: [(&str, Die); 4] = [("d6", D6), ("d10", D10), ("d20", D20), ("d100", D100)];
+    for (name, die) in dice {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+        group.bench_function(BenchmarkId::new("roll", name), |b| {
+            b.iter(|| {
+                let mut sum = 0u32;
+                for _ in 0..ROLLS {
+                    sum = sum.wrapping_add(black_box(die).roll(&mut rng));
+                }
+                sum
+            })
+        });
+    }
+    group.finish();
+}
+
+fn cd_resolution(c: &mut Criterion) {
+    let fire = resolution();
+    let mut group = c.benchmark_group("cd_fire");
+    group.throughput(Throughput::Elements(1));
+    let mut streams = Streams::for_chunk(1, 0);
+    group.bench_function("trial_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).trial(&mut streams)));
+    group.bench_function("exact_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).exact()));
+    group.finish();
+}
+
+fn cd_engine(c: &mut Criterion) {
+    let fire = resolution();
+    let mut group = c.benchmark_group("cd_engine");
+    group.throughput(Throughput::Elements(ENGINE_TRIALS));
+    // One iteration is ~30 ms on one thread; criterion's smallest sample count keeps the
+    // group inside its 3 s budget (20 linear samples would need 210 iterations, ~6 s).
+    group.sample_size(10);
+    for threads in [1usize, 2] {
+        let plan = MonteCarlo { trials: ENGINE_TRIALS, seed: 2026, threads: Some(threads) };
+        group.bench_function(BenchmarkId::new("run_1M_trials", format!("{threads}_threads")), |b| {
+            b.iter(|| engine::run(black_box(&fire as &dyn Experiment), &plan).expect("engine runs"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1))
+        .sample_size(20);
+    targets = dice, cd_resolution, cd_engine
+}
+criterion_main!(benches);

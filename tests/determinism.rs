@@ -4,7 +4,17 @@ use std::process::Command;
 
 fn fire_json(threads: usize, seed: u64) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_combat-odds"))
-        .args(["fire", "--format", "json", "--trials", "300001", "--seed", &seed.to_string(), "--threads", &threads.to_string()])
+        .args([
+            "fire",
+            "--format",
+            "json",
+            "--trials",
+            "300001",
+            "--seed",
+            &seed.to_string(),
+            "--threads",
+            &threads.to_string(),
+        ])
         .output()
         .expect("the binary runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -8,14 +8,17 @@ use std::collections::BTreeMap;
 use combat_odds::dice::Ratio;
 use combat_odds::rules::command_decision::{FireResolution, HitResult, Volley};
 
-/// Every sequence of faces, weighted by 1/10 each: (worst, hits, depleted) -> weight.
-fn enumerate(volleys: &[Volley]) -> (BTreeMap<(Option<HitResult>, u32, bool), u128>, u128) {
+/// (worst result, hits, ammo depleted) after a sequence of dice.
+type State = (Option<HitResult>, u32, bool);
+
+/// Every sequence of faces, weighted by 1/10 each: state -> weight.
+fn enumerate(volleys: &[Volley]) -> (BTreeMap<State, u128>, u128) {
     let dice: Vec<&Volley> = volleys.iter().flat_map(|v| std::iter::repeat_n(v, v.dice as usize)).collect();
     let mut out = BTreeMap::new();
     // Each die rolls up to three d10 (to hit, effect, ammo); always enumerate all three
     // so every path has the same weight 1 out of 1000 per die.
     let total = 1000u128.pow(dice.len() as u32);
-    fn go(dice: &[&Volley], state: (Option<HitResult>, u32, bool), out: &mut BTreeMap<(Option<HitResult>, u32, bool), u128>) {
+    fn go(dice: &[&Volley], state: State, out: &mut BTreeMap<State, u128>) {
         let Some((v, rest)) = dice.split_first() else {
             *out.entry(state).or_insert(0) += 1;
             return;
@@ -61,9 +64,8 @@ fn folded_exact_engine_equals_enumerating_every_face() {
         let resolution = FireResolution::new(volleys.clone(), None, vec![], false);
         let exact = combat_odds::engine::Experiment::exact(&resolution).expect("small enough");
         let (brute, total) = enumerate(&volleys);
-        let marginal = |f: &dyn Fn(&(Option<HitResult>, u32, bool)) -> bool| {
-            Ratio::new(brute.iter().filter(|(s, _)| f(s)).map(|(_, w)| w).sum(), total)
-        };
+        let marginal =
+            |f: &dyn Fn(&State) -> bool| Ratio::new(brute.iter().filter(|(s, _)| f(s)).map(|(_, w)| w).sum(), total);
         for (o, result) in [HitResult::NoEffect, HitResult::ForcedBack, HitResult::Eliminated].into_iter().enumerate() {
             let expected = marginal(&|s| s.0.unwrap_or(HitResult::NoEffect) == result);
             assert_eq!(exact[0][o], expected, "target {result:?} for {volleys:?}");

@@ -40,7 +40,9 @@ fn grid() -> Vec<(String, String)> {
     }
     // HE at AFVs (weight class) and personnel in cover; several stands.
     for stands in [1, 2] {
-        for target in [afv("regular", "front"), personnel("trained", "\"medium_cover\""), personnel("veteran", "\"light_cover\"")] {
+        for target in
+            [afv("regular", "front"), personnel("trained", "\"medium_cover\""), personnel("veteran", "\"light_cover\"")]
+        {
             let name = format!("he {stands} stands {}", target.replace('\n', " "));
             cases.push((name, direct_fire(3, 6, "\"H\"", "elite", stands, &target, 8.0)));
         }
@@ -73,7 +75,10 @@ modifiers = ["medium_cover"]
 }
 
 fn reports() -> Vec<(String, Report)> {
-    grid().into_iter().map(|(name, text)| (name.clone(), plan(&name, &text, TRIALS, SEED, 2).report().unwrap())).collect()
+    grid()
+        .into_iter()
+        .map(|(name, text)| (name.clone(), plan(&name, &text, TRIALS, SEED, 2).report().unwrap()))
+        .collect()
 }
 
 #[test]

@@ -65,12 +65,28 @@ pub const RULESETS: [&str; 1] = ["command-decision"];
 
 /// Loads a ruleset's tables (with overrides from `rules_dir`) by name.
 pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn Ruleset>, LoadError> {
+    if let Some(dir) = rules_dir {
+        check_override_folders(dir).map_err(LoadError::Tables)?;
+    }
     match name {
         "command-decision" => {
             Ok(Box::new(command_decision::CommandDecision::load(rules_dir).map_err(LoadError::Tables)?))
         }
         other => Err(LoadError::Unknown(unknown("ruleset", other, RULESETS))),
     }
+}
+
+/// Every folder of an override directory must be named after a ruleset: a misspelt
+/// folder would otherwise be ignored and the embedded tables used without a word.
+fn check_override_folders(dir: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()) {
+        let folder = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !RULESETS.contains(&folder.as_str()) {
+            return Err(Error::input(path.display().to_string(), unknown("ruleset folder", &folder, RULESETS)));
+        }
+    }
+    Ok(())
 }
 
 /// Why a ruleset could not be loaded.

@@ -15,7 +15,15 @@ pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> F
 
 /// A direct-fire scenario with one inline weapon whose four bands all share `hit` and
 /// `anti_armour`, fired by `stands` stands of `quality` at `target` (a TOML table body).
-pub fn direct_fire(rof: u32, hit: i32, anti_armour: &str, quality: &str, stands: u32, target: &str, range: f64) -> String {
+pub fn direct_fire(
+    rof: u32,
+    hit: i32,
+    anti_armour: &str,
+    quality: &str,
+    stands: u32,
+    target: &str,
+    range: f64,
+) -> String {
     format!(
         r#"ruleset = "command-decision"
 kind = "direct_fire"

@@ -34,7 +34,7 @@ pub enum AntiArmour {
 impl AntiArmour {
     fn parse(value: &toml::Value) -> std::result::Result<Self, String> {
         let text = match value {
-            toml::Value::Integer(n) => return Ok(AntiArmour::Penetration(*n as i32)),
+            toml::Value::Integer(n) => return bounded(*n, &PENETRATION, "penetration").map(AntiArmour::Penetration),
             toml::Value::String(s) => s.trim(),
             _ => return Err("anti_armour must be a number or one of `-`, `H`, `W`, `A`, `FL`, `HC<n>`".into()),
         };
@@ -46,10 +46,10 @@ impl AntiArmour {
             "FL" => Ok(AntiArmour::Flame),
             _ => {
                 if let Some(n) = text.strip_prefix("HC").and_then(|n| n.trim().parse().ok()) {
-                    return Ok(AntiArmour::HollowCharge(n));
+                    return bounded(n, &PENETRATION, "penetration").map(AntiArmour::HollowCharge);
                 }
                 if let Ok(n) = text.parse() {
-                    return Ok(AntiArmour::Penetration(n));
+                    return bounded(n, &PENETRATION, "penetration").map(AntiArmour::Penetration);
                 }
                 Err(format!(
                     "anti_armour `{text}` is not a number or a class; use `-`, `H`, `W`, `A`, `FL` or `HC<n>`{}",
@@ -178,7 +178,7 @@ pub struct RawWeapon {
 #[serde(deny_unknown_fields)]
 struct RawBand {
     range: toml::Value,
-    hit: i32,
+    hit: i64,
     anti_armour: toml::Value,
 }
 
@@ -220,16 +220,20 @@ impl RawWeapon {
                 previous = Some(r);
             }
             let anti_armour = AntiArmour::parse(&raw.anti_armour).map_err(err)?;
-            bands.push(RangeBand { range, hit: raw.hit, anti_armour });
+            let hit = bounded(raw.hit, &HIT_NUMBERS, "hit number").map_err(err)?;
+            bands.push(RangeBand { range, hit, anti_armour });
         }
         if let Some(idf) = &self.idf {
-            let i = idf.get_ref();
+            let (i, at) = (idf.get_ref(), idf.span().start);
             if !(i.burst.is_finite() && i.burst > 0.0) {
-                return Err(doc.error_at(
-                    idf.span().start,
-                    format!("weapon `{name}`: idf burst must be a positive number of inches"),
-                ));
+                return Err(doc.error_at(at, format!("weapon `{name}`: idf burst must be a positive number of inches")));
             }
+            bounded(i.he.into(), &HIT_NUMBERS, "HE value")
+                .map_err(|m| doc.error_at(at, format!("weapon `{name}`: {m}")))?;
+        }
+        if let Some(c) = self.caliber_mm {
+            bounded(c.into(), &CALIBER_MM, "caliber_mm")
+                .map_err(|m| doc.error_at(at, format!("weapon `{name}`: {m}")))?;
         }
         Ok(Weapon {
             name: name.to_string(),
@@ -240,6 +244,23 @@ impl RawWeapon {
             caliber_mm: self.caliber_mm,
             idf: self.idf.map(Spanned::into_inner),
         })
+    }
+}
+
+/// Plausible bounds for data-line values: anything outside is a typo, and bounding
+/// them keeps every modified roll far from integer overflow.
+const HIT_NUMBERS: std::ops::RangeInclusive<i64> = -10..=20;
+const PENETRATION: std::ops::RangeInclusive<i64> = -10..=30;
+const ARMOUR: std::ops::RangeInclusive<i64> = 0..=30;
+const WEIGHT_CLASS: std::ops::RangeInclusive<i64> = 0..=10;
+const CALIBER_MM: std::ops::RangeInclusive<i64> = 1..=1000;
+
+/// `value` if it lies in `range`, else a message naming `what` and the range.
+fn bounded(value: i64, range: &std::ops::RangeInclusive<i64>, what: &str) -> std::result::Result<i32, String> {
+    if range.contains(&value) {
+        Ok(value as i32)
+    } else {
+        Err(format!("{what} {value} is out of range; it must be from {} to {}", range.start(), range.end()))
     }
 }
 
@@ -308,7 +329,7 @@ pub struct RawVehicle {
     armour: Option<RawArmour>,
     afv: Spanned<String>,
     #[serde(default)]
-    weight_class: i32,
+    weight_class: i64,
     #[serde(default)]
     #[allow(dead_code)]
     kind: Option<String>,
@@ -317,8 +338,8 @@ pub struct RawVehicle {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawArmour {
-    front: i32,
-    flank: i32,
+    front: i64,
+    flank: i64,
 }
 
 impl RawVehicle {
@@ -335,16 +356,16 @@ impl RawVehicle {
             }
         };
         let armour = self.armour.unwrap_or(RawArmour { front: 0, flank: 0 });
-        if self.weight_class < 0 {
-            return Err(doc.error(format!("vehicle `{name}`: weight_class must not be negative")));
-        }
+        let check = |v: i64, range, what: &str| {
+            bounded(v, range, what).map_err(|m| doc.error(format!("vehicle `{name}`: {m}")))
+        };
         Ok(Vehicle {
             name: name.to_string(),
             label: self.label.unwrap_or_else(|| name.to_string()),
-            armour_front: armour.front,
-            armour_flank: armour.flank,
+            armour_front: check(armour.front, &ARMOUR, "front armour")?,
+            armour_flank: check(armour.flank, &ARMOUR, "flank armour")?,
             afv,
-            weight_class: self.weight_class,
+            weight_class: check(self.weight_class, &WEIGHT_CLASS, "weight_class")?,
         })
     }
 }

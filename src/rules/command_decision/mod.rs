@@ -148,7 +148,6 @@ impl Ruleset for CommandDecision {
             file: "ap_modifiers.toml".into(),
             source: t.ap.source.clone(),
             columns: vec![
-                ("natural_roll".into(), vec![t.natural.roll.to_string()]),
                 ("close_range".into(), vec![HitResult::NAMES[t.natural.close_range as usize].into()]),
                 ("other_ranges_at_least".into(), vec![HitResult::NAMES[t.natural.other_ranges as usize].into()]),
             ],

@@ -162,9 +162,9 @@ struct RawCompany {
     #[serde(default)]
     status: Option<Spanned<String>>,
     #[serde(default)]
-    stands_forced_back: u32,
+    stands_forced_back: Option<Spanned<i64>>,
     #[serde(default)]
-    stands_eliminated: u32,
+    stands_eliminated: Option<Spanned<i64>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,
 }
@@ -289,8 +289,13 @@ impl Ctx<'_> {
         Err(self.doc.error_at(name.span().start, unknown("modifier", n, known.iter().copied())))
     }
 
-    fn target(&self, raw: RawTarget, catalogue: &Catalogue, allowed: &ModifierTable) -> Result<Target> {
+    fn target(&self, raw: RawTarget, catalogue: &Catalogue, allowed: &ModifierTable, indirect: bool) -> Result<Target> {
         let quality = self.quality(&raw.quality)?;
+        if raw.moving && !indirect {
+            return Err(self.doc.error(
+                "target: `moving` matters to indirect fire only; in direct fire, leave out the cover a moving target does not get",
+            ));
+        }
         let vehicle = match (raw.vehicle, raw.vehicle_data) {
             (Some(name), None) => {
                 Some(catalogue.vehicle(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m))?)
@@ -326,7 +331,6 @@ impl Ctx<'_> {
         let label = raw
             .name
             .unwrap_or_else(|| vehicle.as_ref().map_or_else(|| format!("{quality} stand"), |v| v.label.clone()));
-        let _ = raw.moving;
         Ok(Target { quality, vehicle, armour, modifiers, passengers, label })
     }
 
@@ -398,7 +402,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
                 return Err(doc.error_at(r.span().start, format!("range {v} must be a distance in inches, 0 or more")));
             }
             if v > MAX_RANGE_INCHES {
-                return Err(doc.error_at(r.span().start, format!("range {v} in. is beyond any weapon ({MAX_RANGE_INCHES} in. = 25 miles); ranges are in inches, 1 in. = 50 yards")));
+                return Err(doc.error_at(r.span().start, format!("range {v} in. is beyond any weapon ({MAX_RANGE_INCHES} in. = 50,000 yards); ranges are in inches, 1 in. = 50 yards")));
             }
             Some(v)
         }
@@ -410,7 +414,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
     if s.firer.is_empty() {
         return Err(doc.error("direct fire needs at least one [[firer]]"));
     }
-    let target = cx.target(s.target, catalogue, &tables.direct_fire)?;
+    let target = cx.target(s.target, catalogue, &tables.direct_fire, false)?;
     let total_stands: u32 = s.firer.iter().map(|f| cx.stands(&f.stands)).sum::<Result<u32>>()?;
     cx.notes.push(format!(
         "target: {} ({}{}), {}",
@@ -627,7 +631,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
                     "  effect: d10 {pen:+} penetration {:+} armour = d10 {shift:+} on the {} row; a natural {} {}",
                     -target.armour,
                     target.quality,
-                    nat.roll,
+                    row.natural,
                     if close {
                         format!("at close range is {}", HitResult::NAMES[nat.close_range as usize])
                     } else {
@@ -637,7 +641,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
                 std::array::from_fn(|i| {
                     let face = i as i32 + 1;
                     let result = row.result(face + shift);
-                    match (face == nat.roll, close) {
+                    match (face == row.natural, close) {
                         (true, true) => nat.close_range,
                         (true, false) => result.max(nat.other_ranges),
                         (false, _) => result,
@@ -689,7 +693,7 @@ fn indirect_fire(doc: &Document, s: IndirectFire, tables: &Tables, catalogue: &C
     let quality = cx.quality(&a.quality)?;
     let stands = cx.stands(&a.stands)?;
     let moving = s.target.moving;
-    let target = cx.target(s.target, catalogue, &tables.indirect_fire)?;
+    let target = cx.target(s.target, catalogue, &tables.indirect_fire, true)?;
     let response_chart = &tables.artillery_response;
     let kind = cx.choice(&Some(a.artillery.clone()), "artillery type", &["organic", "supporting"], "organic")?;
     let automatic = [
@@ -776,11 +780,20 @@ fn morale(doc: &Document, s: Morale, tables: &Tables) -> Result<Compiled> {
         // The card's Shaken -3 and Demoralized -4 already include the pin's -2 (21.3.3, 21.3.4).
         morale.add(status, chart.get(status).value(1));
     }
-    if c.stands_forced_back > 0 {
-        morale.add("stand_forced_back", chart.get("stand_forced_back").value(c.stands_forced_back as i32));
-    }
-    if c.stands_eliminated > 0 {
-        morale.add("stand_eliminated", chart.get("stand_eliminated").value(c.stands_eliminated as i32));
+    for (field, row) in [(&c.stands_forced_back, "stand_forced_back"), (&c.stands_eliminated, "stand_eliminated")] {
+        let count = match field {
+            None => 0,
+            Some(n) if (0..=MAX_STANDS).contains(n.get_ref()) => *n.get_ref() as i32,
+            Some(n) => {
+                return Err(doc.error_at(
+                    n.span().start,
+                    format!("{row}s counts stands: 0 to {MAX_STANDS}, not {}", n.get_ref()),
+                ));
+            }
+        };
+        if count > 0 {
+            morale.add(row, chart.get(row).value(count));
+        }
     }
     let automatic = [
         ("pinned", "set status = \"pinned\""),

@@ -67,11 +67,10 @@ impl HitRow {
     }
 }
 
-/// The AP footnote: what a natural roll does on a penetration roll.
+/// The AP footnote: what the natural roll of the Hit Results Chart's "*" column does
+/// on a penetration roll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NaturalRule {
-    /// The natural face, 10.
-    pub roll: i32,
     /// Result at close range ("Elimination at Close Range").
     pub close_range: HitResult,
     /// Minimum result at other ranges ("at least Forced Back").
@@ -220,7 +219,7 @@ struct RawHitRow {
     no_effect: Spanned<String>,
     forced_back: Spanned<String>,
     eliminated: Spanned<String>,
-    natural: i32,
+    natural: Spanned<i32>,
 }
 
 #[derive(Deserialize)]
@@ -234,7 +233,6 @@ struct ApFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawNatural {
-    roll: i32,
     close_range: Spanned<String>,
     other_ranges: Spanned<String>,
 }
@@ -332,7 +330,13 @@ fn load_hit_results(f: &TableFile) -> Result<([HitRow; 6], Source)> {
         if slot.is_some() {
             return Err(f.error_at(row.quality.span().start, format!("{label} appears twice; keep one")));
         }
-        *slot = Some(HitRow { bands, natural: row.natural });
+        let natural = *row.natural.get_ref();
+        if !(1..=10).contains(&natural) {
+            return Err(
+                f.error_at(row.natural.span().start, format!("{label}: natural {natural} is not a face of a d10"))
+            );
+        }
+        *slot = Some(HitRow { bands, natural });
     }
     let missing = Quality::ALL.iter().find(|q| rows[**q as usize].is_none());
     if let Some(q) = missing {
@@ -344,13 +348,9 @@ fn load_hit_results(f: &TableFile) -> Result<([HitRow; 6], Source)> {
 fn load_ap(f: &TableFile) -> Result<(ModifierTable, NaturalRule)> {
     let raw: ApFile = f.parse()?;
     let natural = NaturalRule {
-        roll: raw.natural.roll,
         close_range: HitResult::parse(f, &raw.natural.close_range)?,
         other_ranges: HitResult::parse(f, &raw.natural.other_ranges)?,
     };
-    if !(1..=10).contains(&natural.roll) {
-        return Err(f.error(format!("natural.roll {} is not a face of a d10", natural.roll)));
-    }
     Ok((ModifierTable::from_rows(f, raw.source, raw.modifier, AP_ROWS)?, natural))
 }
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Re-runs every experiment and writes its report to results/<ruleset>/ as JSON and CSV,
+# with a manifest of the seed, trials, rules hash and version behind each file.
+# Usage: experiments/run.sh [--trials N] [--seed S]   (defaults: 1,000,000 trials, seed 2026)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trials=1000000
+seed=2026
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --trials) trials="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+cargo build --release --quiet
+bin=target/release/combat-odds
+manifest=results/MANIFEST.md
+mkdir -p results
+{
+  echo "# Results manifest"
+  echo
+  echo "Written by \`experiments/run.sh --trials $trials --seed $seed\`."
+  echo
+  echo "| experiment | ruleset | trials | seed | rules hash | version | p_kill exact | p_kill estimate [95% CI] |"
+  echo "|---|---|---|---|---|---|---|---|"
+} > "$manifest.tmp"
+for file in experiments/*.toml; do
+  name=$(basename "$file" .toml)
+  ruleset=$(sed -n 's/^ruleset = "\(.*\)"/\1/p' "$file")
+  mkdir -p "results/$ruleset"
+  "$bin" fire "$file" --trials "$trials" --seed "$seed" --format json --output "results/$ruleset/$name.json" --force
+  "$bin" fire "$file" --trials "$trials" --seed "$seed" --format csv --output "results/$ruleset/$name.csv" --force
+  python3 - "$file" "results/$ruleset/$name.json" >> "$manifest.tmp" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[2]))
+k = r["p_kill"]
+exact = "n/a" if k["exact"] is None else f'{k["exact"]:.6f}'
+print(f'| {sys.argv[1]} | {r["ruleset"]} | {r["trials"]} | {r["seed"]} | {r["rules_hash"]} | {r["version"]} | {exact} | {k["estimate"]:.6f} [{k["ci_low"]:.6f}, {k["ci_high"]:.6f}] |')
+PY
+done
+mv "$manifest.tmp" "$manifest"
+echo "wrote results/ and $manifest"

@@ -412,3 +412,18 @@ fn inline_weapon_with_absurd_hit_number_is_refused() {
     let (_dir, path, line) = scenario_error("absurd_hit.toml", &text);
     assert_contains(&line, &[&path.display().to_string(), "hit"]);
 }
+
+#[test]
+fn a_section_of_another_kind_is_refused_where_it_stands() {
+    // A morale check with a [target] table left over from a fire scenario.
+    let text =
+        "ruleset = \"command-decision\"\nkind = \"morale\"\n[company]\nmorale = 6\n[target]\nquality = \"regular\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_combat-odds")).arg("fire").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("mixed.toml:5:1") && err.contains("`target` does not belong in a morale scenario"), "{err}");
+}

@@ -330,9 +330,6 @@ pub struct RawVehicle {
     afv: Spanned<String>,
     #[serde(default)]
     weight_class: i64,
-    #[serde(default)]
-    #[allow(dead_code)]
-    kind: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -129,6 +129,7 @@ impl Ruleset for CommandDecision {
             source: t.artillery_response.source.clone(),
             columns: vec![
                 ("artillery".into(), vec!["organic".into(), "supporting".into()]),
+                ("label".into(), t.artillery_response.labels.to_vec()),
                 (
                     "success".into(),
                     vec![t.artillery_response.organic.to_string(), t.artillery_response.supporting.to_string()],

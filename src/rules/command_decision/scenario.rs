@@ -24,66 +24,69 @@ const MAX_STANDS: i64 = 100;
 /// The kinds of scenario this ruleset resolves.
 pub const KINDS: [&str; 3] = ["direct_fire", "indirect_fire", "morale"];
 
+/// A scenario file: the header every kind shares, and each kind's own sections.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DirectFire {
-    #[allow(dead_code)]
-    ruleset: String,
-    #[allow(dead_code)]
-    kind: String,
+struct ScenarioFile {
+    /// Read by the CLI to pick this ruleset.
+    #[serde(rename = "ruleset")]
+    _ruleset: String,
+    /// Read by the CLI to pick the kind.
+    #[serde(rename = "kind")]
+    _kind: String,
+    /// Read by the CLI for the report title.
+    #[serde(default, rename = "name")]
+    _name: Option<String>,
+    /// Free text for the reader of the file.
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
     #[serde(default)]
-    #[allow(dead_code)]
-    name: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    description: Option<String>,
+    settings: RawSettings,
+    // direct_fire
     #[serde(default)]
     phase: Option<Spanned<String>>,
     #[serde(default)]
     range: Option<Spanned<f64>>,
     #[serde(default)]
-    close_assault: bool,
-    firer: Vec<RawFirer>,
-    target: RawTarget,
+    close_assault: Option<Spanned<bool>>,
     #[serde(default)]
-    settings: RawSettings,
+    firer: Option<Spanned<Vec<RawFirer>>>,
+    // direct_fire and indirect_fire
+    #[serde(default)]
+    target: Option<Spanned<RawTarget>>,
+    // indirect_fire
+    #[serde(default)]
+    artillery: Option<Spanned<RawArtillery>>,
+    // morale
+    #[serde(default)]
+    company: Option<Spanned<RawCompany>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct IndirectFire {
-    #[allow(dead_code)]
-    ruleset: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    #[allow(dead_code)]
-    name: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    description: Option<String>,
-    artillery: RawArtillery,
-    target: RawTarget,
-    #[serde(default)]
-    settings: RawSettings,
+impl ScenarioFile {
+    /// Refuses sections that belong to another kind, naming where they are.
+    fn only(&self, doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
+        let present = [
+            ("phase", self.phase.as_ref().map(|v| v.span().start)),
+            ("range", self.range.as_ref().map(|v| v.span().start)),
+            ("close_assault", self.close_assault.as_ref().map(|v| v.span().start)),
+            ("firer", self.firer.as_ref().map(|v| v.span().start)),
+            ("target", self.target.as_ref().map(|v| v.span().start)),
+            ("artillery", self.artillery.as_ref().map(|v| v.span().start)),
+            ("company", self.company.as_ref().map(|v| v.span().start)),
+        ];
+        match present.iter().find(|(name, at)| at.is_some() && !allowed.contains(name)) {
+            Some((name, Some(at))) => Err(doc.error_at(
+                *at,
+                format!("`{name}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")),
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Morale {
-    #[allow(dead_code)]
-    ruleset: String,
-    #[allow(dead_code)]
-    kind: String,
-    #[serde(default)]
-    #[allow(dead_code)]
-    name: Option<String>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    description: Option<String>,
-    company: RawCompany,
-    #[serde(default)]
-    settings: RawSettings,
+/// A required section, or an error naming it.
+fn required<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<T> {
+    section.map(Spanned::into_inner).ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
 }
 
 #[derive(Deserialize)]
@@ -201,11 +204,24 @@ const PHASES: [&str; 3] = ["prep", "opportunity", "general"];
 
 /// Compiles a scenario document of any kind.
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
-    match kind.get_ref().as_str() {
-        "direct_fire" => direct_fire(doc, doc.parse()?, tables, catalogue),
-        "indirect_fire" => indirect_fire(doc, doc.parse()?, tables, catalogue),
-        "morale" => morale(doc, doc.parse()?, tables),
-        other => Err(doc.error_at(kind.span().start, unknown("scenario kind", other, KINDS))),
+    let k = kind.get_ref().as_str();
+    if !KINDS.contains(&k) {
+        return Err(doc.error_at(kind.span().start, unknown("scenario kind", k, KINDS)));
+    }
+    let file: ScenarioFile = doc.parse()?;
+    match k {
+        "direct_fire" => {
+            file.only(doc, k, &["phase", "range", "close_assault", "firer", "target"])?;
+            direct_fire(doc, file, tables, catalogue)
+        }
+        "indirect_fire" => {
+            file.only(doc, k, &["artillery", "target"])?;
+            indirect_fire(doc, file, tables, catalogue)
+        }
+        _ => {
+            file.only(doc, k, &["company"])?;
+            morale(doc, file, tables)
+        }
     }
 }
 
@@ -391,11 +407,13 @@ impl Sum {
     }
 }
 
-fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
     let settings = Settings::resolve(doc, &s.settings)?;
+    let close_assault = s.close_assault.as_ref().is_some_and(|c| *c.get_ref());
+    let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
     let phase = cx.choice(&s.phase, "phase", &PHASES, "general")?;
-    let range = match (&s.range, s.close_assault) {
+    let range = match (&s.range, close_assault) {
         (Some(r), _) => {
             let v = *r.get_ref();
             if !v.is_finite() || v < 0.0 {
@@ -411,18 +429,19 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
             return Err(doc.error("direct fire needs `range` in inches (1 in. = 50 yards), or `close_assault = true`"));
         }
     };
-    if s.firer.is_empty() {
-        return Err(doc.error("direct fire needs at least one [[firer]]"));
+    if firers.is_empty() {
+        return Err(doc.error("a direct_fire scenario needs at least one [[firer]]"));
     }
-    let target = cx.target(s.target, catalogue, &tables.direct_fire, false)?;
-    let total_stands: u32 = s.firer.iter().map(|f| cx.stands(&f.stands)).sum::<Result<u32>>()?;
+    let target =
+        cx.target(required(doc, s.target, "[target]", "direct_fire")?, catalogue, &tables.direct_fire, false)?;
+    let total_stands: u32 = firers.iter().map(|f| cx.stands(&f.stands)).sum::<Result<u32>>()?;
     cx.notes.push(format!(
         "target: {} ({}{}), {}",
         target.label,
         target.quality,
         target.vehicle.as_ref().map_or(String::new(), |v| format!(", {:?} AFV class, armour {}", v.afv, target.armour)
             .replace("Soft AFV class", "soft vehicle")),
-        if s.close_assault {
+        if close_assault {
             "close assault".to_string()
         } else {
             format!("range {} in., {phase} fire", range.unwrap_or(0.0))
@@ -430,7 +449,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
     ));
     let mut volleys = Vec::new();
     let mut suppresses = false;
-    for (i, f) in s.firer.into_iter().enumerate() {
+    for (i, f) in firers.into_iter().enumerate() {
         let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
         let weapon = cx.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
         let quality = cx.quality(&f.quality)?;
@@ -445,7 +464,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
         let role = f.role.as_ref().map(|_| cx.choice(&f.role, "role", &ROLES, "")).transpose()?;
         // The band: "C" or the closest band in close assault, else the first band that reaches.
         let band_index = match range {
-            _ if s.close_assault => Some(0),
+            _ if close_assault => Some(0),
             Some(r) => weapon.bands.iter().position(|b| b.range.is_some_and(|max| r <= max)),
             None => None,
         };
@@ -484,24 +503,24 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
                 format!("{who}: pinned stands fire only in the general fire phase; set phase = \"general\""),
             ));
         }
-        if s.close_assault && mount != Mount::Personnel {
+        if close_assault && mount != Mount::Personnel {
             return Err(doc.error(format!(
                 "{who}: close assault is fire by personnel stands; set mount = \"personnel\" or close_assault = false"
             )));
         }
         let afv = target.afv();
-        if class == AntiArmour::A && afv.is_some() && !s.close_assault {
+        if class == AntiArmour::A && afv.is_some() && !close_assault {
             return Err(doc.error(format!("{who}: A class hits AFVs only in close assault; set close_assault = true")));
         }
-        if s.close_assault && afv.is_some() && total_stands > 1 {
+        if close_assault && afv.is_some() && total_stands > 1 {
             return Err(doc.error("only one personnel stand may close assault an AFV, however many are in contact; give one firer with stands = 1"));
         }
-        if named.contains(&"human_wave") && !s.close_assault {
+        if named.contains(&"human_wave") && !close_assault {
             return Err(
                 doc.error_at(at("human_wave"), format!("{who}: the human wave bonus applies in close assault only"))
             );
         }
-        if named.contains(&"multiple_targets") && s.close_assault {
+        if named.contains(&"multiple_targets") && close_assault {
             return Err(
                 doc.error_at(at("multiple_targets"), format!("{who}: no multiple-targets penalty in contact [16.3]"))
             );
@@ -514,7 +533,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
             ("op_fire", "from phase = \"opportunity\""),
             ("personnel_close_assault_vs_afv", "from close assault on an AFV"),
         ];
-        let mut rof = Sum::new(if s.close_assault { weapon.rof_close_assault } else { weapon.rof } as i32);
+        let mut rof = Sum::new(if close_assault { weapon.rof_close_assault } else { weapon.rof } as i32);
         let mut caps: Vec<(String, u32)> = Vec::new();
         let rof_chart = &tables.rate_of_fire;
         if quality == Quality::Elite {
@@ -523,7 +542,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
         if phase == "opportunity" && !passenger {
             rof.add("op_fire", rof_chart.get("op_fire").value(1));
         }
-        if s.close_assault && afv.is_some() && mount == Mount::Personnel {
+        if close_assault && afv.is_some() && mount == Mount::Personnel {
             caps.push((
                 "personnel_close_assault_vs_afv".into(),
                 cap_of(rof_chart.get("personnel_close_assault_vs_afv")),
@@ -577,7 +596,7 @@ fn direct_fire(doc: &Document, s: DirectFire, tables: &Tables, catalogue: &Catal
         }
         // Target modifiers, with the card's exemptions.
         let ignores_all = matches!(class, AntiArmour::A | AntiArmour::Flame)
-            || (s.close_assault
+            || (close_assault
                 && settings.close_assault_target_modifiers == CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault);
         for (name, _) in &target.modifiers {
             let m = df.get(name);
@@ -678,10 +697,11 @@ fn cap_of(m: &crate::tables::Modifier) -> u32 {
     }
 }
 
-fn indirect_fire(doc: &Document, s: IndirectFire, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
     let settings = Settings::resolve(doc, &s.settings)?;
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
-    let a = s.artillery;
+    let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
+    let raw_target = required(doc, s.target, "[target]", "indirect_fire")?;
     let who = a.name.clone().unwrap_or_else(|| "artillery".into());
     let weapon = cx.weapon(catalogue, &a.weapon, a.weapon_data, &who)?;
     let Some(idf) = weapon.idf else {
@@ -692,8 +712,8 @@ fn indirect_fire(doc: &Document, s: IndirectFire, tables: &Tables, catalogue: &C
     };
     let quality = cx.quality(&a.quality)?;
     let stands = cx.stands(&a.stands)?;
-    let moving = s.target.moving;
-    let target = cx.target(s.target, catalogue, &tables.indirect_fire, true)?;
+    let moving = raw_target.moving;
+    let target = cx.target(raw_target, catalogue, &tables.indirect_fire, true)?;
     let response_chart = &tables.artillery_response;
     let kind = cx.choice(&Some(a.artillery.clone()), "artillery type", &["organic", "supporting"], "organic")?;
     let automatic = [
@@ -763,10 +783,11 @@ fn indirect_fire(doc: &Document, s: IndirectFire, tables: &Tables, catalogue: &C
     })
 }
 
-fn morale(doc: &Document, s: Morale, tables: &Tables) -> Result<Compiled> {
-    let _ = Settings::resolve(doc, &s.settings)?;
+fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> {
+    // A morale check uses no setting, but a misspelt one is still an error.
+    Settings::resolve(doc, &s.settings)?;
     let cx = Ctx { doc, tables, notes: Vec::new() };
-    let c = s.company;
+    let c = required(doc, s.company, "[company]", "morale")?;
     let base = *c.morale.get_ref();
     if !(0..=20).contains(&base) {
         return Err(

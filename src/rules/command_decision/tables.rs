@@ -93,6 +93,8 @@ pub struct ArtilleryResponse {
     pub organic: i32,
     /// Supporting artillery success number.
     pub supporting: i32,
+    /// The rows as the card prints them (organic, supporting).
+    pub labels: [String; 2],
     /// Modifiers, firing unit.
     pub modifiers: ModifierTable,
     /// Provenance.
@@ -249,7 +251,6 @@ struct ResponseFile {
 #[serde(deny_unknown_fields)]
 struct RawResponseRow {
     artillery: Spanned<String>,
-    #[allow(dead_code)]
     label: String,
     success: i32,
 }
@@ -356,15 +357,15 @@ fn load_ap(f: &TableFile) -> Result<(ModifierTable, NaturalRule)> {
 
 fn load_response(f: &TableFile) -> Result<ArtilleryResponse> {
     let raw: ResponseFile = f.parse()?;
-    let find = |kind: &str| -> Result<i32> {
+    let find = |kind: &str| -> Result<(i32, String)> {
         let rows: Vec<_> = raw.row.iter().filter(|r| r.artillery.get_ref() == kind).collect();
         match rows.as_slice() {
-            [one] => Ok(one.success),
+            [one] => Ok((one.success, one.label.clone())),
             [] => Err(f.error(format!("missing row `{kind}`; the chart has rows `organic` and `supporting`"))),
             [_, second, ..] => Err(f.error_at(second.artillery.span().start, format!("row `{kind}` appears twice"))),
         }
     };
-    let (organic, supporting) = (find("organic")?, find("supporting")?);
+    let ((organic, organic_label), (supporting, supporting_label)) = (find("organic")?, find("supporting")?);
     if let Some(other) = raw.row.iter().find(|r| !["organic", "supporting"].contains(&r.artillery.get_ref().as_str())) {
         return Err(f.error_at(
             other.artillery.span().start,
@@ -374,6 +375,7 @@ fn load_response(f: &TableFile) -> Result<ArtilleryResponse> {
     Ok(ArtilleryResponse {
         organic,
         supporting,
+        labels: [organic_label, supporting_label],
         modifiers: ModifierTable::from_rows(f, raw.source.clone(), raw.modifier, RESPONSE_ROWS)?,
         source: raw.source,
     })

@@ -53,7 +53,7 @@ pub enum Error {
 
 fn located(file: &str, place: &Option<Place>, message: &str) -> String {
     match place {
-        Some(p) => format!("{file}:{}:{}: {message}", p.line, p.column),
+        Some(p) => format!("{file}:{p}: {message}"),
         None => format!("{file}: {message}"),
     }
 }

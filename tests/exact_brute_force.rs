@@ -1,8 +1,6 @@
 //! The exact engine's composition (independent dice folded, conditional rolls
 //! chained) against plain enumeration of every face of every die.
 
-mod common;
-
 use std::collections::BTreeMap;
 
 use combat_odds::dice::Ratio;

@@ -14,10 +14,11 @@
 
 use std::io::Write;
 
-use combat_odds::cli::FirePlan;
+mod common;
+
 use combat_odds::dice::Ratio;
 use combat_odds::document::Document;
-use combat_odds::engine::{ExactTable, Measure, MonteCarlo};
+use combat_odds::engine::{ExactTable, Measure};
 
 /// The exact distribution of every measure of a scenario.
 struct Exact {
@@ -33,17 +34,11 @@ impl Exact {
     }
 
     fn from_doc(doc: &Document) -> Self {
-        let plan = FirePlan::new(doc, None, MonteCarlo { trials: 1000, seed: 1, threads: Some(1) })
-            .unwrap_or_else(|e| panic!("{}: {e}", doc.name));
+        let plan = common::plan_doc(doc, 1000, 1, 1);
         let experiment = plan.compiled.experiment.as_ref();
         let table = experiment.exact().expect("small enough for exact enumeration");
         let measures = experiment.measures().to_vec();
-        // Every measure is a distribution: its outcomes sum to exactly 1.
-        for (m, probs) in measures.iter().zip(&table) {
-            let den = probs.iter().fold(1u128, |l, r| l / gcd(l, r.denom()) * r.denom());
-            let sum: u128 = probs.iter().map(|r| r.numer() * (den / r.denom())).sum();
-            assert_eq!(sum, den, "{}: measure `{}` does not sum to 1", doc.name, m.name);
-        }
+        common::assert_sums_to_one(&doc.name, &measures, &table);
         Exact { measures, table, kill: experiment.kill() }
     }
 
@@ -76,12 +71,16 @@ impl Exact {
     }
 }
 
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
 fn r(num: u128, den: u128) -> Ratio {
     Ratio::new(num, den)
+}
+
+/// A regular Sherman firing 75mm HE (H class) at 8 in., the medium band (hit 5, ROF 2),
+/// at the target described by `target` (the body of a `[target]` table).
+fn sherman_he_at(target: &str) -> String {
+    format!(
+        "ruleset = \"command-decision\"\nkind = \"direct_fire\"\nrange = 8\n[[firer]]\nweapon = \"us_75mm_m3_he\"\nquality = \"regular\"\nmount = \"tank\"\n[target]\n{target}\n"
+    )
 }
 
 /// A scenario file from experiments/.
@@ -158,21 +157,7 @@ modifiers = ["light_cover"]
 fn he_ignores_light_cover() {
     // Regular Sherman firing 75mm HE (H class) at 8 in.: medium band (10 in.), hit 5, ROF 2.
     // Light cover is marked "*": HE ignores it, so the hit number stays 5.
-    let e = Exact::of(
-        "he light cover",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3_he"
-quality = "regular"
-mount = "tank"
-[target]
-quality = "regular"
-modifiers = ["light_cover"]
-"#,
-    );
+    let e = Exact::of("he light cover", &sherman_he_at("quality = \"regular\"\nmodifiers = [\"light_cover\"]"));
     // Per die: P(E) = 5/10 * 4/10 = 0.2 -> P(kill) = 1 - 0.8^2 = 0.36 = 9/25.
     assert_eq!(e.p_kill(), r(9, 25));
     // P(0 hits) = (1/2)^2 = 1/4.
@@ -187,21 +172,7 @@ modifiers = ["light_cover"]
 #[test]
 fn he_does_not_ignore_medium_cover() {
     // Same Sherman HE at 8 in.; medium cover has no "*": hit 5 -2 = 3.
-    let e = Exact::of(
-        "he medium cover",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3_he"
-quality = "regular"
-mount = "tank"
-[target]
-quality = "regular"
-modifiers = ["medium_cover"]
-"#,
-    );
+    let e = Exact::of("he medium cover", &sherman_he_at("quality = \"regular\"\nmodifiers = [\"medium_cover\"]"));
     // Per die: P(E) = 3/10 * 4/10 = 0.12 -> P(kill) = 1 - 0.88^2 = 1 - 0.7744 = 0.2256 = 141/625.
     assert_eq!(e.p_kill(), r(141, 625));
     // P(0 hits) = 0.7^2 = 49/100.
@@ -356,21 +327,7 @@ quality = "regular"
 fn h_class_against_a_strong_afv_pays_its_weight_class() {
     // Regular Sherman HE at 8 in.: medium band hit 5, H class.
     // vs a Sherman (strong, weight class 3): 5 - 3 = 2.
-    let sherman = Exact::of(
-        "he vs sherman",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3_he"
-quality = "regular"
-mount = "tank"
-[target]
-vehicle = "m4_sherman"
-quality = "regular"
-"#,
-    );
+    let sherman = Exact::of("he vs sherman", &sherman_he_at("vehicle = \"m4_sherman\"\nquality = \"regular\""));
     // H class is not a numeric anti-armour value: the effect d10 is unmodified on the
     // Regular row, P(E | hit) = 4/10. Per die P(E) = 2/10 * 4/10 = 0.08;
     // P(kill) = 1 - 0.92^2 = 1 - 0.8464 = 0.1536 = 96/625.
@@ -379,39 +336,11 @@ quality = "regular"
     assert_eq!(sherman.p("hits", "0"), r(16, 25));
     // vs a Panther (strong, weight class 4): 5 - 4 = 1. Per die 0.1 * 0.4 = 0.04;
     // P(kill) = 1 - 0.96^2 = 0.0784 = 49/625.
-    let panther = Exact::of(
-        "he vs panther",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3_he"
-quality = "regular"
-mount = "tank"
-[target]
-vehicle = "panther_g"
-quality = "regular"
-"#,
-    );
+    let panther = Exact::of("he vs panther", &sherman_he_at("vehicle = \"panther_g\"\nquality = \"regular\""));
     assert_eq!(panther.p_kill(), r(49, 625));
     // vs the M3 half-track (weak, weight class 1): 5 +1 H vs weak AFV -1 weight = 5.
     // Per die 0.5 * 0.4 = 0.2 -> 1 - 0.8^2 = 9/25.
-    let halftrack = Exact::of(
-        "he vs halftrack",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3_he"
-quality = "regular"
-mount = "tank"
-[target]
-vehicle = "m3_halftrack"
-quality = "regular"
-"#,
-    );
+    let halftrack = Exact::of("he vs halftrack", &sherman_he_at("vehicle = \"m3_halftrack\"\nquality = \"regular\""));
     assert_eq!(halftrack.p_kill(), r(9, 25));
 }
 

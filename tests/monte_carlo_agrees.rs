@@ -120,14 +120,8 @@ fn every_exact_interval_covers_most_estimates() {
 fn exact_distributions_sum_to_one() {
     for (name, text) in grid() {
         let p = plan(&name, &text, 1, 1, 1);
-        let exact = p.compiled.experiment.exact().expect("exact exists");
-        for (m, row) in exact.iter().enumerate() {
-            let (num, den) = row.iter().fold((0u128, 1u128), |(n, d), r| {
-                // n/d + a/b over a common denominator; all denominators here divide 10^k.
-                let l = d / combat_odds::dice::gcd(d, r.denom()) * r.denom();
-                (n * (l / d) + r.numer() * (l / r.denom()), l)
-            });
-            assert_eq!(num, den, "{name}: measure {m} sums to {num}/{den}");
-        }
+        let experiment = p.compiled.experiment.as_ref();
+        let exact = experiment.exact().expect("exact exists");
+        common::assert_sums_to_one(&name, experiment.measures(), &exact);
     }
 }

@@ -145,12 +145,4 @@ impl ModifierTable {
     pub fn get(&self, name: &str) -> &Modifier {
         self.rows.iter().find(|m| m.name == name).expect("row names are checked at load")
     }
-
-    /// Looks up a name a user wrote, with a suggestion when it is not here.
-    pub fn lookup(&self, name: &str) -> std::result::Result<&Modifier, String> {
-        self.rows
-            .iter()
-            .find(|m| m.name == name)
-            .ok_or_else(|| unknown("modifier", name, self.rows.iter().map(|m| m.name.as_str())))
-    }
 }

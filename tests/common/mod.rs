@@ -3,14 +3,28 @@
 #![allow(dead_code)]
 
 use combat_odds::cli::FirePlan;
+use combat_odds::dice::{Ratio, gcd};
 use combat_odds::document::Document;
-use combat_odds::engine::MonteCarlo;
+use combat_odds::engine::{Measure, MonteCarlo};
 
 /// Compiles scenario TOML text as the CLI would (embedded tables).
 pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
-    let doc = Document::new(name, name, text);
-    FirePlan::new(&doc, None, MonteCarlo { trials, seed, threads: Some(threads) })
-        .unwrap_or_else(|e| panic!("scenario {name} should compile: {e}"))
+    plan_doc(&Document::new(name, name, text), trials, seed, threads)
+}
+
+/// Compiles a scenario document as the CLI would (embedded tables).
+pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> FirePlan {
+    FirePlan::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads) })
+        .unwrap_or_else(|e| panic!("scenario {} should compile: {e}", doc.name))
+}
+
+/// Every measure is a distribution: its exact outcomes sum to exactly 1.
+pub fn assert_sums_to_one(name: &str, measures: &[Measure], exact: &[Vec<Ratio>]) {
+    for (m, row) in measures.iter().zip(exact) {
+        let den = row.iter().fold(1u128, |l, r| l / gcd(l, r.denom()) * r.denom());
+        let num: u128 = row.iter().map(|r| r.numer() * (den / r.denom())).sum();
+        assert_eq!(num, den, "{name}: measure `{}` sums to {num}/{den}", m.name);
+    }
 }
 
 /// A direct-fire scenario with one inline weapon whose four bands all share `hit` and

@@ -101,11 +101,6 @@ impl FireResolution {
         FireResolution { volleys, response, passengers, suppresses, measures, slots }
     }
 
-    /// The volleys, for reports.
-    pub fn volleys(&self) -> &[Volley] {
-        &self.volleys
-    }
-
     /// The outcome index of every measure for a trial's state.
     fn index(&self, s: &FireState, out: &mut [usize]) {
         out[0] = s.worst.map_or(0, |r| r as usize);

@@ -12,8 +12,6 @@ pub struct MoraleCheck {
     result_by_face: [usize; 10],
     /// For each d10 face: does the company fall back?
     forced_back_by_face: [bool; 10],
-    /// The modified morale number, for reports.
-    pub modified_morale: i32,
     measures: Vec<Measure>,
 }
 
@@ -30,7 +28,7 @@ impl MoraleCheck {
         }
         let outcomes = std::iter::once("passed").chain(results.iter().copied());
         let measures = vec![Measure::new("company", outcomes), Measure::new("forced_back", ["no", "yes"])];
-        MoraleCheck { result_by_face, forced_back_by_face, modified_morale, measures }
+        MoraleCheck { result_by_face, forced_back_by_face, measures }
     }
 
     fn index(&self, face: u32, out: &mut [usize]) {

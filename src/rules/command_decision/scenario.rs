@@ -249,7 +249,7 @@ impl Ctx<'_> {
 
     fn choice<'n>(
         &self,
-        value: &Option<Spanned<String>>,
+        value: Option<&Spanned<String>>,
         what: &str,
         names: &[&'n str],
         default: &'n str,
@@ -322,7 +322,7 @@ impl Ctx<'_> {
                 return Err(self.doc.error_at(name.span().start, "target: give `vehicle` or `vehicle_data`, not both"));
             }
         };
-        let aspect = self.choice(&raw.aspect, "aspect", &["front", "flank"], "front")?;
+        let aspect = self.choice(raw.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
         let armour = vehicle.as_ref().map_or(0, |v| if aspect == "flank" { v.armour_flank } else { v.armour_front });
         let mut modifiers = Vec::new();
         for name in &raw.modifiers {
@@ -352,7 +352,53 @@ impl Ctx<'_> {
 
     /// The hit results row applied without modifiers, by face.
     fn plain_effect(&self, row: &HitRow) -> EffectByFace {
-        std::array::from_fn(|i| row.result(i as i32 + 1))
+        std::array::from_fn(|i| row.result(face(i)))
+    }
+
+    /// What a hit does, by face of the effect die: the target's Hit Results row, with
+    /// penetration minus armour and the natural-roll footnote for numeric anti-armour
+    /// values against AFVs (seed 000 "Resolving Fire"; seed 001 AP footnote).
+    fn hit_effect(&mut self, target: &Target, class: AntiArmour, role: Option<&str>, close: bool) -> EffectByFace {
+        let row = self.tables.hit_row(target.quality);
+        match (target.afv(), class, role) {
+            (Some(_), AntiArmour::None, _) => {
+                self.notes.push("  effect: no anti-armour value, so hits do not harm an AFV".into());
+                [HitResult::NoEffect; 10]
+            }
+            (Some(_), AntiArmour::A, Some(role)) => {
+                self.notes
+                    .push(format!("  effect: a {role} close-assault hit destroys the AFV without an effect roll"));
+                [HitResult::Eliminated; 10]
+            }
+            (Some(_), AntiArmour::Penetration(pen) | AntiArmour::HollowCharge(pen), _) => {
+                let ap = &self.tables.ap;
+                let shift = ap.get("weapon_penetration").value(pen) + ap.get("armour_value").value(target.armour);
+                let nat = &self.tables.natural;
+                self.notes.push(format!(
+                    "  effect: d10 {pen:+} penetration {:+} armour = d10 {shift:+} on the {} row; a natural {} {}",
+                    -target.armour,
+                    target.quality,
+                    row.natural,
+                    if close {
+                        format!("at close range is {}", HitResult::NAMES[nat.close_range as usize])
+                    } else {
+                        format!("is at least {}", HitResult::NAMES[nat.other_ranges as usize])
+                    }
+                ));
+                std::array::from_fn(|i| {
+                    let result = row.result(face(i) + shift);
+                    match (face(i) == row.natural, close) {
+                        (true, true) => nat.close_range,
+                        (true, false) => result.max(nat.other_ranges),
+                        (false, _) => result,
+                    }
+                })
+            }
+            _ => {
+                self.notes.push(format!("  effect: d10 on the {} row of the Hit Results Chart", target.quality));
+                self.plain_effect(row)
+            }
+        }
     }
 
     fn passenger_effects(&self, target: &Target) -> Vec<EffectByFace> {
@@ -412,7 +458,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
     let close_assault = s.close_assault.as_ref().is_some_and(|c| *c.get_ref());
     let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
-    let phase = cx.choice(&s.phase, "phase", &PHASES, "general")?;
+    let phase = cx.choice(s.phase.as_ref(), "phase", &PHASES, "general")?;
     let range = match (&s.range, close_assault) {
         (Some(r), _) => {
             let v = *r.get_ref();
@@ -454,14 +500,14 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
         let weapon = cx.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
         let quality = cx.quality(&f.quality)?;
         let stands = cx.stands(&f.stands)?;
-        let mount = match cx.choice(&f.mount, "mount", &MOUNTS, "personnel")? {
+        let mount = match cx.choice(f.mount.as_ref(), "mount", &MOUNTS, "personnel")? {
             "tank" => Mount::Tank,
             "armoured_car" => Mount::ArmouredCar,
             "vehicle" => Mount::OtherVehicle,
             "towed" => Mount::Towed,
             _ => Mount::Personnel,
         };
-        let role = f.role.as_ref().map(|_| cx.choice(&f.role, "role", &ROLES, "")).transpose()?;
+        let role = f.role.as_ref().map(|r| cx.choice(Some(r), "role", &ROLES, "")).transpose()?;
         // The band: "C" or the closest band in close assault, else the first band that reaches.
         let band_index = match range {
             _ if close_assault => Some(0),
@@ -627,51 +673,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
             if in_range { "" } else { " (out of range: no hits)" }
         ));
 
-        // What a hit does.
-        let row = tables.hit_row(target.quality);
-        let effect: EffectByFace = match (afv, class) {
-            (Some(_), AntiArmour::None) => {
-                cx.notes.push("  effect: no anti-armour value, so hits do not harm an AFV".into());
-                [HitResult::NoEffect; 10]
-            }
-            (Some(_), AntiArmour::A) if role.is_some() => {
-                cx.notes.push(format!(
-                    "  effect: a {} close-assault hit destroys the AFV without an effect roll",
-                    role.unwrap_or_default()
-                ));
-                [HitResult::Eliminated; 10]
-            }
-            (Some(_), AntiArmour::Penetration(pen) | AntiArmour::HollowCharge(pen)) => {
-                let ap = &tables.ap;
-                let shift = ap.get("weapon_penetration").value(pen) + ap.get("armour_value").value(target.armour);
-                let nat = &tables.natural;
-                let close = band_index == 0;
-                cx.notes.push(format!(
-                    "  effect: d10 {pen:+} penetration {:+} armour = d10 {shift:+} on the {} row; a natural {} {}",
-                    -target.armour,
-                    target.quality,
-                    row.natural,
-                    if close {
-                        format!("at close range is {}", HitResult::NAMES[nat.close_range as usize])
-                    } else {
-                        format!("is at least {}", HitResult::NAMES[nat.other_ranges as usize])
-                    }
-                ));
-                std::array::from_fn(|i| {
-                    let face = i as i32 + 1;
-                    let result = row.result(face + shift);
-                    match (face == row.natural, close) {
-                        (true, true) => nat.close_range,
-                        (true, false) => result.max(nat.other_ranges),
-                        (false, _) => result,
-                    }
-                })
-            }
-            _ => {
-                cx.notes.push(format!("  effect: d10 on the {} row of the Hit Results Chart", target.quality));
-                cx.plain_effect(row)
-            }
-        };
+        let effect = cx.hit_effect(&target, class, role, band_index == 0);
         let ammo = cx.ammo(&weapon, mount);
         if phase != "general" && class.suppresses() {
             suppresses = true;
@@ -715,7 +717,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     let moving = raw_target.moving;
     let target = cx.target(raw_target, catalogue, &tables.indirect_fire, true)?;
     let response_chart = &tables.artillery_response;
-    let kind = cx.choice(&Some(a.artillery.clone()), "artillery type", &["organic", "supporting"], "organic")?;
+    let kind = cx.choice(Some(&a.artillery), "artillery type", &["organic", "supporting"], "organic")?;
     let automatic = [
         ("elite_veteran", "from the firer's quality"),
         ("trained_green", "from the firer's quality"),
@@ -796,7 +798,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
     }
     let chart = &tables.morale_modifiers;
     let mut morale = Sum::new(base as i32);
-    let status = cx.choice(&c.status, "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
+    let status = cx.choice(c.status.as_ref(), "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
     if status != "none" {
         // The card's Shaken -3 and Demoralized -4 already include the pin's -2 (21.3.3, 21.3.4).
         morale.add(status, chart.get(status).value(1));

@@ -2,6 +2,7 @@
 //! CLI see only the trait; each ruleset's quirks stay in its own module.
 
 pub mod command_decision;
+pub mod compile;
 
 use std::path::Path;
 

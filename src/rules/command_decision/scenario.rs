@@ -13,13 +13,14 @@ use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use crate::document::Document;
 use crate::error::{Result, unknown};
 use crate::rules::Compiled;
+use crate::rules::compile::{Sum, at, choice, count, named, only_sections, required};
 use crate::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
 /// would be a typo rather than a shot).
 const MAX_RANGE_INCHES: f64 = 1000.0;
 /// The most stands one firer entry may hold.
-const MAX_STANDS: i64 = 100;
+const MAX_STANDS: u32 = 100;
 
 /// The kinds of scenario this ruleset resolves.
 pub const KINDS: [&str; 3] = ["direct_fire", "indirect_fire", "morale"];
@@ -66,27 +67,16 @@ impl ScenarioFile {
     /// Refuses sections that belong to another kind, naming where they are.
     fn only(&self, doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
         let present = [
-            ("phase", self.phase.as_ref().map(|v| v.span().start)),
-            ("range", self.range.as_ref().map(|v| v.span().start)),
-            ("close_assault", self.close_assault.as_ref().map(|v| v.span().start)),
-            ("firer", self.firer.as_ref().map(|v| v.span().start)),
-            ("target", self.target.as_ref().map(|v| v.span().start)),
-            ("artillery", self.artillery.as_ref().map(|v| v.span().start)),
-            ("company", self.company.as_ref().map(|v| v.span().start)),
+            ("phase", at(&self.phase)),
+            ("range", at(&self.range)),
+            ("close_assault", at(&self.close_assault)),
+            ("firer", at(&self.firer)),
+            ("target", at(&self.target)),
+            ("artillery", at(&self.artillery)),
+            ("company", at(&self.company)),
         ];
-        match present.iter().find(|(name, at)| at.is_some() && !allowed.contains(name)) {
-            Some((name, Some(at))) => Err(doc.error_at(
-                *at,
-                format!("`{name}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")),
-            )),
-            _ => Ok(()),
-        }
+        only_sections(doc, kind, &present, allowed)
     }
-}
-
-/// A required section, or an error naming it.
-fn required<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<T> {
-    section.map(Spanned::into_inner).ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
 }
 
 #[derive(Deserialize)]
@@ -238,13 +228,7 @@ impl Ctx<'_> {
     }
 
     fn stands(&self, s: &Option<Spanned<i64>>) -> Result<u32> {
-        match s {
-            None => Ok(1),
-            Some(s) if (1..=MAX_STANDS).contains(s.get_ref()) => Ok(*s.get_ref() as u32),
-            Some(s) => Err(self
-                .doc
-                .error_at(s.span().start, format!("stands must be from 1 to {MAX_STANDS}, not {}", s.get_ref()))),
-        }
+        count(self.doc, s, "stands", 1, MAX_STANDS, 1)
     }
 
     fn choice<'n>(
@@ -254,12 +238,7 @@ impl Ctx<'_> {
         names: &[&'n str],
         default: &'n str,
     ) -> Result<&'n str> {
-        let Some(v) = value else { return Ok(default) };
-        names
-            .iter()
-            .find(|n| **n == v.get_ref())
-            .copied()
-            .ok_or_else(|| self.doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
+        choice(self.doc, value, what, names, default)
     }
 
     fn weapon(
@@ -279,8 +258,6 @@ impl Ctx<'_> {
         }
     }
 
-    /// Resolves a named modifier against the charts it may come from. Names the rules
-    /// apply by themselves are refused with the reason, so nothing is counted twice.
     fn named<'t>(
         &self,
         name: &Spanned<String>,
@@ -288,21 +265,7 @@ impl Ctx<'_> {
         automatic: &[(&str, &str)],
         side: Option<Side>,
     ) -> Result<&'t crate::tables::Modifier> {
-        let n = name.get_ref();
-        if let Some((_, why)) = automatic.iter().find(|(a, _)| a == n) {
-            return Err(self.doc.error_at(
-                name.span().start,
-                format!("modifier `{n}` is applied automatically ({why}); remove it from the list"),
-            ));
-        }
-        let candidates =
-            charts.iter().flat_map(|c| c.rows()).filter(|m| side.is_none() || m.side.is_none() || m.side == side);
-        if let Some(m) = candidates.clone().find(|m| m.name == *n && !automatic.iter().any(|(a, _)| *a == m.name)) {
-            return Ok(m);
-        }
-        let known: Vec<&str> =
-            candidates.map(|m| m.name.as_str()).filter(|m| !automatic.iter().any(|(a, _)| a == m)).collect();
-        Err(self.doc.error_at(name.span().start, unknown("modifier", n, known.iter().copied())))
+        named(self.doc, name, charts, automatic, side)
     }
 
     fn target(&self, raw: RawTarget, catalogue: &Catalogue, allowed: &ModifierTable, indirect: bool) -> Result<Target> {
@@ -425,31 +388,6 @@ impl Ctx<'_> {
         note += " or less";
         self.notes.push(note);
         Some((ammo.trigger as i32, base + value))
-    }
-}
-
-/// Applies a running list of additive modifiers and records them: "5 +1 veteran_elite = 6".
-struct Sum {
-    base: i32,
-    parts: Vec<(String, i32)>,
-}
-
-impl Sum {
-    fn new(base: i32) -> Self {
-        Sum { base, parts: Vec::new() }
-    }
-
-    fn add(&mut self, name: &str, value: i32) {
-        self.parts.push((name.to_string(), value));
-    }
-
-    fn total(&self) -> i32 {
-        self.base + self.parts.iter().map(|(_, v)| v).sum::<i32>()
-    }
-
-    fn describe(&self) -> String {
-        let parts: String = self.parts.iter().map(|(n, v)| format!(" {v:+} {n}")).collect();
-        if parts.is_empty() { self.base.to_string() } else { format!("{}{parts} = {}", self.base, self.total()) }
     }
 }
 
@@ -804,16 +742,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
         morale.add(status, chart.get(status).value(1));
     }
     for (field, row) in [(&c.stands_forced_back, "stand_forced_back"), (&c.stands_eliminated, "stand_eliminated")] {
-        let count = match field {
-            None => 0,
-            Some(n) if (0..=MAX_STANDS).contains(n.get_ref()) => *n.get_ref() as i32,
-            Some(n) => {
-                return Err(doc.error_at(
-                    n.span().start,
-                    format!("{row}s counts stands: 0 to {MAX_STANDS}, not {}", n.get_ref()),
-                ));
-            }
-        };
+        let count = count(doc, field, &format!("{row}s"), 0, MAX_STANDS, 0)? as i32;
         if count > 0 {
             morale.add(row, chart.get(row).value(count));
         }

@@ -1,0 +1,134 @@
+//! What every ruleset's scenario compiler shares: required sections, closed choices,
+//! whole-number counts, modifiers looked up by name, and the running sums that leave
+//! an audit trail of every modifier applied. Rules logic stays in the rulesets.
+
+use toml::Spanned;
+
+use crate::document::Document;
+use crate::error::{Result, unknown};
+use crate::tables::{Modifier, ModifierTable, Side};
+
+/// Refuses sections that belong to another kind of scenario, naming where they are.
+/// `present` pairs each optional section's name with where it starts, if written.
+pub fn only_sections(doc: &Document, kind: &str, present: &[(&str, Option<usize>)], allowed: &[&str]) -> Result<()> {
+    match present.iter().find(|(name, at)| at.is_some() && !allowed.contains(name)) {
+        Some((name, Some(at))) => Err(doc
+            .error_at(*at, format!("`{name}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")))),
+        _ => Ok(()),
+    }
+}
+
+/// Where an optional section starts, for [`only_sections`].
+pub fn at<T>(section: &Option<Spanned<T>>) -> Option<usize> {
+    section.as_ref().map(|s| s.span().start)
+}
+
+/// A required section, or an error naming it.
+pub fn required<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<T> {
+    section.map(Spanned::into_inner).ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
+}
+
+/// One of a closed list of names (`default` when not written), suggesting the
+/// nearest on a typo.
+pub fn choice<'n>(
+    doc: &Document,
+    value: Option<&Spanned<String>>,
+    what: &str,
+    names: &[&'n str],
+    default: &'n str,
+) -> Result<&'n str> {
+    let Some(v) = value else { return Ok(default) };
+    names
+        .iter()
+        .find(|n| **n == v.get_ref())
+        .copied()
+        .ok_or_else(|| doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
+}
+
+/// A count of things (stands, elements, markers) within `lo..=hi`; `default` when not
+/// written.
+pub fn count(doc: &Document, value: &Option<Spanned<i64>>, what: &str, lo: u32, hi: u32, default: u32) -> Result<u32> {
+    match value {
+        None => Ok(default),
+        Some(v) if (i64::from(lo)..=i64::from(hi)).contains(v.get_ref()) => Ok(*v.get_ref() as u32),
+        Some(v) => Err(doc.error_at(v.span().start, format!("{what} must be from {lo} to {hi}, not {}", v.get_ref()))),
+    }
+}
+
+/// Resolves a named modifier against the charts it may come from. Names the rules
+/// apply by themselves are refused with the reason, so nothing is counted twice;
+/// `side` keeps firer rows out of the target's list and the other way round.
+pub fn named<'t>(
+    doc: &Document,
+    name: &Spanned<String>,
+    charts: &[&'t ModifierTable],
+    automatic: &[(&str, &str)],
+    side: Option<Side>,
+) -> Result<&'t Modifier> {
+    let n = name.get_ref();
+    if let Some((_, why)) = automatic.iter().find(|(a, _)| a == n) {
+        return Err(doc.error_at(
+            name.span().start,
+            format!("modifier `{n}` is applied automatically ({why}); remove it from the list"),
+        ));
+    }
+    let candidates =
+        charts.iter().flat_map(|c| c.rows()).filter(|m| side.is_none() || m.side.is_none() || m.side == side);
+    if let Some(m) = candidates.clone().find(|m| m.name == *n && !automatic.iter().any(|(a, _)| *a == m.name)) {
+        return Ok(m);
+    }
+    let known: Vec<&str> =
+        candidates.map(|m| m.name.as_str()).filter(|m| !automatic.iter().any(|(a, _)| a == m)).collect();
+    Err(doc.error_at(name.span().start, unknown("modifier", n, known.iter().copied())))
+}
+
+/// A running list of additive modifiers, recorded for the audit trail:
+/// "5 +1 veteran_elite = 6".
+#[derive(Debug, Clone)]
+pub struct Sum {
+    base: i32,
+    parts: Vec<(String, i32)>,
+}
+
+impl Sum {
+    /// A sum starting at `base`.
+    pub fn new(base: i32) -> Self {
+        Sum { base, parts: Vec::new() }
+    }
+
+    /// Adds a named modifier.
+    pub fn add(&mut self, name: &str, value: i32) {
+        self.parts.push((name.to_string(), value));
+    }
+
+    /// The modifiers added so far, without the base.
+    pub fn modifiers(&self) -> i32 {
+        self.parts.iter().map(|(_, v)| v).sum()
+    }
+
+    /// Base plus every modifier.
+    pub fn total(&self) -> i32 {
+        self.base + self.modifiers()
+    }
+
+    /// "base +a name -b name = total", or just the base when nothing was added.
+    pub fn describe(&self) -> String {
+        let parts: String = self.parts.iter().map(|(n, v)| format!(" {v:+} {n}")).collect();
+        if parts.is_empty() { self.base.to_string() } else { format!("{}{parts} = {}", self.base, self.total()) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sum_describes_each_modifier_and_the_total() {
+        let mut s = Sum::new(5);
+        assert_eq!(s.describe(), "5");
+        s.add("veteran", 2);
+        s.add("suppression_marker", -1);
+        assert_eq!((s.modifiers(), s.total()), (1, 6));
+        assert_eq!(s.describe(), "5 +2 veteran -1 suppression_marker = 6");
+    }
+}

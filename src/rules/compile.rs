@@ -111,6 +111,15 @@ impl Sum {
         self.base + self.modifiers()
     }
 
+    /// The modifiers alone: "+2 veteran -1 green = +1", or "none".
+    pub fn describe_modifiers(&self) -> String {
+        if self.parts.is_empty() {
+            return "none".into();
+        }
+        let parts: Vec<String> = self.parts.iter().map(|(n, v)| format!("{v:+} {n}")).collect();
+        format!("{} = {:+}", parts.join(" "), self.modifiers())
+    }
+
     /// "base +a name -b name = total", or just the base when nothing was added.
     pub fn describe(&self) -> String {
         let parts: String = self.parts.iter().map(|(n, v)| format!(" {v:+} {n}")).collect();
@@ -130,5 +139,7 @@ mod tests {
         s.add("suppression_marker", -1);
         assert_eq!((s.modifiers(), s.total()), (1, 6));
         assert_eq!(s.describe(), "5 +2 veteran -1 suppression_marker = 6");
+        assert_eq!(s.describe_modifiers(), "+2 veteran -1 suppression_marker = +1");
+        assert_eq!(Sum::new(3).describe_modifiers(), "none");
     }
 }

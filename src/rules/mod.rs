@@ -3,6 +3,8 @@
 
 pub mod command_decision;
 pub mod compile;
+pub mod mission_command;
+pub mod test_roll;
 
 use std::path::Path;
 
@@ -62,7 +64,7 @@ pub trait Ruleset: Sync {
 }
 
 /// Names of the rulesets this build resolves.
-pub const RULESETS: [&str; 1] = ["command-decision"];
+pub const RULESETS: [&str; 2] = ["command-decision", "mission-command"];
 
 /// Loads a ruleset's tables (with overrides from `rules_dir`) by name.
 pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn Ruleset>, LoadError> {
@@ -73,6 +75,7 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn
         "command-decision" => {
             Ok(Box::new(command_decision::CommandDecision::load(rules_dir).map_err(LoadError::Tables)?))
         }
+        "mission-command" => Ok(Box::new(mission_command::MissionCommand::load(rules_dir).map_err(LoadError::Tables)?)),
         other => Err(LoadError::Unknown(unknown("ruleset", other, RULESETS))),
     }
 }

@@ -17,23 +17,41 @@ pub struct RollRange {
 impl std::str::FromStr for RollRange {
     type Err = String;
 
+    /// Reads `3`, `2-5`, `6+`, `-11 or less`, and `A to B` in either order
+    /// (`0 to -4`), the forms the seeds print.
     fn from_str(s: &str) -> Result<Self, String> {
         let s = s.trim();
         let number = |t: &str| {
-            t.trim().parse::<i32>().map_err(|_| format!("`{s}` is not a roll band; write `3`, `2-5` or `6+`"))
+            t.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("`{s}` is not a roll band; write `3`, `2-5`, `6+`, `-11 or less` or `0 to -4`"))
         };
+        if let Some(hi) = s.strip_suffix("or less") {
+            return Ok(RollRange { lo: i32::MIN, hi: Some(number(hi)?) });
+        }
         if let Some(lo) = s.strip_suffix('+') {
             return Ok(RollRange { lo: number(lo)?, hi: None });
         }
-        if let Some((lo, hi)) = s.split_once('-') {
-            let (lo, hi) = (number(lo)?, number(hi)?);
-            if hi < lo {
-                return Err(format!("band `{s}` runs backwards"));
-            }
-            return Ok(RollRange { lo, hi: Some(hi) });
+        if let Some((a, b)) = s.split_once(" to ") {
+            let (a, b) = (number(a)?, number(b)?);
+            return Ok(RollRange { lo: a.min(b), hi: Some(a.max(b)) });
         }
-        let n = number(s)?;
-        Ok(RollRange { lo: n, hi: Some(n) })
+        if let Ok(n) = s.parse::<i32>() {
+            return Ok(RollRange { lo: n, hi: Some(n) });
+        }
+        let (lo, hi) = s.split_once('-').ok_or_else(|| number(s).unwrap_err())?;
+        let (lo, hi) = (number(lo)?, number(hi)?);
+        if hi < lo {
+            return Err(format!("band `{s}` runs backwards"));
+        }
+        Ok(RollRange { lo, hi: Some(hi) })
+    }
+}
+
+impl RollRange {
+    /// Does the band hold `roll`?
+    pub fn contains(&self, roll: i32) -> bool {
+        roll >= self.lo && self.hi.is_none_or(|hi| roll <= hi)
     }
 }
 
@@ -41,7 +59,9 @@ impl std::fmt::Display for RollRange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.hi {
             None => write!(f, "{}+", self.lo),
+            Some(hi) if self.lo == i32::MIN => write!(f, "{hi} or less"),
             Some(hi) if hi == self.lo => write!(f, "{hi}"),
+            Some(hi) if self.lo < 0 => write!(f, "{} to {hi}", self.lo),
             Some(hi) => write!(f, "{}-{hi}", self.lo),
         }
     }
@@ -109,9 +129,11 @@ mod tests {
 
     #[test]
     fn band_text_round_trips() {
-        for s in ["1", "2-5", "6+", "1-6"] {
+        for s in ["1", "2-5", "6+", "1-6", "-11 or less", "-10 to -5", "-4 to 0", "-3"] {
             assert_eq!(s.parse::<RollRange>().unwrap().to_string(), s);
         }
+        // The seed prints falling bands ("0 to -4"); they mean the same rolls.
+        assert_eq!("0 to -4".parse::<RollRange>().unwrap(), "-4 to 0".parse().unwrap());
         assert!("5-2".parse::<RollRange>().is_err());
         assert!("six".parse::<RollRange>().is_err());
     }

@@ -6,6 +6,7 @@
 //! the table title it was transcribed from; files without one are rejected.
 
 mod bands;
+pub mod grid;
 mod modifiers;
 
 pub use bands::{Bands, RollRange};

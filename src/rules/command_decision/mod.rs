@@ -11,7 +11,7 @@ mod tables;
 
 pub use catalogue::{AntiArmour, Catalogue, Vehicle, Weapon};
 pub use fire::{EffectByFace, FireResolution, FireState, Volley};
-pub use morale::MoraleCheck;
+pub use morale::morale_check;
 pub use quality::Quality;
 pub use settings::SETTINGS;
 pub use tables::{EMBEDDED, HitResult, Tables};

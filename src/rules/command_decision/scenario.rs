@@ -1,12 +1,12 @@
 //! Command Decision scenario files: what a user writes, and its compilation into a
-//! [`FireResolution`] or [`MoraleCheck`] with every modifier applied and recorded.
+//! [`FireResolution`] or a morale check with every modifier applied and recorded.
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalogue::{Afv, AntiArmour, BandName, Catalogue, RangeBand, RawVehicle, RawWeapon, Vehicle, Weapon};
 use super::fire::{EffectByFace, FireResolution, Volley};
-use super::morale::MoraleCheck;
+use super::morale::morale_check;
 use super::quality::Quality;
 use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
 use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
@@ -760,7 +760,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
     }
     let n = morale.total();
     let results = &tables.morale_results;
-    let check = MoraleCheck::new(n, MORALE_RESULTS, |exceed| {
+    let check = morale_check(n, MORALE_RESULTS, |exceed| {
         if exceed <= 0 {
             (0, false)
         } else {

@@ -1,0 +1,213 @@
+//! A compiled Mission Command fire: d20 shots at one target, each a to-hit roll and,
+//! on a hit, a conversion roll (casualty, KO, damage, or a template's result), with
+//! every score and modifier folded into per-face tables before the first trial
+//! (seed 004 "Point-to-point Fire to Hit", the conversion tables, area fire and AA
+//! fire).
+
+use crate::dice::D20;
+use crate::engine::{ExactTable, Experiment, Measure, Streams, Tally};
+use crate::exact::{Dist, TooLarge, marginals};
+
+/// One d20 shot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shot {
+    /// The natural d20 face from which it hits (the table score minus the modifiers);
+    /// `None` when there is no to-hit roll (area fire lands where it is aimed).
+    pub hit_from: Option<i32>,
+    /// The outcome level of the target for each natural face of the conversion d20;
+    /// a miss is level 0.
+    pub effect: [u8; 20],
+    /// Whether a kill by this shot counts against the template's cap ("Max 1 KO per
+    /// template"); a cell that knocks out "all" does not.
+    pub capped: bool,
+}
+
+/// The state of one trial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct FireState {
+    /// The worst outcome level any shot reached.
+    pub worst: u8,
+    /// Shots that hit.
+    pub hits: u32,
+    /// Kills that count against the cap.
+    pub capped_kills: u32,
+    /// Kills outside the cap.
+    pub free_kills: u32,
+}
+
+/// What a fire reports besides the target's worst outcome.
+#[derive(Debug, Clone)]
+pub struct Counts {
+    /// Report the number of hits (not for area fire, where nothing is rolled to hit).
+    pub hits: bool,
+    /// Report the number of kills under this name (e.g. `casualties`), with an
+    /// optional cap on the capped ones.
+    pub kills: Option<(&'static str, Option<u32>)>,
+}
+
+/// A fire ready to run.
+#[derive(Debug, Clone)]
+pub struct Fire {
+    shots: Vec<Shot>,
+    kill_level: u8,
+    cap: Option<u32>,
+    measures: Vec<Measure>,
+    hits_slot: Option<usize>,
+    kills_slot: Option<usize>,
+}
+
+impl Fire {
+    /// Assembles a fire: `target` names the outcome levels (miss first, the kill
+    /// last), `shots` are independent, `counts` says what else to report.
+    pub fn new(target: Measure, shots: Vec<Shot>, counts: Counts) -> Self {
+        let kill_level = (target.outcomes.len() - 1) as u8;
+        let n = shots.len() as u32;
+        let mut measures = vec![target];
+        let mut slot = |m: Measure| {
+            measures.push(m);
+            Some(measures.len() - 1)
+        };
+        let hits_slot = if counts.hits { slot(Measure::counts("hits", n)) } else { None };
+        let (kills_slot, cap) = match counts.kills {
+            Some((name, cap)) => (slot(Measure::counts(name, n)), cap),
+            None => (None, None),
+        };
+        Fire { shots, kill_level, cap, measures, hits_slot, kills_slot }
+    }
+
+    /// Kills after the cap.
+    fn kills(&self, s: &FireState) -> u32 {
+        s.free_kills + self.cap.map_or(s.capped_kills, |c| s.capped_kills.min(c))
+    }
+
+    fn index(&self, s: &FireState, out: &mut [usize]) {
+        out[0] = usize::from(s.worst);
+        if let Some(i) = self.hits_slot {
+            out[i] = s.hits as usize;
+        }
+        if let Some(i) = self.kills_slot {
+            out[i] = self.kills(s) as usize;
+        }
+    }
+
+    /// Adds one shot's (level, hit) to a state.
+    fn add(&self, s: &FireState, &(level, hit): &(u8, bool), capped: bool) -> FireState {
+        let kill = level == self.kill_level;
+        FireState {
+            worst: s.worst.max(level),
+            hits: s.hits + u32::from(hit),
+            capped_kills: s.capped_kills + u32::from(kill && capped),
+            free_kills: s.free_kills + u32::from(kill && !capped),
+        }
+    }
+
+    /// One literal trial: a to-hit d20 per shot, and a conversion d20 per hit.
+    #[inline]
+    pub fn trial(&self, st: &mut Streams) -> FireState {
+        let mut s = FireState::default();
+        for shot in &self.shots {
+            let hit = shot.hit_from.is_none_or(|from| D20.roll(&mut st.fire) as i32 >= from);
+            if hit {
+                let level = shot.effect[D20.roll(&mut st.effect) as usize - 1];
+                s = self.add(&s, &(level, shot.hit_from.is_some()), shot.capped);
+            }
+        }
+        s
+    }
+
+    /// The exact joint distribution of a trial's state.
+    pub fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+        self.shots.iter().try_fold(Dist::certain(FireState::default()), |acc, shot| {
+            let effect = Dist::roll(D20, |f| (shot.effect[f as usize - 1], shot.hit_from.is_some()));
+            let one = match shot.hit_from {
+                None => effect,
+                Some(from) => Dist::roll(D20, |f| f as i32 >= from)
+                    .then(|&hit| if hit { effect.clone() } else { Dist::certain((0, false)) })?,
+            };
+            acc.combine(&one, |s, r| self.add(s, r, shot.capped))
+        })
+    }
+}
+
+impl Experiment for Fire {
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        (0, usize::from(self.kill_level))
+    }
+
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let mut out = [0usize; 3];
+        let out = &mut out[..self.measures.len()];
+        for _ in 0..trials {
+            let s = self.trial(streams);
+            self.index(&s, out);
+            tally.record(out);
+        }
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
+        let dist = self.exact_state().ok()?;
+        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+    }
+}
+
+/// The conversion table as levels by natural face: `level_from[k]` is the lowest
+/// face reaching level `k + 1` (after any roll modifier), or `None` if it is out of
+/// reach; faces below every threshold give `floor`.
+pub fn effect_by_face(floor: u8, thresholds: &[(u8, i32)]) -> [u8; 20] {
+    std::array::from_fn(|i| {
+        let face = i as i32 + 1;
+        thresholds.iter().filter(|(_, from)| face >= *from).map(|(level, _)| *level).max().unwrap_or(floor).max(floor)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Ratio;
+
+    fn p2p(hit_from: i32, convert_from: i32) -> Shot {
+        Shot { hit_from: Some(hit_from), effect: effect_by_face(1, &[(2, convert_from)]), capped: true }
+    }
+
+    #[test]
+    fn one_shot_multiplies_hit_and_conversion() {
+        // Hit on 11+ (10 faces in 20), convert on 15+ (6 in 20): kill = 10/20 x 6/20 = 3/20.
+        let fire = Fire::new(
+            Measure::new("target", ["miss", "hit_no_effect", "casualty"]),
+            vec![p2p(11, 15)],
+            Counts { hits: true, kills: None },
+        );
+        let exact = fire.exact().unwrap();
+        assert_eq!(exact[0], vec![Ratio::new(1, 2), Ratio::new(7, 20), Ratio::new(3, 20)]);
+        assert_eq!(exact[1], vec![Ratio::new(1, 2), Ratio::new(1, 2)]);
+    }
+
+    #[test]
+    fn the_template_cap_limits_rolled_kills_only() {
+        // Three vehicles each KO'd on 11+ (1/2), at most one by rolling; a fourth under
+        // an "all" cell is KO'd outright. P(2 kills) = 1 - (1/2)^3 = 7/8.
+        let rolled = Shot { hit_from: None, effect: effect_by_face(0, &[(1, 11)]), capped: true };
+        let all = Shot { hit_from: None, effect: [1; 20], capped: false };
+        let fire = Fire::new(
+            Measure::new("template", ["no_ko", "ko"]),
+            vec![rolled.clone(), rolled.clone(), rolled, all],
+            Counts { hits: false, kills: Some(("kos", Some(1))) },
+        );
+        let exact = fire.exact().unwrap();
+        assert_eq!(exact[1][1], Ratio::new(1, 8));
+        assert_eq!(exact[1][2], Ratio::new(7, 8));
+        assert_eq!(exact[0][1], Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn thresholds_become_levels_by_face() {
+        let e = effect_by_face(0, &[(1, 5), (2, 7), (3, 9)]);
+        assert_eq!(&e[..10], &[0, 0, 0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(effect_by_face(1, &[(2, 25)]), [1; 20]);
+    }
+}

@@ -1,0 +1,84 @@
+//! Named settings for readings of the Mission Command text where players could
+//! reasonably disagree. Each is described in docs/interpretations.md.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::document::Document;
+use crate::error::Result;
+use crate::rules::compile::choice;
+
+/// How a KO cell is read at a range outside every band it lists ("11 at 25-50cm"
+/// at 10cm), where the flattened text may have lost lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KoOutsideListedRanges {
+    /// Closer than the first listed band: the first band's value (penetration only
+    /// improves as range closes). Beyond the last band: no effect.
+    CloserTakesNearest,
+    /// Outside every listed band: no effect, as printed.
+    NoEffect,
+    /// Outside every listed band: the nearest band's value, closer or farther.
+    Nearest,
+}
+
+/// The settings of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// KO cells at ranges they do not list.
+    pub ko_outside_listed_ranges: KoOutsideListedRanges,
+    /// "Firer is multi-barrel MG or auto-cannon": does every auto-cannon get +2?
+    pub every_auto_cannon_gets_multi_barrel: bool,
+    /// Does a friendly AFV seen knocked out count -1 on the reaction test?
+    pub friendly_afv_knocked_out_counts: bool,
+    /// Do rockets add +1 against buildings too?
+    pub rockets_bonus_vs_buildings: bool,
+    /// Does an "all" cell knock out every AFV of its band beyond the one-KO cap?
+    pub all_cell_beyond_cap: bool,
+}
+
+/// Settings as written in a scenario's `[settings]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    #[serde(default)]
+    ko_outside_listed_ranges: Option<Spanned<String>>,
+    #[serde(default)]
+    auto_cannon_bonus: Option<Spanned<String>>,
+    #[serde(default)]
+    friendly_afv_knocked_out: Option<Spanned<String>>,
+    #[serde(default)]
+    rockets_vs_buildings: Option<Spanned<String>>,
+    #[serde(default)]
+    all_cell: Option<Spanned<String>>,
+}
+
+/// Every setting: name, then its readings with the default first.
+pub const SETTINGS: [(&str, &[&str]); 5] = [
+    ("ko_outside_listed_ranges", &["closer_takes_nearest", "no_effect", "nearest"]),
+    ("auto_cannon_bonus", &["multi_barrel_only", "every_auto_cannon"]),
+    ("friendly_afv_knocked_out", &["minus_one_each", "ignored"]),
+    ("rockets_vs_buildings", &["no_bonus", "plus_one"]),
+    ("all_cell", &["every_afv_beyond_cap", "within_cap"]),
+];
+
+impl Settings {
+    /// Defaults overridden by the scenario.
+    pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
+        let pick = |i: usize, value: &Option<Spanned<String>>| -> Result<usize> {
+            let (name, readings) = SETTINGS[i];
+            let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
+            Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
+        };
+        Ok(Settings {
+            ko_outside_listed_ranges: [
+                KoOutsideListedRanges::CloserTakesNearest,
+                KoOutsideListedRanges::NoEffect,
+                KoOutsideListedRanges::Nearest,
+            ][pick(0, &raw.ko_outside_listed_ranges)?],
+            every_auto_cannon_gets_multi_barrel: pick(1, &raw.auto_cannon_bonus)? == 1,
+            friendly_afv_knocked_out_counts: pick(2, &raw.friendly_afv_knocked_out)? == 0,
+            rockets_bonus_vs_buildings: pick(3, &raw.rockets_vs_buildings)? == 1,
+            all_cell_beyond_cap: pick(4, &raw.all_cell)? == 0,
+        })
+    }
+}

@@ -1,12 +1,15 @@
 //! Criterion benches: dice throughput, one Command Decision fire resolution (Monte
-//! Carlo trial and exact engine), and the chunked parallel engine end to end.
+//! Carlo trial and exact engine), Mission Command resolutions compiled from shipped
+//! experiments, and the chunked parallel engine end to end.
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
 use std::hint::black_box;
 use std::time::Duration;
 
+use combat_odds::cli::FirePlan;
 use combat_odds::dice::{D6, D10, D20, D100, Die};
+use combat_odds::document::Document;
 use combat_odds::engine::{self, Experiment, MonteCarlo, Streams};
 use combat_odds::rules::command_decision::{CommandDecision, EffectByFace, FireResolution, Quality, Volley};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -61,6 +64,39 @@ fn cd_resolution(c: &mut Criterion) {
     group.finish();
 }
 
+/// Compiles a shipped experiment, as the CLI would.
+fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
+    let plan = MonteCarlo { trials: 1, seed: 2026, threads: Some(1) };
+    FirePlan::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").compiled.experiment
+}
+
+fn mc_resolution(c: &mut Criterion) {
+    let cases = [
+        ("hmg_good_cover", include_str!("../experiments/mc_hmg_good_cover.toml")),
+        ("75l48_vs_ac6", include_str!("../experiments/mc_75l48_vs_ac6_40cm.toml")),
+        ("area_105mm_3_afvs", include_str!("../experiments/mc_area_fire_105mm_vs_panzers.toml")),
+        ("reaction_test", include_str!("../experiments/mc_reaction_green_unlocated_afv.toml")),
+    ];
+    let mut group = c.benchmark_group("mc_fire");
+    for (name, text) in cases {
+        let fire = experiment(name, text);
+        // Chunk-sized batches through the tally, as the engine runs them.
+        group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
+        let layout: Vec<usize> = fire.measures().iter().map(|m| m.outcomes.len()).collect();
+        let mut streams = Streams::for_chunk(1, 0);
+        group.bench_function(BenchmarkId::new("chunk", name), |b| {
+            b.iter(|| {
+                let mut tally = engine::Tally::new(&layout);
+                fire.simulate(&mut streams, engine::CHUNK_TRIALS, &mut tally);
+                tally
+            })
+        });
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(BenchmarkId::new("exact", name), |b| b.iter(|| black_box(&fire).exact()));
+    }
+    group.finish();
+}
+
 fn cd_engine(c: &mut Criterion) {
     let fire = resolution();
     let mut group = c.benchmark_group("cd_engine");
@@ -83,6 +119,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = dice, cd_resolution, cd_engine
+    targets = dice, cd_resolution, mc_resolution, cd_engine
 }
 criterion_main!(benches);

@@ -55,6 +55,18 @@ pub fn count(doc: &Document, value: &Option<Spanned<i64>>, what: &str, lo: u32, 
     }
 }
 
+/// Refuses a modifier list that names the same modifier twice: each applies once.
+pub fn distinct(doc: &Document, names: &[Spanned<String>]) -> Result<()> {
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].iter().any(|m| m.get_ref() == n.get_ref()) {
+            return Err(
+                doc.error_at(n.span().start, format!("modifier `{}` is named twice; each applies once", n.get_ref()))
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Resolves a named modifier against the charts it may come from. Names the rules
 /// apply by themselves are refused with the reason, so nothing is counted twice;
 /// `side` keeps firer rows out of the target's list and the other way round.

@@ -13,7 +13,7 @@ use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use crate::document::Document;
 use crate::error::{Result, unknown};
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, at, choice, count, named, only_sections, required};
+use crate::rules::compile::{Sum, at, choice, count, distinct, named, only_sections, required};
 use crate::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
@@ -288,6 +288,7 @@ impl Ctx<'_> {
         let aspect = self.choice(raw.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
         let armour = vehicle.as_ref().map_or(0, |v| if aspect == "flank" { v.armour_flank } else { v.armour_front });
         let mut modifiers = Vec::new();
+        distinct(self.doc, &raw.modifiers)?;
         for name in &raw.modifiers {
             let m = self.named(name, &[allowed], &[], Some(Side::Target))?;
             modifiers.push((m.name.clone(), name.span().start));
@@ -563,6 +564,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
             (AntiArmour::W, Some(Afv::Weak)) => add_df(&mut hit, "w_class_vs_weak_afv", 1),
             _ => {}
         }
+        distinct(doc, &f.modifiers)?;
         for name in &f.modifiers {
             let m = cx.named(name, &[rof_chart, df, &tables.ammo.modifiers], &automatic, Some(Side::Firer))?;
             if tables.ammo.modifiers.rows().iter().any(|r| r.name == m.name) {
@@ -671,6 +673,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     }
     let idf_chart = &tables.indirect_fire;
     let mut hit = Sum::new(idf.he);
+    distinct(doc, &a.modifiers)?;
     for name in &a.modifiers {
         let m = cx.named(name, &[&response_chart.modifiers, idf_chart], &automatic, Some(Side::Firer))?;
         if response_chart.modifiers.rows().iter().any(|r| r.name == m.name) {
@@ -754,6 +757,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
         ("stand_forced_back", "set stands_forced_back = N"),
         ("stand_eliminated", "set stands_eliminated = N"),
     ];
+    distinct(doc, &c.modifiers)?;
     for name in &c.modifiers {
         let m = cx.named(name, &[chart], &automatic, None)?;
         morale.add(&m.name, m.value(1));

@@ -155,9 +155,9 @@ impl Experiment for Fire {
     }
 }
 
-/// The conversion table as levels by natural face: `level_from[k]` is the lowest
-/// face reaching level `k + 1` (after any roll modifier), or `None` if it is out of
-/// reach; faces below every threshold give `floor`.
+/// A conversion table as outcome levels by natural face: each `(level, from)` says
+/// faces `from` and up reach `level` (roll modifiers already taken off `from`); a face
+/// takes the highest level it reaches, and `floor` when it reaches none.
 pub fn effect_by_face(floor: u8, thresholds: &[(u8, i32)]) -> [u8; 20] {
     std::array::from_fn(|i| {
         let face = i as i32 + 1;

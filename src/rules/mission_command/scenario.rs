@@ -17,7 +17,7 @@ use crate::document::Document;
 use crate::engine::Measure;
 use crate::error::Result;
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, at, choice, count, named, only_sections, required};
+use crate::rules::compile::{Sum, at, choice, count, distinct, named, only_sections, required};
 use crate::rules::test_roll::TestRoll;
 use crate::tables::Side;
 
@@ -308,15 +308,7 @@ impl Ctx<'_> {
                 }
                 Target::Casualty(CASUALTY_COLUMNS.iter().position(|c| *c == column).expect("a listed column"))
             }
-            (None, Some(ac)) => {
-                let v = *ac.get_ref();
-                if !ARMOUR_CLASSES.contains(&(v as i32)) || v > i64::from(i32::MAX) {
-                    return Err(
-                        doc.error_at(ac.span().start, format!("armour class {v} is outside the KO tables' 1 to 10"))
-                    );
-                }
-                Target::Armour(v as i32)
-            }
+            (None, Some(ac)) => Target::Armour(armour_class(doc, ac)?),
             _ => {
                 return Err(doc.error(format!(
                     "[target] needs exactly one of `situation` (a casualty column: {}) or `armour_class` (1 to 10, for an AFV)",
@@ -327,6 +319,7 @@ impl Ctx<'_> {
         let vehicle = matches!(target, Target::Armour(_))
             || matches!(target, Target::Casualty(c) if CASUALTY_COLUMNS[c] == "soft_vehicles");
         let mut target_modifiers = Vec::new();
+        distinct(doc, &raw_target.modifiers)?;
         for name in &raw_target.modifiers {
             let m = named(doc, name, &[&t.modifiers], &[], Some(Side::Target))?;
             let wrong = match m.name.as_str() {
@@ -410,6 +403,7 @@ impl Ctx<'_> {
                 automatic.push(("multi_barrel", "every auto-cannon, by the auto_cannon_bonus setting"));
                 modifiers.add("multi_barrel", t.modifiers.get("multi_barrel").value(1));
             }
+            distinct(doc, &f.modifiers)?;
             for name in &f.modifiers {
                 let m = named(doc, name, &[&t.modifiers], &automatic, Some(Side::Firer))?;
                 if m.name == "firer_will_move" && weapon.artillery {
@@ -588,8 +582,9 @@ impl Ctx<'_> {
                 Some(r) if r <= DIRECT_FIRE_BOMBARDMENT_CM => Some(Intensity::Bombardment),
                 Some(_) => Some(Intensity::Standard),
                 None => {
-                    return Err(doc
-                        .error("intensity = \"direct_fire\" needs `range` in cm: up to 15cm it counts as bombardment"));
+                    return Err(doc.error(
+                        "intensity = \"direct_fire\" needs `range` in cm: up to 15cm it counts as bombardment",
+                    ));
                 }
             },
             "bombardment" => Some(Intensity::Bombardment),
@@ -634,17 +629,11 @@ impl Ctx<'_> {
         if vehicles.is_empty() {
             return Err(doc.error("an area_fire_afv scenario needs at least one [[vehicle]] under the template"));
         }
-        let armour = |v: &Spanned<i64>| -> Result<i32> {
-            match i32::try_from(*v.get_ref()) {
-                Ok(a) if ARMOUR_CLASSES.contains(&a) => Ok(a),
-                _ => Err(doc.error_at(v.span().start, format!("armour class {} is outside 1 to 10", v.get_ref()))),
-            }
-        };
         let mut shots = Vec::new();
         for (i, v) in vehicles.iter().enumerate() {
             let label = v.name.clone().unwrap_or_else(|| format!("vehicle {}", i + 1));
-            let front = armour(&v.armour_front)?;
-            let side = v.armour_side.as_ref().map(armour).transpose()?.unwrap_or(front);
+            let front = armour_class(doc, &v.armour_front)?;
+            let side = v.armour_side.as_ref().map(|a| armour_class(doc, a)).transpose()?.unwrap_or(front);
             let n = count(doc, &v.count, "count", 1, MAX_ELEMENTS, 1)?;
             let side_hit = v.open_topped || system.facing == Some(Facing::Side);
             let ac = if side_hit { side } else { front };
@@ -779,13 +768,9 @@ impl Ctx<'_> {
         ];
         let covers = ["partial_cover_or_concealed", "good_cover_or_field_fortifications", "permanent_fortifications"];
         let mut cover_named = None;
-        let mut seen: Vec<&str> = Vec::new();
+        distinct(doc, &g.modifiers)?;
         for name in &g.modifiers {
             let m = named(doc, name, &[chart], &automatic, None)?;
-            if seen.contains(&m.name.as_str()) {
-                return Err(doc.error_at(name.span().start, format!("modifier `{}` is named twice", m.name)));
-            }
-            seen.push(&m.name);
             if covers.contains(&m.name.as_str()) {
                 if let Some(first) = cover_named {
                     return Err(doc.error_at(
@@ -841,6 +826,7 @@ impl Ctx<'_> {
                 }
             };
             let mut modifiers = Sum::new(0);
+            distinct(doc, &f.modifiers)?;
             for name in &f.modifiers {
                 let m = named(doc, name, &[&aa.modifiers], &[], None)?;
                 modifiers.add(&m.name, m.value(1));
@@ -863,6 +849,16 @@ impl Ctx<'_> {
         }
         let measure = Measure::new("aircraft", ["miss", "hit_no_effect", "damaged", "destroyed"]);
         Ok(Box::new(Fire::new(measure, shots, Counts { hits: true, kills: None })))
+    }
+}
+
+/// An armour class, 1 to 10 (the KO tables' columns).
+fn armour_class(doc: &Document, v: &Spanned<i64>) -> Result<i32> {
+    match i32::try_from(*v.get_ref()) {
+        Ok(a) if ARMOUR_CLASSES.contains(&a) => Ok(a),
+        _ => {
+            Err(doc.error_at(v.span().start, format!("armour class {} is outside the KO tables' 1 to 10", v.get_ref())))
+        }
     }
 }
 

@@ -107,7 +107,7 @@ impl RawWeapon {
             .transpose()?;
         Ok(Weapon {
             name: name.to_string(),
-            label: self.label.unwrap_or_else(|| name.to_string()),
+            label: self.label.or(self.name.map(Spanned::into_inner)).unwrap_or_else(|| name.to_string()),
             to_hit,
             casualty,
             ko,

@@ -214,6 +214,7 @@ impl Ruleset for MissionCommand {
                 ("roll".into(), r.results.iter().map(|x| x.roll.to_string()).collect()),
                 ("result".into(), r.results.iter().map(|x| x.name.clone()).collect()),
                 ("label".into(), r.results.iter().map(|x| x.label.clone()).collect()),
+                ("summary".into(), r.results.iter().map(|x| x.summary.clone()).collect()),
             ],
         });
         let aa = &t.anti_aircraft;

@@ -381,16 +381,21 @@ impl Ctx<'_> {
                 ToHitCell::Split { engineers, others } => {
                     let picked = f.engineers && matches!(quality, "elite" | "veteran");
                     self.notes.push(format!(
-                        "{who}: split cell {cell}: {}",
-                        if picked {
-                            "elite or veteran engineers take the first number"
+                        "{who}: split cell {cell} ({}): {} the {} number",
+                        row.split.as_deref().unwrap_or("split by troops"),
+                        if f.engineers {
+                            format!("{quality} engineers take")
                         } else {
-                            "troops other than elite or veteran engineers take the second number"
-                        }
+                            format!("{quality} troops take")
+                        },
+                        if picked { "first" } else { "second" }
                     ));
                     if picked { engineers } else { others }
                 }
             };
+            if let Some(note) = &row.note {
+                self.notes.push(format!("{who}: \"{}\": {note}", row.row.label));
+            }
             let mut modifiers = Sum::new(0);
             let markers = count(doc, &f.suppression_markers, "suppression_markers", 0, MAX_MARKERS, 0)?;
             let mut automatic = vec![("suppression_marker", "set suppression_markers = N")];

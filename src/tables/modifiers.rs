@@ -86,6 +86,10 @@ pub struct ModifierRow {
     note: Option<String>,
 }
 
+/// The values a modifier row may carry: a die roll moved further than this is a typo,
+/// and the bound keeps every sum of modifiers far inside 32 bits.
+const MODIFIER_VALUES: std::ops::RangeInclusive<i32> = -100..=100;
+
 /// A modifier chart as loaded: its rows in card order and where it came from.
 #[derive(Debug, Clone)]
 pub struct ModifierTable {
@@ -111,6 +115,16 @@ impl ModifierTable {
                 return Err(file.error_at(at, format!("modifier `{name}` appears twice; keep one row")));
             }
             let effect = match (raw.value, raw.max, raw.per) {
+                (Some(value), None, _) if !MODIFIER_VALUES.contains(&value) => {
+                    return Err(file.error_at(
+                        at,
+                        format!(
+                            "modifier `{name}`: value {value} is outside {} to {}; no die roll is moved that far",
+                            MODIFIER_VALUES.start(),
+                            MODIFIER_VALUES.end()
+                        ),
+                    ));
+                }
                 (Some(value), None, per) => ModifierEffect::Add { value, per },
                 (None, Some(cap), None) => ModifierEffect::Max(cap),
                 _ => {

@@ -270,7 +270,8 @@ impl Ctx<'_> {
 
     /// A range in cm: finite, 0 or more, and no farther than `max`.
     fn range(&self, r: &Spanned<f64>, max: f64, beyond: &str) -> Result<f64> {
-        let v = *r.get_ref();
+        // -0.0 is 0: it would otherwise print as "-0cm".
+        let v = if *r.get_ref() == 0.0 { 0.0 } else { *r.get_ref() };
         if !v.is_finite() || v < 0.0 {
             return Err(self.doc.error_at(r.span().start, format!("range {v} must be a distance in cm, 0 or more")));
         }
@@ -294,6 +295,7 @@ impl Ctx<'_> {
             "beyond every row of Point-to-point Fire to Hit",
         )?;
         let band = t.band(range).expect("within the last band");
+        let range_at = r.span().start;
         let opportunity = s.opportunity_fire.as_ref().is_some_and(|o| *o.get_ref());
         let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
         if firers.is_empty() {
@@ -351,32 +353,39 @@ impl Ctx<'_> {
         let mut shots = Vec::new();
         for (i, f) in firers.into_iter().enumerate() {
             let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
+            let weapon_at = f.weapon.as_ref().map(|w| w.span().start);
+            let weapon_at = weapon_at.or(f.weapon_data.as_ref().map(|w| w.span().start)).unwrap_or(range_at);
             let weapon = self.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
             let row = &t.rows[weapon.to_hit];
             let elements = self.elements(&f.elements, "elements")?;
             let quality = choice(doc, f.quality.as_ref(), "quality", &QUALITIES, "regular")?;
             let Some(cell) = row.row.cells.get(band) else {
-                return Err(doc.error(format!(
-                    "{who}: range {range}cm is beyond {} (\"{}\" reaches {}cm)",
-                    weapon.label,
-                    row.row.label,
-                    row.max_range(&t.ranges_cm)
-                )));
+                return Err(doc.error_at(
+                    range_at,
+                    format!(
+                        "{who}: range {range}cm is beyond {} (\"{}\" reaches {}cm)",
+                        weapon.label,
+                        row.row.label,
+                        row.max_range(&t.ranges_cm)
+                    ),
+                ));
             };
             if let Some(limit) = row.closer_than_cm
                 && range >= limit
             {
-                return Err(
-                    doc.error(format!("{who}: \"{}\" is at under {limit}cm only; range is {range}cm", row.row.label))
-                );
+                let msg = format!("{who}: \"{}\" is at under {limit}cm only; range is {range}cm", row.row.label);
+                return Err(doc.error_at(range_at, msg));
             }
             let score = match *cell {
                 ToHitCell::Score(n) => n,
                 ToHitCell::NotApplicable => {
-                    return Err(doc.error(format!(
-                        "{who}: \"{}\" is N/A at {range}cm (band up to {}cm); it may not fire there",
-                        row.row.label, t.ranges_cm[band]
-                    )));
+                    return Err(doc.error_at(
+                        range_at,
+                        format!(
+                            "{who}: \"{}\" is N/A at {range}cm (band up to {}cm); it may not fire there",
+                            row.row.label, t.ranges_cm[band]
+                        ),
+                    ));
                 }
                 ToHitCell::Split { engineers, others } => {
                     let picked = f.engineers && matches!(quality, "elite" | "veteran");
@@ -427,7 +436,7 @@ impl Ctx<'_> {
                 modifiers.describe_modifiers(),
                 face_text(hit_from)
             ));
-            let convert = self.convert(&who, &weapon, &target, range)?;
+            let convert = self.convert(&who, weapon_at, &weapon, &target, range)?;
             let effect = effect_by_face(1, &convert.map(|from| vec![(2, from)]).unwrap_or_default());
             shots.extend(std::iter::repeat_n(
                 Shot { hit_from: Some(hit_from), effect, capped: true },
@@ -457,13 +466,13 @@ impl Ctx<'_> {
 
     /// The natural d20 face from which a hit converts (casualty or KO), or `None`
     /// when it cannot; notes how it was read.
-    fn convert(&mut self, who: &str, weapon: &Weapon, target: &Target, range: f64) -> Result<Option<i32>> {
+    fn convert(&mut self, who: &str, at: usize, weapon: &Weapon, target: &Target, range: f64) -> Result<Option<i32>> {
         let doc = self.doc;
         match *target {
             Target::Casualty(column) => {
                 let Some(r) = weapon.casualty_row(range) else {
                     let reach = weapon.casualty.last().and_then(|(_, u)| *u);
-                    return Err(doc.error(match reach {
+                    return Err(doc.error_at(at, match reach {
                         Some(u) => format!("{who}: {} has no casualty row beyond {u}cm (range {range}cm); it cannot cause casualties there", weapon.label),
                         None => format!("{who}: {} has no casualty row; it cannot fire at foot or soft targets", weapon.label),
                     }));
@@ -479,11 +488,11 @@ impl Ctx<'_> {
                         self.notes.push(format!("  casualty: \"{}\" vs \"{heading}\" is \"No casualty\": hits have no effect", row.label));
                         Ok(None)
                     }
-                    CasualtyCell::AreaFire => Err(doc.error(format!(
+                    CasualtyCell::AreaFire => Err(doc.error_at(at, format!(
                         "{who}: \"{}\" vs \"{heading}\" is \"Area Fire\": resolve it with an area_fire_building scenario, not point to point",
                         row.label
                     ))),
-                    CasualtyCell::NotApplicable => Err(doc.error(format!("{who}: \"{}\" vs \"{heading}\" is N/A in the casualty table", row.label))),
+                    CasualtyCell::NotApplicable => Err(doc.error_at(at, format!("{who}: \"{}\" vs \"{heading}\" is N/A in the casualty table", row.label))),
                 }
             }
             Target::Armour(ac) => {

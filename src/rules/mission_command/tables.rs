@@ -243,7 +243,10 @@ impl KoCell {
             let Some((from, to)) = band else {
                 return Err(format!("`{}` is not a range; write `25-50cm` or `75cm+`", c[2]));
             };
-            let cm = |t: &str| t.parse::<f64>().map_err(|_| format!("`{t}` in `{}` is not a distance in cm", c[2]));
+            let cm = |t: &str| match t.parse::<f64>() {
+                Ok(d) if d.is_finite() && d >= 0.0 => Ok(d),
+                _ => Err(format!("`{t}` in `{}` is not a distance in cm", c[2])),
+            };
             let clause = RangeClause { from_cm: cm(from)?, to_cm: to.map(cm).transpose()?, value: value(c[0])? };
             if clause.to_cm.is_some_and(|to| to <= clause.from_cm) {
                 return Err(format!("range `{}` runs backwards", c[2]));
@@ -764,8 +767,8 @@ struct AreaAfvFile {
     intensities: Vec<String>,
     intensity_labels: Vec<String>,
     armour_bands: Vec<Spanned<String>>,
-    rockets_bonus: i32,
-    max_kos_per_template: u32,
+    rockets_bonus: Spanned<i32>,
+    max_kos_per_template: Spanned<u32>,
     source: Source,
     class: Vec<RawClass>,
     system: Vec<RawSystem>,
@@ -846,8 +849,9 @@ impl Tables {
 fn load_to_hit(f: &TableFile, modifiers: &TableFile) -> Result<ToHit> {
     let raw: ToHitFile = f.parse()?;
     let ranges = &raw.ranges_cm;
-    if ranges.is_empty() || ranges.windows(2).any(|w| w[1] <= w[0]) || ranges[0] <= 0.0 {
-        return Err(f.error("ranges_cm must list the band limits in cm, rising from above 0"));
+    let rising = ranges.windows(2).all(|w| w[1] > w[0]);
+    if ranges.is_empty() || !rising || ranges.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(f.error("ranges_cm must list the band limits in cm, finite and rising from above 0"));
     }
     grid::unique(f, raw.firer.iter().map(|r| &r.name))?;
     let mut rows = Vec::with_capacity(raw.firer.len());
@@ -1052,15 +1056,20 @@ fn load_area_afv(f: &TableFile) -> Result<AreaFireAfv> {
     })?;
     let names: Vec<&Spanned<String>> = raw.class.iter().map(|c| &c.name).collect();
     let systems = load_systems(f, &raw.system, &names, true)?;
-    if raw.max_kos_per_template == 0 {
-        return Err(f.error("max_kos_per_template must be at least 1"));
+    let (max_kos, rockets) = (&raw.max_kos_per_template, &raw.rockets_bonus);
+    if *max_kos.get_ref() == 0 {
+        return Err(f.error_at(max_kos.span().start, "max_kos_per_template must be at least 1"));
+    }
+    if !(0..=SCORES.1).contains(rockets.get_ref()) {
+        let msg = format!("rockets_bonus {} must be 0 to {} (the seed adds 1)", rockets.get_ref(), SCORES.1);
+        return Err(f.error_at(rockets.span().start, msg));
     }
     Ok(AreaFireAfv {
         armour_bands,
         classes,
         systems,
-        rockets_bonus: raw.rockets_bonus,
-        max_kos_per_template: raw.max_kos_per_template,
+        rockets_bonus: *raw.rockets_bonus.get_ref(),
+        max_kos_per_template: *raw.max_kos_per_template.get_ref(),
         source: raw.source,
     })
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::{D6, D10, D20, D100, Die};
 use combat_odds::document::Document;
-use combat_odds::engine::{self, Experiment, MonteCarlo, Streams};
+use combat_odds::engine::{self, Experiment, MonteCarlo, Resolution, Streams};
 use combat_odds::rules::command_decision::{CommandDecision, EffectByFace, FireResolution, Quality, Volley};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::dice::Ratio;
 use crate::error::{Error, Result};
+use crate::exact::{Dist, TooLarge, marginals};
 
 /// Trials per chunk: large enough to amortise stream seeding, small enough to
 /// balance across threads.
@@ -61,6 +62,61 @@ pub trait Experiment: Sync {
 
     /// The exact distribution of every measure, or `None` where it is out of reach.
     fn exact(&self) -> Option<ExactTable>;
+}
+
+/// The most measures one resolution reports (a trial's outcome indices live on the
+/// stack).
+pub const MAX_MEASURES: usize = 8;
+
+/// A resolution described by the state one trial ends in: every ruleset's fire and
+/// test is one. It runs one literal trial, maps a state to the outcome of every
+/// measure, and gives the state's exact distribution; the blanket [`Experiment`]
+/// impl turns that into Monte Carlo tallies and exact marginals through the same
+/// `index`, so the two can only disagree by chance.
+pub trait Resolution: Sync {
+    /// What a trial ends in.
+    type State: Ord + Clone;
+
+    /// What a trial reports, in order (at most [`MAX_MEASURES`]).
+    fn measures(&self) -> &[Measure];
+
+    /// The (measure, outcome) that counts as a kill for `p_kill`.
+    fn kill(&self) -> (usize, usize);
+
+    /// One literal trial: every die the rules roll, in rule order.
+    fn trial(&self, streams: &mut Streams) -> Self::State;
+
+    /// The outcome index of every measure for a state.
+    fn index(&self, state: &Self::State, out: &mut [usize]);
+
+    /// The exact distribution of a trial's state.
+    fn exact_state(&self) -> std::result::Result<Dist<Self::State>, TooLarge>;
+}
+
+impl<R: Resolution> Experiment for R {
+    fn measures(&self) -> &[Measure] {
+        Resolution::measures(self)
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        Resolution::kill(self)
+    }
+
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let mut out = [0usize; MAX_MEASURES];
+        let out = &mut out[..Resolution::measures(self).len()];
+        for _ in 0..trials {
+            let state = self.trial(streams);
+            self.index(&state, out);
+            tally.record(out);
+        }
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        let layout: Vec<usize> = Resolution::measures(self).iter().map(|m| m.outcomes.len()).collect();
+        let dist = self.exact_state().ok()?;
+        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+    }
 }
 
 /// How many trials to run, from which seed, on how many threads.

@@ -120,9 +120,25 @@ pub fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
     TableView { file: file.to_string(), source: chart.source.clone(), columns }
 }
 
+/// Every modifier of a ruleset's charts as listing entries: `charts` are (chart name,
+/// file, chart) and `automatic` (chart name, row, what applies it).
+pub fn modifier_listing(
+    charts: &[(&str, &str, &ModifierTable)],
+    automatic: &[(&str, &str, &str)],
+) -> Vec<ModifierInfo> {
+    charts
+        .iter()
+        .flat_map(|(name, _, chart)| {
+            let applied: Vec<(&str, &str)> =
+                automatic.iter().filter(|(c, ..)| c == name).map(|(_, m, why)| (*m, *why)).collect();
+            modifier_infos(name, chart, &applied)
+        })
+        .collect()
+}
+
 /// A modifier chart's rows as listing entries; `automatic` says which rows the rules
 /// apply by themselves and from what.
-pub fn modifier_infos(chart_name: &str, chart: &ModifierTable, automatic: &[(&str, &str)]) -> Vec<ModifierInfo> {
+fn modifier_infos(chart_name: &str, chart: &ModifierTable, automatic: &[(&str, &str)]) -> Vec<ModifierInfo> {
     chart
         .rows()
         .iter()

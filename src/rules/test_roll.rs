@@ -3,11 +3,8 @@
 //! before the first trial, so a trial is one roll and a lookup.
 
 use crate::dice::Die;
-use crate::engine::{ExactTable, Experiment, Measure, Streams, Tally};
-use crate::exact::{Dist, marginals};
-
-/// The most measures a test reports.
-const MAX_MEASURES: usize = 4;
+use crate::engine::{MAX_MEASURES, Measure, Resolution, Streams};
+use crate::exact::{Dist, TooLarge};
 
 /// One die roll on the morale stream, and the outcome of every measure for each face.
 #[derive(Debug, Clone)]
@@ -33,13 +30,12 @@ impl TestRoll {
             .collect();
         TestRoll { die, by_face, measures, kill }
     }
-
-    fn index(&self, face: u32, out: &mut [usize]) {
-        out.copy_from_slice(&self.by_face[face as usize - 1][..out.len()]);
-    }
 }
 
-impl Experiment for TestRoll {
+impl Resolution for TestRoll {
+    /// The natural face rolled.
+    type State = u32;
+
     fn measures(&self) -> &[Measure] {
         &self.measures
     }
@@ -48,16 +44,15 @@ impl Experiment for TestRoll {
         self.kill
     }
 
-    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
-        let n = self.measures.len();
-        for _ in 0..trials {
-            let outcome = &self.by_face[self.die.roll(&mut streams.morale) as usize - 1];
-            tally.record(&outcome[..n]);
-        }
+    fn trial(&self, streams: &mut Streams) -> u32 {
+        self.die.roll(&mut streams.morale)
     }
 
-    fn exact(&self) -> Option<ExactTable> {
-        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
-        Some(marginals(&Dist::roll(self.die, |f| f), &layout, |&f, out| self.index(f, out)))
+    fn index(&self, face: &u32, out: &mut [usize]) {
+        out.copy_from_slice(&self.by_face[*face as usize - 1][..out.len()]);
+    }
+
+    fn exact_state(&self) -> Result<Dist<u32>, TooLarge> {
+        Ok(Dist::roll(self.die, |f| f))
     }
 }

@@ -74,6 +74,11 @@ pub fn load(embedded: &Embedded, rules_dir: Option<&Path>) -> Result<Vec<TableFi
     Ok(files)
 }
 
+/// A loaded file by name; every embedded name is present after [`load`].
+pub fn file<'a>(files: &'a [TableFile], name: &str) -> &'a TableFile {
+    files.iter().find(|f| f.name == name).expect("every embedded table file is loaded")
+}
+
 /// A stable fingerprint of the loaded tables (FNV-1a over names and texts), so
 /// results can say which rules produced them.
 pub fn rules_hash<'a>(files: impl IntoIterator<Item = &'a TableFile>) -> String {

@@ -5,8 +5,8 @@
 
 use super::tables::HitResult;
 use crate::dice::D10;
-use crate::engine::{ExactTable, Experiment, Measure, Streams, Tally};
-use crate::exact::{Dist, TooLarge, marginals};
+use crate::engine::{Measure, Resolution, Streams};
+use crate::exact::{Dist, TooLarge};
 
 /// The result of a hit for each natural face 1..=10 of the effect die, with every
 /// modifier and the natural-10 footnote already applied.
@@ -66,9 +66,6 @@ struct Slots {
     passengers: Option<usize>,
 }
 
-/// The most measures any fire resolution reports.
-const MAX_MEASURES: usize = 7;
-
 impl FireResolution {
     /// Assembles a resolution and decides which measures it reports.
     pub fn new(
@@ -100,29 +97,49 @@ impl FireResolution {
         }
         FireResolution { volleys, response, passengers, suppresses, measures, slots }
     }
+}
 
-    /// The outcome index of every measure for a trial's state.
-    fn index(&self, s: &FireState, out: &mut [usize]) {
-        out[0] = s.worst.map_or(0, |r| r as usize);
-        out[1] = s.hits as usize;
-        if let Some(i) = self.slots.mission {
-            out[i] = usize::from(s.arrived);
-        }
-        if let Some(i) = self.slots.ammo {
-            out[i] = usize::from(s.depleted);
-        }
-        if let Some(i) = self.slots.suppressed {
-            out[i] = usize::from(s.arrived && self.suppresses);
-        }
-        if let Some(i) = self.slots.passengers {
-            out[i] = s.passengers_eliminated as usize;
-            out[i + 1] = s.passengers_forced_back as usize;
-        }
+/// One die of a volley: (the hit's result if it hit, whether it depleted ammo).
+fn volley_die(v: &Volley) -> Dist<(Option<HitResult>, bool)> {
+    Dist::roll(D10, |face| face as i32)
+        .then(|&face| {
+            let effect = if face <= v.hit_at_most {
+                Dist::roll(D10, |e| Some(v.effect[e as usize - 1]))
+            } else {
+                Dist::certain(None)
+            };
+            let depletes = match v.ammo {
+                Some((trigger, at_most)) if face == trigger => Dist::roll(D10, |a| a as i32 <= at_most),
+                _ => Dist::certain(false),
+            };
+            effect.combine(&depletes, |&e, &d| (e, d)).expect("two d10 fit easily")
+        })
+        .expect("three d10 fit easily")
+}
+
+fn add_die(s: &FireState, &(hit, depleted): &(Option<HitResult>, bool)) -> FireState {
+    FireState {
+        worst: s.worst.max(hit),
+        hits: s.hits + u32::from(hit.is_some()),
+        depleted: s.depleted || depleted,
+        ..*s
+    }
+}
+
+impl Resolution for FireResolution {
+    type State = FireState;
+
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        (0, HitResult::Eliminated as usize)
     }
 
     /// One literal trial: every die the rules roll, in rule order.
     #[inline]
-    pub fn trial(&self, st: &mut Streams) -> FireState {
+    fn trial(&self, st: &mut Streams) -> FireState {
         let mut s = FireState { arrived: true, ..FireState::default() };
         if let Some(succeeds) = &self.response {
             s.arrived = succeeds[D10.roll(&mut st.response) as usize - 1];
@@ -159,7 +176,7 @@ impl FireResolution {
     }
 
     /// The exact joint distribution of a trial's state.
-    pub fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+    fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
         let start = Dist::certain(FireState { arrived: true, ..FireState::default() });
         let fired = self.volleys.iter().try_fold(start, |acc, v| volley_die(v).fold_n(v.dice, acc, add_die))?;
         let passengers = self.passengers.iter().try_fold(Dist::certain((0u32, 0u32)), |acc, p| {
@@ -182,57 +199,23 @@ impl FireResolution {
                 .then(|&arrived| if arrived { landed.clone() } else { Dist::certain(FireState::default()) }),
         }
     }
-}
 
-/// One die of a volley: (the hit's result if it hit, whether it depleted ammo).
-fn volley_die(v: &Volley) -> Dist<(Option<HitResult>, bool)> {
-    Dist::roll(D10, |face| face as i32)
-        .then(|&face| {
-            let effect = if face <= v.hit_at_most {
-                Dist::roll(D10, |e| Some(v.effect[e as usize - 1]))
-            } else {
-                Dist::certain(None)
-            };
-            let depletes = match v.ammo {
-                Some((trigger, at_most)) if face == trigger => Dist::roll(D10, |a| a as i32 <= at_most),
-                _ => Dist::certain(false),
-            };
-            effect.combine(&depletes, |&e, &d| (e, d)).expect("two d10 fit easily")
-        })
-        .expect("three d10 fit easily")
-}
-
-fn add_die(s: &FireState, &(hit, depleted): &(Option<HitResult>, bool)) -> FireState {
-    FireState {
-        worst: s.worst.max(hit),
-        hits: s.hits + u32::from(hit.is_some()),
-        depleted: s.depleted || depleted,
-        ..*s
-    }
-}
-
-impl Experiment for FireResolution {
-    fn measures(&self) -> &[Measure] {
-        &self.measures
-    }
-
-    fn kill(&self) -> (usize, usize) {
-        (0, HitResult::Eliminated as usize)
-    }
-
-    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
-        let mut out = [0usize; MAX_MEASURES];
-        let out = &mut out[..self.measures.len()];
-        for _ in 0..trials {
-            let s = self.trial(streams);
-            self.index(&s, out);
-            tally.record(out);
+    /// The outcome index of every measure for a trial's state.
+    fn index(&self, s: &FireState, out: &mut [usize]) {
+        out[0] = s.worst.map_or(0, |r| r as usize);
+        out[1] = s.hits as usize;
+        if let Some(i) = self.slots.mission {
+            out[i] = usize::from(s.arrived);
         }
-    }
-
-    fn exact(&self) -> Option<ExactTable> {
-        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
-        let dist = self.exact_state().ok()?;
-        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+        if let Some(i) = self.slots.ammo {
+            out[i] = usize::from(s.depleted);
+        }
+        if let Some(i) = self.slots.suppressed {
+            out[i] = usize::from(s.arrived && self.suppresses);
+        }
+        if let Some(i) = self.slots.passengers {
+            out[i] = s.passengers_eliminated as usize;
+            out[i + 1] = s.passengers_forced_back as usize;
+        }
     }
 }

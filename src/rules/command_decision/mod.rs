@@ -18,7 +18,7 @@ pub use tables::{EMBEDDED, HitResult, Tables};
 
 use std::path::Path;
 
-use super::{Compiled, ModifierInfo, Ruleset, TableView, modifier_infos, modifier_view};
+use super::{Compiled, ModifierInfo, Ruleset, TableView, modifier_listing, modifier_view};
 use crate::document::Document;
 use crate::error::Result;
 use crate::tables::TableFile;
@@ -61,7 +61,7 @@ impl CommandDecision {
     pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
         let files = crate::tables::load(&EMBEDDED, rules_dir)?;
         let tables = Tables::load(&files)?;
-        let catalogue = Catalogue::load(tables::file(&files, "catalogue.toml"))?;
+        let catalogue = Catalogue::load(crate::tables::file(&files, "catalogue.toml"))?;
         Ok(CommandDecision { files, tables, catalogue })
     }
 
@@ -213,14 +213,7 @@ impl Ruleset for CommandDecision {
     }
 
     fn modifiers(&self) -> Vec<ModifierInfo> {
-        self.charts()
-            .iter()
-            .flat_map(|(name, _, chart)| {
-                let automatic: Vec<(&str, &str)> =
-                    AUTOMATIC.iter().filter(|(c, ..)| c == name).map(|(_, m, why)| (*m, *why)).collect();
-                modifier_infos(name, chart, &automatic)
-            })
-            .collect()
+        modifier_listing(&self.charts(), AUTOMATIC)
     }
 
     fn compile(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<Compiled> {

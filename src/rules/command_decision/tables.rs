@@ -6,7 +6,7 @@ use toml::Spanned;
 
 use super::quality::Quality;
 use crate::error::{Result, unknown};
-use crate::tables::{Bands, Embedded, ModifierRow, ModifierTable, Source, TableFile};
+use crate::tables::{Bands, Embedded, ModifierRow, ModifierTable, Source, TableFile, file};
 
 /// The embedded table files of this ruleset.
 pub const EMBEDDED: Embedded = Embedded {
@@ -278,11 +278,6 @@ struct RawMoraleRow {
     exceed: Spanned<String>,
     result: Spanned<String>,
     forced_back: bool,
-}
-
-/// Finds a loaded file by name (every embedded name is present after loading).
-pub fn file<'a>(files: &'a [TableFile], name: &str) -> &'a TableFile {
-    files.iter().find(|f| f.name == name).expect("every embedded table file is loaded")
 }
 
 fn modifiers(files: &[TableFile], name: &str, rows: &[&str]) -> Result<ModifierTable> {

@@ -5,8 +5,8 @@
 //! fire).
 
 use crate::dice::D20;
-use crate::engine::{ExactTable, Experiment, Measure, Streams, Tally};
-use crate::exact::{Dist, TooLarge, marginals};
+use crate::engine::{Measure, Resolution, Streams};
+use crate::exact::{Dist, TooLarge};
 
 /// One d20 shot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,16 +80,6 @@ impl Fire {
         s.free_kills + self.cap.map_or(s.capped_kills, |c| s.capped_kills.min(c))
     }
 
-    fn index(&self, s: &FireState, out: &mut [usize]) {
-        out[0] = usize::from(s.worst);
-        if let Some(i) = self.hits_slot {
-            out[i] = s.hits as usize;
-        }
-        if let Some(i) = self.kills_slot {
-            out[i] = self.kills(s) as usize;
-        }
-    }
-
     /// Adds one shot's (level, hit) to a state.
     fn add(&self, s: &FireState, &(level, hit): &(u8, bool), capped: bool) -> FireState {
         let kill = level == self.kill_level;
@@ -100,10 +90,22 @@ impl Fire {
             free_kills: s.free_kills + u32::from(kill && !capped),
         }
     }
+}
+
+impl Resolution for Fire {
+    type State = FireState;
+
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        (0, usize::from(self.kill_level))
+    }
 
     /// One literal trial: a to-hit d20 per shot, and a conversion d20 per hit.
     #[inline]
-    pub fn trial(&self, st: &mut Streams) -> FireState {
+    fn trial(&self, st: &mut Streams) -> FireState {
         let mut s = FireState::default();
         for shot in &self.shots {
             let hit = shot.hit_from.is_none_or(|from| D20.roll(&mut st.fire) as i32 >= from);
@@ -116,7 +118,7 @@ impl Fire {
     }
 
     /// The exact joint distribution of a trial's state.
-    pub fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+    fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
         self.shots.iter().try_fold(Dist::certain(FireState::default()), |acc, shot| {
             let effect = Dist::roll(D20, |f| (shot.effect[f as usize - 1], shot.hit_from.is_some()));
             let one = match shot.hit_from {
@@ -127,31 +129,15 @@ impl Fire {
             acc.combine(&one, |s, r| self.add(s, r, shot.capped))
         })
     }
-}
 
-impl Experiment for Fire {
-    fn measures(&self) -> &[Measure] {
-        &self.measures
-    }
-
-    fn kill(&self) -> (usize, usize) {
-        (0, usize::from(self.kill_level))
-    }
-
-    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
-        let mut out = [0usize; 3];
-        let out = &mut out[..self.measures.len()];
-        for _ in 0..trials {
-            let s = self.trial(streams);
-            self.index(&s, out);
-            tally.record(out);
+    fn index(&self, s: &FireState, out: &mut [usize]) {
+        out[0] = usize::from(s.worst);
+        if let Some(i) = self.hits_slot {
+            out[i] = s.hits as usize;
         }
-    }
-
-    fn exact(&self) -> Option<ExactTable> {
-        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
-        let dist = self.exact_state().ok()?;
-        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+        if let Some(i) = self.kills_slot {
+            out[i] = self.kills(s) as usize;
+        }
     }
 }
 
@@ -169,6 +155,7 @@ pub fn effect_by_face(floor: u8, thresholds: &[(u8, i32)]) -> [u8; 20] {
 mod tests {
     use super::*;
     use crate::dice::Ratio;
+    use crate::engine::Experiment;
 
     fn p2p(hit_from: i32, convert_from: i32) -> Shot {
         Shot { hit_from: Some(hit_from), effect: effect_by_face(1, &[(2, convert_from)]), capped: true }

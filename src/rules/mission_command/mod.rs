@@ -19,7 +19,7 @@ pub use tables::{
 
 use std::path::Path;
 
-use super::{Compiled, ModifierInfo, Ruleset, TableView, modifier_infos, modifier_view};
+use super::{Compiled, ModifierInfo, Ruleset, TableView, modifier_listing, modifier_view};
 use crate::document::Document;
 use crate::error::Result;
 use crate::tables::{ModifierTable, Source, TableFile};
@@ -51,7 +51,7 @@ impl MissionCommand {
     pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
         let files = crate::tables::load(&EMBEDDED, rules_dir)?;
         let tables = Tables::load(&files)?;
-        let catalogue = Catalogue::load(tables::file(&files, "catalogue.toml"), &tables)?;
+        let catalogue = Catalogue::load(crate::tables::file(&files, "catalogue.toml"), &tables)?;
         Ok(MissionCommand { files, tables, catalogue })
     }
 
@@ -264,14 +264,7 @@ impl Ruleset for MissionCommand {
     }
 
     fn modifiers(&self) -> Vec<ModifierInfo> {
-        self.charts()
-            .iter()
-            .flat_map(|(name, _, chart)| {
-                let automatic: Vec<(&str, &str)> =
-                    AUTOMATIC.iter().filter(|(c, ..)| c == name).map(|(_, m, why)| (*m, *why)).collect();
-                modifier_infos(name, chart, &automatic)
-            })
-            .collect()
+        modifier_listing(&self.charts(), AUTOMATIC)
     }
 
     fn compile(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<Compiled> {

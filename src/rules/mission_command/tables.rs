@@ -8,7 +8,7 @@ use toml::Spanned;
 
 use crate::error::{Result, unknown};
 use crate::tables::grid::{self, NamedRow};
-use crate::tables::{Bands, Embedded, ModifierRow, ModifierTable, RollRange, Source, TableFile};
+use crate::tables::{Bands, Embedded, ModifierRow, ModifierTable, RollRange, Source, TableFile, file};
 
 /// The embedded table files of this ruleset.
 pub const EMBEDDED: Embedded = Embedded {
@@ -651,11 +651,6 @@ pub const AA_ROWS: &[&str] = &["multi_barrel"];
 /// The casualty table's target situation columns.
 pub const CASUALTY_COLUMNS: [&str; 6] =
     ["fortified", "good_cover", "no_or_light_cover", "moving_in_no_cover", "heavy_weapons", "soft_vehicles"];
-
-/// Finds a loaded file by name (every embedded name is present after loading).
-pub fn file<'a>(files: &'a [TableFile], name: &str) -> &'a TableFile {
-    files.iter().find(|f| f.name == name).expect("every embedded table file is loaded")
-}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -100,7 +100,22 @@ pub struct ModifierTable {
     rows: Vec<Modifier>,
 }
 
+/// A file holding one modifier chart and nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModifierFile {
+    source: Source,
+    modifier: Vec<ModifierRow>,
+}
+
 impl ModifierTable {
+    /// Loads a file that holds one chart (a `[source]` and its `[[modifier]]` rows),
+    /// requiring exactly the rows in `expected`.
+    pub fn load(file: &TableFile, expected: &[&str]) -> Result<Self> {
+        let raw: ModifierFile = file.parse()?;
+        Self::from_rows(file, raw.source, raw.modifier, expected)
+    }
+
     /// Builds the chart from the `modifier` rows of a file, requiring exactly the
     /// names in `expected` (the rows the rules know how to apply).
     pub fn from_rows(file: &TableFile, source: Source, rows: Vec<ModifierRow>, expected: &[&str]) -> Result<Self> {

@@ -202,13 +202,6 @@ pub const MORALE_RESULTS: &[&str] = &["pinned", "shaken", "demoralized", "elimin
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ModifierFile {
-    source: Source,
-    modifier: Vec<ModifierRow>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct HitResultsFile {
     source: Source,
     row: Vec<RawHitRow>,
@@ -281,9 +274,7 @@ struct RawMoraleRow {
 }
 
 fn modifiers(files: &[TableFile], name: &str, rows: &[&str]) -> Result<ModifierTable> {
-    let f = file(files, name);
-    let raw: ModifierFile = f.parse()?;
-    ModifierTable::from_rows(f, raw.source, raw.modifier, rows)
+    ModifierTable::load(file(files, name), rows)
 }
 
 impl Tables {

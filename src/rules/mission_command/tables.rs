@@ -706,13 +706,6 @@ struct ToHitFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ModifierFile {
-    source: Source,
-    modifier: Vec<ModifierRow>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ColumnsFile {
     columns: Vec<String>,
     column_labels: Vec<String>,
@@ -878,11 +871,10 @@ fn load_to_hit(f: &TableFile, modifiers: &TableFile) -> Result<ToHit> {
         }
         rows.push(ToHitRow { row, closer_than_cm: r.closer_than_cm, split: r.split.clone(), note: r.note.clone() });
     }
-    let m: ModifierFile = modifiers.parse()?;
     Ok(ToHit {
         ranges_cm: raw.ranges_cm,
         rows,
-        modifiers: ModifierTable::from_rows(modifiers, m.source, m.modifier, TO_HIT_ROWS)?,
+        modifiers: ModifierTable::load(modifiers, TO_HIT_ROWS)?,
         source: raw.source,
     })
 }
@@ -1121,7 +1113,6 @@ fn load_ranges(f: &TableFile) -> Result<(Vec<AreaRange>, Source)> {
 }
 
 fn load_reaction(modifiers: &TableFile, results: &TableFile) -> Result<Reaction> {
-    let m: ModifierFile = modifiers.parse()?;
     let raw: ReactionResultsFile = results.parse()?;
     if raw.die.get_ref() != "d10" {
         return Err(results.error_at(
@@ -1153,7 +1144,7 @@ fn load_reaction(modifiers: &TableFile, results: &TableFile) -> Result<Reaction>
         })
         .collect();
     Ok(Reaction {
-        modifiers: ModifierTable::from_rows(modifiers, m.source, m.modifier, REACTION_ROWS)?,
+        modifiers: ModifierTable::load(modifiers, REACTION_ROWS)?,
         results: results_list,
         bands,
         results_source: raw.source,

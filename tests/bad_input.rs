@@ -2,12 +2,16 @@
 //! line on stderr, `error: FILE:LINE:COLUMN: what is wrong`, suggesting the nearest
 //! name for a misspelling, and never a panic.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::cli::{
+    self, assert_contains, assert_located, assert_names_file, error_line, fire, p_kill_exact, place, replace_once, run,
+    scenario_error, write,
+};
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_combat-odds");
 const HIT_RESULTS: &str =
     include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/command-decision/hit_results.toml"));
 const DIRECT_FIRE: &str =
@@ -27,104 +31,14 @@ quality = "regular"
 quality = "regular"
 "#;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
-
-fn fire(scenario: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["fire", scenario.to_str().expect("utf-8 temp path"), "--trials", "1000"];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
-/// Writes `text` to `dir/name` and returns the path.
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("create folder");
-    }
-    std::fs::write(&path, text).expect("write temp file");
-    path
-}
-
-/// Replaces exactly one occurrence of `from`, so a test fails loudly if the text moved.
-fn replace_once(text: &str, from: &str, to: &str) -> String {
-    assert_eq!(text.matches(from).count(), 1, "`{from}` should occur once in:\n{text}");
-    text.replacen(from, to, 1)
-}
-
-/// "line:column" (1-based) of the first occurrence of `needle` in `text`, plus `skip` chars.
-fn place(text: &str, needle: &str, skip: usize) -> String {
-    let offset = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in:\n{text}")) + skip;
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    format!("{line}:{column}")
-}
-
-/// Checks the failure shape every bad input shares and returns the error line.
-fn error_line(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "panic:\n{stderr}");
-    assert_eq!(out.status.code(), Some(2), "exit code; stderr:\n{stderr}");
-    assert!(out.stdout.is_empty(), "nothing on stdout; got:\n{}", String::from_utf8_lossy(&out.stdout));
-    assert!(stderr.ends_with('\n'), "stderr ends its line: {stderr:?}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "exactly one line on stderr:\n{stderr}");
-    assert!(lines[0].starts_with("error: "), "starts with `error: `: {stderr}");
-    lines[0].to_string()
-}
-
-/// The error names `file` at `place` ("line:column") right after "error: ".
-fn assert_located(line: &str, file: &Path, place: &str) {
-    let want = format!("error: {}:{place}: ", file.display());
-    assert!(line.starts_with(&want), "expected `{want}...`, got:\n{line}");
-}
-
-/// The error names `file` (no place) right after "error: ".
-fn assert_names_file(line: &str, file: &Path) {
-    let want = format!("error: {}: ", file.display());
-    assert!(line.starts_with(&want), "expected `{want}...`, got:\n{line}");
-}
-
-fn assert_contains(line: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(line.contains(part), "expected `{part}` in:\n{line}");
-    }
-}
-
-/// A scenario file with `text`, its failure, and the error line.
-fn scenario_error(name: &str, text: &str) -> (TempDir, PathBuf, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = write(dir.path(), name, text);
-    let line = error_line(&fire(&path, &[]));
-    (dir, path, line)
-}
-
 /// An override folder `DIR/command-decision/FILE` holding `text`.
 fn override_dir(file: &str, text: &str) -> (TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = write(dir.path(), &format!("command-decision/{file}"), text);
-    (dir, path)
+    cli::override_dir("command-decision", file, text)
 }
 
-/// The same bad override fails the same way under `fire` and `tables`.
+/// The same bad override fails the same way under `fire` (of [`RIFLES`]) and `tables`.
 fn override_errors(dir: &Path) -> Vec<String> {
-    let rules = dir.to_str().expect("utf-8 temp path");
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let scenario = write(scenario_dir.path(), "rifles.toml", RIFLES);
-    let by_fire = error_line(&fire(&scenario, &["--rules", rules]));
-    let by_tables = error_line(&run(&["tables", "command-decision", "--rules", rules]));
-    assert_eq!(by_fire, by_tables, "fire and tables report a bad override alike");
-    vec![by_fire, by_tables]
-}
-
-fn p_kill_exact(scenario: &Path, extra: &[&str]) -> f64 {
-    let out = fire(scenario, &[&["--format", "json", "--seed", "7"][..], extra].concat());
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "stderr:\n{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--format json prints JSON");
-    report["p_kill"]["exact"].as_f64().unwrap_or_else(|| panic!("p_kill.exact in {report}"))
+    cli::override_errors(dir, "command-decision", "rifles.toml", RIFLES)
 }
 
 // ---- scenario files -------------------------------------------------------------

@@ -1,24 +1,13 @@
 //! The same seed gives bit-identical results on any number of threads.
 
-use std::process::Command;
+mod common;
 
+use common::cli::stdout_of;
+
+/// `combat-odds fire --format json` (the default scenario) from `seed` on `threads` threads.
 fn fire_json(threads: usize, seed: u64) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_combat-odds"))
-        .args([
-            "fire",
-            "--format",
-            "json",
-            "--trials",
-            "300001",
-            "--seed",
-            &seed.to_string(),
-            "--threads",
-            &threads.to_string(),
-        ])
-        .output()
-        .expect("the binary runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("UTF-8 JSON")
+    let (seed, threads) = (seed.to_string(), threads.to_string());
+    stdout_of(&["fire", "--format", "json", "--trials", "300001", "--seed", &seed, "--threads", &threads])
 }
 
 #[test]

@@ -16,64 +16,9 @@ use std::io::Write;
 
 mod common;
 
-use combat_odds::dice::Ratio;
 use combat_odds::document::Document;
-use combat_odds::engine::{ExactTable, Measure};
-
-/// The exact distribution of every measure of a scenario.
-struct Exact {
-    measures: Vec<Measure>,
-    table: ExactTable,
-    kill: (usize, usize),
-}
-
-impl Exact {
-    /// Compiles inline scenario TOML against the embedded tables and runs the exact engine.
-    fn of(name: &str, toml: &str) -> Self {
-        Self::from_doc(&Document::new(name, format!("tests/hand_computed.rs ({name})"), toml))
-    }
-
-    fn from_doc(doc: &Document) -> Self {
-        let plan = common::plan_doc(doc, 1000, 1, 1);
-        let experiment = plan.compiled.experiment.as_ref();
-        let table = experiment.exact().expect("small enough for exact enumeration");
-        let measures = experiment.measures().to_vec();
-        common::assert_sums_to_one(&doc.name, &measures, &table);
-        Exact { measures, table, kill: experiment.kill() }
-    }
-
-    /// P(measure = outcome).
-    fn p(&self, measure: &str, outcome: &str) -> Ratio {
-        let m = self
-            .measures
-            .iter()
-            .position(|m| m.name == measure)
-            .unwrap_or_else(|| panic!("no measure `{measure}` in {:?}", self.names()));
-        let o = self.measures[m]
-            .outcomes
-            .iter()
-            .position(|o| o == outcome)
-            .unwrap_or_else(|| panic!("no outcome `{outcome}` of `{measure}`: {:?}", self.measures[m].outcomes));
-        self.table[m][o]
-    }
-
-    /// The kill probability as the report computes it.
-    fn p_kill(&self) -> Ratio {
-        self.table[self.kill.0][self.kill.1]
-    }
-
-    fn has(&self, measure: &str) -> bool {
-        self.measures.iter().any(|m| m.name == measure)
-    }
-
-    fn names(&self) -> Vec<&str> {
-        self.measures.iter().map(|m| m.name.as_str()).collect()
-    }
-}
-
-fn r(num: u128, den: u128) -> Ratio {
-    Ratio::new(num, den)
-}
+use common::cli::experiment_outcome_row;
+use common::exact::{Exact, experiment_file, r};
 
 /// A regular Sherman firing 75mm HE (H class) at 8 in., the medium band (hit 5, ROF 2),
 /// at the target described by `target` (the body of a `[target]` table).
@@ -81,12 +26,6 @@ fn sherman_he_at(target: &str) -> String {
     format!(
         "ruleset = \"command-decision\"\nkind = \"direct_fire\"\nrange = 8\n[[firer]]\nweapon = \"us_75mm_m3_he\"\nquality = \"regular\"\nmount = \"tank\"\n[target]\n{target}\n"
     )
-}
-
-/// A scenario file from experiments/.
-fn experiment_file(name: &str) -> Document {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(name);
-    Document::read(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -685,18 +624,7 @@ fn every_experiment_file_runs_through_the_binary() {
         ("cd_op_fire_he.toml", "eliminated", "61/125"),
     ];
     for (file, outcome, fraction) in cases {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(file);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_combat-odds"))
-            .args(["fire", "--format", "json", "--trials", "20000", "--threads", "1"])
-            .arg(&path)
-            .output()
-            .expect("the binary runs");
-        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
-        let row = json["outcomes"]
-            .as_array()
-            .and_then(|rows| rows.iter().find(|r| r["outcome"] == outcome))
-            .unwrap_or_else(|| panic!("{file}: no outcome {outcome}"));
+        let row = experiment_outcome_row(file, 20_000, outcome);
         assert_eq!(row["exact_fraction"], fraction, "{file}");
     }
 }

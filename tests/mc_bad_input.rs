@@ -3,12 +3,16 @@
 //! the file (and the place, where the mistake has one), suggesting the nearest name for
 //! a misspelling, and never a panic.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::cli::{
+    self, assert_contains, assert_located, assert_names_file_maybe_placed, assert_placed_in, error_line, fire,
+    p_kill_exact, place, replace_once, scenario_error, write,
+};
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_combat-odds");
 const KO_PART1: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/mission-command/ko_part1.toml"));
 const TO_HIT: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/mission-command/to_hit.toml"));
 const CASUALTY: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rulesets/mission-command/casualty.toml"));
@@ -88,110 +92,14 @@ weapon = "mortar_us_81mm"
 strength = "light"
 "#;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("the binary runs")
-}
-
-fn fire(scenario: &Path, extra: &[&str]) -> Output {
-    let mut args = vec!["fire", scenario.to_str().expect("utf-8 temp path"), "--trials", "1000"];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
-/// Writes `text` to `dir/name` and returns the path.
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).expect("create folder");
-    }
-    std::fs::write(&path, text).expect("write temp file");
-    path
-}
-
-/// Replaces exactly one occurrence of `from`, so a test fails loudly if the text moved.
-fn replace_once(text: &str, from: &str, to: &str) -> String {
-    assert_eq!(text.matches(from).count(), 1, "`{from}` should occur once in:\n{text}");
-    text.replacen(from, to, 1)
-}
-
-/// "line:column" (1-based) of the first occurrence of `needle` in `text`, plus `skip` chars.
-fn place(text: &str, needle: &str, skip: usize) -> String {
-    let offset = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in:\n{text}")) + skip;
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    format!("{line}:{column}")
-}
-
-/// Checks the failure shape every bad input shares and returns the error line.
-fn error_line(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "panic:\n{stderr}");
-    assert_eq!(out.status.code(), Some(2), "exit code; stderr:\n{stderr}");
-    assert!(out.stdout.is_empty(), "nothing on stdout; got:\n{}", String::from_utf8_lossy(&out.stdout));
-    assert!(stderr.ends_with('\n'), "stderr ends its line: {stderr:?}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "exactly one line on stderr:\n{stderr}");
-    assert!(lines[0].starts_with("error: "), "starts with `error: `: {stderr}");
-    lines[0].to_string()
-}
-
-/// The error names `file` at `place` ("line:column") right after "error: ".
-fn assert_located(line: &str, file: &Path, place: &str) {
-    let want = format!("error: {}:{place}: ", file.display());
-    assert!(line.starts_with(&want), "expected `{want}...`, got:\n{line}");
-}
-
-/// The error names `file` right after "error: ", with or without a "line:column"
-/// (for mistakes that are a combination of several entries rather than one value).
-fn assert_names_file(line: &str, file: &Path) {
-    let prefix = format!("error: {}", file.display());
-    let rest = line.strip_prefix(&prefix).unwrap_or_else(|| panic!("expected `{prefix}...`, got:\n{line}"));
-    let unplaced = rest.starts_with(": ");
-    let placed = rest.strip_prefix(':').and_then(|r| r.split_once(": ")).is_some_and(|(at, _)| {
-        at.split_once(':').is_some_and(|(l, c)| l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok())
-    });
-    assert!(unplaced || placed, "expected `{prefix}: ` or `{prefix}:LINE:COLUMN: `, got:\n{line}");
-}
-
-fn assert_contains(line: &str, parts: &[&str]) {
-    for part in parts {
-        assert!(line.contains(part), "expected `{part}` in:\n{line}");
-    }
-}
-
-/// A scenario file with `text`, its failure, and the error line.
-fn scenario_error(name: &str, text: &str) -> (TempDir, PathBuf, String) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = write(dir.path(), name, text);
-    let line = error_line(&fire(&path, &[]));
-    (dir, path, line)
-}
-
 /// An override folder `DIR/mission-command/FILE` holding `text`.
 fn override_dir(file: &str, text: &str) -> (TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = write(dir.path(), &format!("mission-command/{file}"), text);
-    (dir, path)
+    cli::override_dir("mission-command", file, text)
 }
 
-/// The same bad override fails the same way under `fire` and `tables`.
+/// The same bad override fails the same way under `fire` (of [`HMG`]) and `tables`.
 fn override_errors(dir: &Path) -> Vec<String> {
-    let rules = dir.to_str().expect("utf-8 temp path");
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let scenario = write(scenario_dir.path(), "hmg.toml", HMG);
-    let by_fire = error_line(&fire(&scenario, &["--rules", rules]));
-    let by_tables = error_line(&run(&["tables", "mission-command", "--rules", rules]));
-    assert_eq!(by_fire, by_tables, "fire and tables report a bad override alike");
-    vec![by_fire, by_tables]
-}
-
-fn p_kill_exact(scenario: &Path) -> f64 {
-    let out = fire(scenario, &["--format", "json", "--seed", "7"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "stderr:\n{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--format json prints JSON");
-    report["p_kill"]["exact"].as_f64().unwrap_or_else(|| panic!("p_kill.exact in {report}"))
+    cli::override_errors(dir, "mission-command", "hmg.toml", HMG)
 }
 
 #[test]
@@ -208,7 +116,7 @@ fn the_control_scenarios_are_valid() {
         ("area_building.toml", AREA_BUILDING, 0.6),
     ] {
         let path = write(dir.path(), name, text);
-        let got = p_kill_exact(&path);
+        let got = p_kill_exact(&path, &[]);
         assert!((got - p_kill).abs() < 1e-12, "{name}: p_kill {got}, expected {p_kill}");
     }
 }
@@ -220,7 +128,7 @@ fn range_beyond_the_firers_to_hit_row_is_refused() {
     // The LMG row stops at the 25cm band; 30cm is in the 35cm band.
     let text = replace_once(HMG, "\"hmg\"", "\"lmg\"");
     let (_dir, path, line) = scenario_error("lmg_30cm.toml", &text);
-    assert_names_file(&line, &path);
+    assert_names_file_maybe_placed(&line, &path);
     assert_contains(&line, &["30cm", "beyond", "LMG, any bipod or pivot-mounted MG", "reaches 25cm"]);
 }
 
@@ -252,7 +160,7 @@ fn a_not_applicable_to_hit_cell_is_refused() {
         "[firer.weapon_data]\nlabel = \"2-inch mortar\"\nto_hit = \"mortar_2in_5cm\"\ncasualty = [{ row = \"mortar_light\" }]",
     );
     let (_dir, path, line) = scenario_error("mortar_3cm.toml", &text);
-    assert_names_file(&line, &path);
+    assert_names_file_maybe_placed(&line, &path);
     assert_contains(&line, &["N/A", "3cm"]);
 }
 
@@ -265,7 +173,7 @@ fn an_area_fire_casualty_cell_is_refused_point_to_point() {
         "[firer.weapon_data]\nlabel = \"81mm mortar\"\nto_hit = \"short_guns_and_howitzers\"\ncasualty = [{ row = \"mortar_medium\" }]",
     );
     let (_dir, path, line) = scenario_error("mortar_fortified.toml", &text);
-    assert_names_file(&line, &path);
+    assert_names_file_maybe_placed(&line, &path);
     assert_contains(&line, &["Area Fire", "Fortified", "area_fire_building"]);
 }
 
@@ -274,7 +182,7 @@ fn a_casualty_row_that_does_not_reach_the_range_is_refused() {
     // The Boys AT rifle reaches 50cm to hit, but its casualty row is "within 15cm".
     let text = replace_once(HMG, "\"hmg\"", "\"boys_at_rifle\"");
     let (_dir, path, line) = scenario_error("boys_30cm.toml", &text);
-    assert_names_file(&line, &path);
+    assert_names_file_maybe_placed(&line, &path);
     assert_contains(&line, &["no casualty row beyond 15cm", "30cm"]);
 }
 
@@ -287,7 +195,7 @@ fn at_close_assault_at_2cm_or_more_is_refused() {
             "\"at_close_assault\"",
         );
         let (_dir, path, line) = scenario_error("close_assault.toml", &text);
-        assert_names_file(&line, &path);
+        assert_names_file_maybe_placed(&line, &path);
         assert_contains(&line, &["under 2cm", &format!("{range}cm")]);
     }
 }
@@ -571,7 +479,7 @@ fn override_with_a_casualty_cell_that_is_not_a_score_is_located() {
 fn override_with_an_unknown_table_file_name_is_corrected() {
     let (dir, path) = override_dir("ko_part_1.toml", KO_PART1);
     for line in override_errors(dir.path()) {
-        assert_names_file(&line, &path);
+        assert_names_file_maybe_placed(&line, &path);
         assert_contains(&line, &["unknown table file `ko_part_1.toml`", "did you mean `ko_part1.toml`?"]);
     }
 }
@@ -610,16 +518,6 @@ fn fire_with_override(file: &str, table: &str, from: &str, to: &str, name: &str,
     let scenario = write(scenario_dir.path(), name, text);
     let line = error_line(&fire(&scenario, &["--rules", dir.path().to_str().expect("utf-8 temp path")]));
     (path, line)
-}
-
-/// The error names `file` at some "line:column" right after "error: ".
-fn assert_placed_in(line: &str, file: &Path) {
-    let prefix = format!("error: {}:", file.display());
-    let rest = line.strip_prefix(&prefix).unwrap_or_else(|| panic!("expected `{prefix}LINE:COLUMN: `, got:\n{line}"));
-    let placed = rest.split_once(": ").is_some_and(|(at, _)| {
-        at.split_once(':').is_some_and(|(l, c)| l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok())
-    });
-    assert!(placed, "expected `{prefix}LINE:COLUMN: `, got:\n{line}");
 }
 
 const TO_HIT_MODIFIERS: &str =
@@ -691,7 +589,7 @@ fn override_with_nan_in_the_to_hit_ranges_is_refused() {
     );
     let (dir, path) = override_dir("to_hit.toml", &text);
     for line in override_errors(dir.path()) {
-        assert_names_file(&line, &path);
+        assert_names_file_maybe_placed(&line, &path);
         assert_contains(&line, &["ranges_cm"]);
     }
 }

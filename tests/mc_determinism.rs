@@ -5,9 +5,10 @@
 
 mod common;
 
-use std::process::Command;
+use std::path::Path;
 
 use combat_odds::engine::{self, CHUNK_TRIALS, Tally};
+use common::cli::{stdout_of, write};
 use common::plan;
 
 /// Point-to-point fire by several elements of two weapons at foot: `target`, `hits`
@@ -112,15 +113,9 @@ fn a_different_seed_gives_different_tallies() {
 }
 
 /// `combat-odds fire FILE --format json` on `threads` threads.
-fn fire_json(file: &std::path::Path, threads: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_combat-odds"))
-        .arg("fire")
-        .arg(file)
-        .args(["--format", "json", "--trials", "200001", "--seed", "11", "--threads", &threads.to_string()])
-        .output()
-        .expect("the binary runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("UTF-8 JSON")
+fn fire_json(file: &Path, threads: usize) -> String {
+    let (file, threads) = (file.to_str().expect("utf-8 temp path"), threads.to_string());
+    stdout_of(&["fire", file, "--format", "json", "--trials", "200001", "--seed", "11", "--threads", &threads])
 }
 
 #[test]
@@ -128,8 +123,7 @@ fn the_cli_gives_identical_json_on_1_2_and_8_threads() {
     // 200,001 trials: three full chunks and a partial one.
     let dir = tempfile::tempdir().expect("a temporary directory");
     for (name, text) in SCENARIOS {
-        let file = dir.path().join(format!("{name}.toml"));
-        std::fs::write(&file, text).expect("the scenario is written");
+        let file = write(dir.path(), &format!("{name}.toml"), text);
         let one = fire_json(&file, 1);
         let v: serde_json::Value = serde_json::from_str(&one).expect("JSON");
         assert_eq!(v["ruleset"], "mission-command", "{name}");

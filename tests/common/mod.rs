@@ -2,10 +2,18 @@
 
 #![allow(dead_code)]
 
+pub mod cli;
+pub mod exact;
+
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::{Ratio, gcd};
 use combat_odds::document::Document;
 use combat_odds::engine::{Measure, MonteCarlo};
+
+/// The path of `name` in the experiments/ folder.
+pub fn experiment_path(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(name)
+}
 
 /// Compiles scenario TOML text as the CLI would (embedded tables).
 pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {

@@ -111,8 +111,7 @@ impl Ruleset for MissionCommand {
         let mut views = vec![grid_view("to_hit.toml", &t.to_hit.source, &bands, &to_hit_rows)];
         let casualty: Vec<_> = t.casualty.rows.iter().collect();
         views.push(grid_view("casualty.toml", &t.casualty.source, &t.casualty.columns, &casualty));
-        let classes: Vec<String> =
-            crate::rules::mission_command::tables::ARMOUR_CLASSES.map(|a| format!("ac_{a}")).collect();
+        let classes: Vec<String> = tables::ARMOUR_CLASSES.map(|a| format!("ac_{a}")).collect();
         for (part, file) in ["ko_part1.toml", "ko_part2.toml"].iter().enumerate() {
             let rows: Vec<_> = t.ko.rows.iter().zip(&t.ko.part).filter(|(_, p)| **p == part).map(|(r, _)| r).collect();
             views.push(grid_view(file, &t.ko.sources[part], &classes, &rows));

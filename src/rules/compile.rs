@@ -2,25 +2,34 @@
 //! whole-number counts, modifiers looked up by name, and the running sums that leave
 //! an audit trail of every modifier applied. Rules logic stays in the rulesets.
 
+use std::collections::BTreeMap;
+
+use serde::de::IgnoredAny;
 use toml::Spanned;
 
 use crate::document::Document;
 use crate::error::{Result, unknown};
 use crate::tables::{Modifier, ModifierTable, Side};
 
-/// Refuses sections that belong to another kind of scenario, naming where they are.
-/// `present` pairs each optional section's name with where it starts, if written.
-pub fn only_sections(doc: &Document, kind: &str, present: &[(&str, Option<usize>)], allowed: &[&str]) -> Result<()> {
-    match present.iter().find(|(name, at)| at.is_some() && !allowed.contains(name)) {
-        Some((name, Some(at))) => Err(doc
-            .error_at(*at, format!("`{name}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")))),
-        _ => Ok(()),
-    }
-}
+/// The keys every scenario may have, whatever its kind.
+const HEADER: [&str; 5] = ["ruleset", "kind", "name", "description", "settings"];
 
-/// Where an optional section starts, for [`only_sections`].
-pub fn at<T>(section: &Option<Spanned<T>>) -> Option<usize> {
-    section.as_ref().map(|s| s.span().start)
+/// Refuses top-level sections that belong to another kind of scenario, naming the
+/// first in the file and where it stands. (Keys no kind knows are refused earlier, by
+/// the ruleset's own scenario struct.)
+pub fn only_sections(doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
+    let top: BTreeMap<String, Spanned<IgnoredAny>> = doc.parse()?;
+    let stray = top
+        .iter()
+        .filter(|(key, _)| !HEADER.contains(&key.as_str()) && !allowed.contains(&key.as_str()))
+        .min_by_key(|(_, value)| value.span().start);
+    match stray {
+        Some((key, value)) => Err(doc.error_at(
+            value.span().start,
+            format!("`{key}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A required section, or an error naming it.
@@ -43,6 +52,25 @@ pub fn choice<'n>(
         .find(|n| **n == v.get_ref())
         .copied()
         .ok_or_else(|| doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
+}
+
+/// A thing named from a catalogue (`weapon = "name"`) or written out inline
+/// (`weapon_data = { ... }`): exactly one of the two.
+pub fn catalogued<R, T>(
+    doc: &Document,
+    who: &str,
+    key: &str,
+    (by_name, inline): (&Option<Spanned<String>>, Option<Spanned<R>>),
+    lookup: impl FnOnce(&str) -> std::result::Result<T, String>,
+    resolve: impl FnOnce(Spanned<R>) -> Result<T>,
+) -> Result<T> {
+    match (by_name, inline) {
+        (Some(name), None) => lookup(name.get_ref()).map_err(|m| doc.error_at(name.span().start, m)),
+        (None, Some(data)) => resolve(data),
+        _ => Err(doc.error(format!(
+            "{who}: give either `{key} = \"name\"` from the catalogue or a `{key}_data` table, not both or neither"
+        ))),
+    }
 }
 
 /// A count of things (stands, elements, markers) within `lo..=hi`; `default` when not

@@ -2,6 +2,7 @@
 //! column. Each ruleset says how a cell's text reads; this module checks the shape
 //! (names unique, the right number of cells) and points errors at the cell.
 
+use serde::Deserialize;
 use toml::Spanned;
 
 use super::TableFile;
@@ -16,6 +17,34 @@ pub struct NamedRow<T> {
     pub label: String,
     /// Parsed cells, in column order.
     pub cells: Vec<T>,
+}
+
+/// A row as written in a data file: `name`, `label` and `cells`, nothing else.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRow {
+    /// Stable name.
+    pub name: Spanned<String>,
+    /// The row as the seed prints it.
+    pub label: String,
+    /// Cell texts, in column order.
+    pub cells: Vec<Spanned<String>>,
+}
+
+impl RawRow {
+    /// Reads the cells with `read` (see [`cells`]).
+    pub fn read<T>(
+        &self,
+        file: &TableFile,
+        width: (usize, usize),
+        read: impl Fn(&str) -> std::result::Result<T, String>,
+    ) -> Result<NamedRow<T>> {
+        Ok(NamedRow {
+            name: self.name.get_ref().clone(),
+            label: self.label.clone(),
+            cells: cells(file, &self.name, &self.cells, width, read)?,
+        })
+    }
 }
 
 /// Parses a row's cells with `read`, requiring between `min` and `max` of them; an

@@ -13,7 +13,7 @@ use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use crate::document::Document;
 use crate::error::{Result, unknown};
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, at, choice, count, distinct, named, only_sections, required};
+use crate::rules::compile::{Sum, catalogued, choice, count, distinct, named, only_sections, required};
 use crate::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
@@ -61,22 +61,6 @@ struct ScenarioFile {
     // morale
     #[serde(default)]
     company: Option<Spanned<RawCompany>>,
-}
-
-impl ScenarioFile {
-    /// Refuses sections that belong to another kind, naming where they are.
-    fn only(&self, doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
-        let present = [
-            ("phase", at(&self.phase)),
-            ("range", at(&self.range)),
-            ("close_assault", at(&self.close_assault)),
-            ("firer", at(&self.firer)),
-            ("target", at(&self.target)),
-            ("artillery", at(&self.artillery)),
-            ("company", at(&self.company)),
-        ];
-        only_sections(doc, kind, &present, allowed)
-    }
 }
 
 #[derive(Deserialize)]
@@ -201,15 +185,15 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
     let file: ScenarioFile = doc.parse()?;
     match k {
         "direct_fire" => {
-            file.only(doc, k, &["phase", "range", "close_assault", "firer", "target"])?;
+            only_sections(doc, k, &["phase", "range", "close_assault", "firer", "target"])?;
             direct_fire(doc, file, tables, catalogue)
         }
         "indirect_fire" => {
-            file.only(doc, k, &["artillery", "target"])?;
+            only_sections(doc, k, &["artillery", "target"])?;
             indirect_fire(doc, file, tables, catalogue)
         }
         _ => {
-            file.only(doc, k, &["company"])?;
+            only_sections(doc, k, &["company"])?;
             morale(doc, file, tables)
         }
     }
@@ -231,41 +215,24 @@ impl Ctx<'_> {
         count(self.doc, s, "stands", 1, MAX_STANDS, 1)
     }
 
-    fn choice<'n>(
-        &self,
-        value: Option<&Spanned<String>>,
-        what: &str,
-        names: &[&'n str],
-        default: &'n str,
-    ) -> Result<&'n str> {
-        choice(self.doc, value, what, names, default)
-    }
-
+    /// A firer's weapon: from the catalogue or its inline data line.
     fn weapon(
         &self,
         catalogue: &Catalogue,
-        by_name: &Option<Spanned<String>>,
-        inline: Option<Spanned<RawWeapon>>,
         who: &str,
+        given: (&Option<Spanned<String>>, Option<Spanned<RawWeapon>>),
     ) -> Result<Weapon> {
-        match (by_name, inline) {
-            (Some(name), None) => catalogue.weapon(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m)),
-            (None, Some(data)) => {
+        catalogued(
+            self.doc,
+            who,
+            "weapon",
+            given,
+            |name| catalogue.weapon(name).cloned(),
+            |data| {
                 let at = data.span().start;
                 data.into_inner().resolve(&format!("{who} weapon_data"), self.doc, at)
-            }
-            _ => Err(self.doc.error(format!("{who}: give either `weapon = \"name\"` from the catalogue or a `weapon_data` table, not both or neither"))),
-        }
-    }
-
-    fn named<'t>(
-        &self,
-        name: &Spanned<String>,
-        charts: &[&'t ModifierTable],
-        automatic: &[(&str, &str)],
-        side: Option<Side>,
-    ) -> Result<&'t crate::tables::Modifier> {
-        named(self.doc, name, charts, automatic, side)
+            },
+        )
     }
 
     fn target(&self, raw: RawTarget, catalogue: &Catalogue, allowed: &ModifierTable, indirect: bool) -> Result<Target> {
@@ -285,12 +252,12 @@ impl Ctx<'_> {
                 return Err(self.doc.error_at(name.span().start, "target: give `vehicle` or `vehicle_data`, not both"));
             }
         };
-        let aspect = self.choice(raw.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
+        let aspect = choice(self.doc, raw.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
         let armour = vehicle.as_ref().map_or(0, |v| if aspect == "flank" { v.armour_flank } else { v.armour_front });
         let mut modifiers = Vec::new();
         distinct(self.doc, &raw.modifiers)?;
         for name in &raw.modifiers {
-            let m = self.named(name, &[allowed], &[], Some(Side::Target))?;
+            let m = named(self.doc, name, &[allowed], &[], Some(Side::Target))?;
             modifiers.push((m.name.clone(), name.span().start));
         }
         let covers = ["light_cover", "medium_cover", "hard_cover", "fortification"];
@@ -397,7 +364,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
     let close_assault = s.close_assault.as_ref().is_some_and(|c| *c.get_ref());
     let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
-    let phase = cx.choice(s.phase.as_ref(), "phase", &PHASES, "general")?;
+    let phase = choice(cx.doc, s.phase.as_ref(), "phase", &PHASES, "general")?;
     let range = match (&s.range, close_assault) {
         (Some(r), _) => {
             let v = *r.get_ref();
@@ -436,17 +403,17 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
     let mut suppresses = false;
     for (i, f) in firers.into_iter().enumerate() {
         let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
-        let weapon = cx.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
+        let weapon = cx.weapon(catalogue, &who, (&f.weapon, f.weapon_data))?;
         let quality = cx.quality(&f.quality)?;
         let stands = cx.stands(&f.stands)?;
-        let mount = match cx.choice(f.mount.as_ref(), "mount", &MOUNTS, "personnel")? {
+        let mount = match choice(cx.doc, f.mount.as_ref(), "mount", &MOUNTS, "personnel")? {
             "tank" => Mount::Tank,
             "armoured_car" => Mount::ArmouredCar,
             "vehicle" => Mount::OtherVehicle,
             "towed" => Mount::Towed,
             _ => Mount::Personnel,
         };
-        let role = f.role.as_ref().map(|r| cx.choice(Some(r), "role", &ROLES, "")).transpose()?;
+        let role = f.role.as_ref().map(|r| choice(cx.doc, Some(r), "role", &ROLES, "")).transpose()?;
         // The band: "C" or the closest band in close assault, else the first band that reaches.
         let band_index = match range {
             _ if close_assault => Some(0),
@@ -477,12 +444,12 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
         ));
 
         // Rule checks that make a scenario impossible rather than merely unlikely.
-        let named: Vec<&str> = f.modifiers.iter().map(|m| m.get_ref().as_str()).collect();
+        let listed: Vec<&str> = f.modifiers.iter().map(|m| m.get_ref().as_str()).collect();
         let at = |name: &str| f.modifiers.iter().find(|m| m.get_ref() == name).map_or(0, |m| m.span().start);
         if phase == "prep" && !class.suppresses() {
             return Err(doc.error(format!("{who}: prep fire always consists of H class or HC ammunition [13.1.1]; this band's anti-armour is `{}`", class.label())));
         }
-        if phase != "general" && named.contains(&"pinned") {
+        if phase != "general" && listed.contains(&"pinned") {
             return Err(doc.error_at(
                 at("pinned"),
                 format!("{who}: pinned stands fire only in the general fire phase; set phase = \"general\""),
@@ -500,19 +467,19 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
         if close_assault && afv.is_some() && total_stands > 1 {
             return Err(doc.error("only one personnel stand may close assault an AFV, however many are in contact; give one firer with stands = 1"));
         }
-        if named.contains(&"human_wave") && !close_assault {
+        if listed.contains(&"human_wave") && !close_assault {
             return Err(
                 doc.error_at(at("human_wave"), format!("{who}: the human wave bonus applies in close assault only"))
             );
         }
-        if named.contains(&"multiple_targets") && close_assault {
+        if listed.contains(&"multiple_targets") && close_assault {
             return Err(
                 doc.error_at(at("multiple_targets"), format!("{who}: no multiple-targets penalty in contact [16.3]"))
             );
         }
 
         // Rate of fire.
-        let passenger = named.contains(&"passenger");
+        let passenger = listed.contains(&"passenger");
         let automatic_rof = [
             ("elite", "from the firer's quality"),
             ("op_fire", "from phase = \"opportunity\""),
@@ -566,7 +533,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
         }
         distinct(doc, &f.modifiers)?;
         for name in &f.modifiers {
-            let m = cx.named(name, &[rof_chart, df, &tables.ammo.modifiers], &automatic, Some(Side::Firer))?;
+            let m = named(cx.doc, name, &[rof_chart, df, &tables.ammo.modifiers], &automatic, Some(Side::Firer))?;
             if tables.ammo.modifiers.rows().iter().any(|r| r.name == m.name) {
                 return Err(doc.error_at(
                     name.span().start,
@@ -645,7 +612,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
     let raw_target = required(doc, s.target, "[target]", "indirect_fire")?;
     let who = a.name.clone().unwrap_or_else(|| "artillery".into());
-    let weapon = cx.weapon(catalogue, &a.weapon, a.weapon_data, &who)?;
+    let weapon = cx.weapon(catalogue, &who, (&a.weapon, a.weapon_data))?;
     let Some(idf) = weapon.idf else {
         return Err(doc.error(format!(
             "{who}: weapon `{}` has no IDF data (burst and HE value); pick a weapon with `idf`",
@@ -657,7 +624,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     let moving = raw_target.moving;
     let target = cx.target(raw_target, catalogue, &tables.indirect_fire, true)?;
     let response_chart = &tables.artillery_response;
-    let kind = cx.choice(Some(&a.artillery), "artillery type", &["organic", "supporting"], "organic")?;
+    let kind = choice(cx.doc, Some(&a.artillery), "artillery type", &["organic", "supporting"], "organic")?;
     let automatic = [
         ("elite_veteran", "from the firer's quality"),
         ("trained_green", "from the firer's quality"),
@@ -675,7 +642,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     let mut hit = Sum::new(idf.he);
     distinct(doc, &a.modifiers)?;
     for name in &a.modifiers {
-        let m = cx.named(name, &[&response_chart.modifiers, idf_chart], &automatic, Some(Side::Firer))?;
+        let m = named(cx.doc, name, &[&response_chart.modifiers, idf_chart], &automatic, Some(Side::Firer))?;
         if response_chart.modifiers.rows().iter().any(|r| r.name == m.name) {
             response.add(&m.name, m.value(1));
         } else {
@@ -739,7 +706,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
     }
     let chart = &tables.morale_modifiers;
     let mut morale = Sum::new(base as i32);
-    let status = cx.choice(c.status.as_ref(), "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
+    let status = choice(cx.doc, c.status.as_ref(), "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
     if status != "none" {
         // The card's Shaken -3 and Demoralized -4 already include the pin's -2 (21.3.3, 21.3.4).
         morale.add(status, chart.get(status).value(1));
@@ -759,7 +726,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<Compiled> 
     ];
     distinct(doc, &c.modifiers)?;
     for name in &c.modifiers {
-        let m = cx.named(name, &[chart], &automatic, None)?;
+        let m = named(cx.doc, name, &[chart], &automatic, None)?;
         morale.add(&m.name, m.value(1));
     }
     let n = morale.total();

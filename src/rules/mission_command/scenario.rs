@@ -9,15 +9,15 @@ use super::catalogue::{Catalogue, RawWeapon, Weapon};
 use super::fire::{Counts, Fire, Shot, effect_by_face};
 use super::settings::{KoOutsideListedRanges, RawSettings, Settings};
 use super::tables::{
-    ARMOUR_CLASSES, AreaKoCell, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell, Facing,
-    Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
+    ARMOUR_CLASSES, AaCell, AreaKoCell, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell,
+    Facing, Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
 };
 use crate::dice::D10;
 use crate::document::Document;
 use crate::engine::Measure;
 use crate::error::Result;
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, at, choice, count, distinct, named, only_sections, required};
+use crate::rules::compile::{Sum, catalogued, choice, count, distinct, named, only_sections, required};
 use crate::rules::test_roll::TestRoll;
 use crate::tables::Side;
 
@@ -82,24 +82,6 @@ struct ScenarioFile {
     aa_firer: Option<Spanned<Vec<RawAaFirer>>>,
     #[serde(default)]
     aircraft: Option<Spanned<RawAircraft>>,
-}
-
-impl ScenarioFile {
-    fn only(&self, doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
-        let present = [
-            ("range", at(&self.range)),
-            ("opportunity_fire", at(&self.opportunity_fire)),
-            ("firer", at(&self.firer)),
-            ("target", at(&self.target)),
-            ("fire", at(&self.fire)),
-            ("vehicle", at(&self.vehicle)),
-            ("structure", at(&self.structure)),
-            ("group", at(&self.group)),
-            ("aa_firer", at(&self.aa_firer)),
-            ("aircraft", at(&self.aircraft)),
-        ];
-        only_sections(doc, kind, &present, allowed)
-    }
 }
 
 #[derive(Deserialize)]
@@ -224,28 +206,31 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let experiment = match k {
         "point_to_point" => {
-            file.only(doc, k, &["range", "opportunity_fire", "firer", "target"])?;
+            only_sections(doc, k, &["range", "opportunity_fire", "firer", "target"])?;
             cx.point_to_point(file, catalogue)?
         }
         "area_fire_afv" => {
-            file.only(doc, k, &["range", "fire", "vehicle"])?;
+            only_sections(doc, k, &["range", "fire", "vehicle"])?;
             cx.area_fire_afv(file)?
         }
         "area_fire_building" => {
-            file.only(doc, k, &["range", "fire", "structure"])?;
+            only_sections(doc, k, &["range", "fire", "structure"])?;
             cx.area_fire_building(file)?
         }
         "reaction_test" => {
-            file.only(doc, k, &["group"])?;
+            only_sections(doc, k, &["group"])?;
             cx.reaction_test(file)?
         }
         _ => {
-            file.only(doc, k, &["aa_firer", "aircraft"])?;
+            only_sections(doc, k, &["aa_firer", "aircraft"])?;
             cx.anti_aircraft(file)?
         }
     };
     Ok(Compiled { experiment, notes: cx.notes })
 }
+
+/// The cells an area fire reads: (weapon class row, intensity).
+type Column = (usize, Intensity);
 
 /// A compiler's document, tables, settings and running notes.
 struct Ctx<'a> {
@@ -355,7 +340,7 @@ impl Ctx<'_> {
             let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
             let weapon_at = f.weapon.as_ref().map(|w| w.span().start);
             let weapon_at = weapon_at.or(f.weapon_data.as_ref().map(|w| w.span().start)).unwrap_or(range_at);
-            let weapon = self.weapon(catalogue, &f.weapon, f.weapon_data, &who)?;
+            let weapon = self.weapon(catalogue, &who, (&f.weapon, f.weapon_data))?;
             let row = &t.rows[weapon.to_hit];
             let elements = self.elements(&f.elements, "elements")?;
             let quality = choice(doc, f.quality.as_ref(), "quality", &QUALITIES, "regular")?;
@@ -451,17 +436,17 @@ impl Ctx<'_> {
     fn weapon(
         &self,
         catalogue: &Catalogue,
-        by_name: &Option<Spanned<String>>,
-        inline: Option<Spanned<RawWeapon>>,
         who: &str,
+        given: (&Option<Spanned<String>>, Option<Spanned<RawWeapon>>),
     ) -> Result<Weapon> {
-        match (by_name, inline) {
-            (Some(name), None) => catalogue.weapon(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m)),
-            (None, Some(data)) => data.into_inner().resolve(who, self.doc, self.tables),
-            _ => Err(self.doc.error(format!(
-                "{who}: give either `weapon = \"name\"` from the catalogue or a `weapon_data` table (to_hit, casualty, ko rows), not both or neither"
-            ))),
-        }
+        catalogued(
+            self.doc,
+            who,
+            "weapon",
+            given,
+            |name| catalogue.weapon(name).cloned(),
+            |data| data.into_inner().resolve(who, self.doc, self.tables),
+        )
     }
 
     /// The natural d20 face from which a hit converts (casualty or KO), or `None`
@@ -556,16 +541,17 @@ impl Ctx<'_> {
         (value, how)
     }
 
-    /// The parts every area fire shares: the system, its intensity (`None` for
-    /// harassing fire) and the roll modifier, with range checks against the firer's
-    /// maximum range.
+    /// The parts every area fire shares: the system, the column it reads (its weapon
+    /// class row and intensity; `None` when the system or harassing fire has no
+    /// effect) and the roll modifier, with range checks against the firer's maximum
+    /// range.
     fn area_fire<'s>(
         &mut self,
         raw: &RawAreaFire,
         range: &Option<Spanned<f64>>,
         systems: &'s [AreaSystem],
         rockets_bonus: i32,
-    ) -> Result<(&'s AreaSystem, Option<Intensity>, i32)> {
+    ) -> Result<(&'s AreaSystem, Option<Column>, i32)> {
         let doc = self.doc;
         let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
         let picked = choice(doc, Some(&raw.system), "firing system", &names, "")?;
@@ -616,29 +602,30 @@ impl Ctx<'_> {
                 ),
             ));
         }
-        let intensity = intensity.map(|i| system.intensity.unwrap_or(i));
+        let column = system.class.zip(intensity.map(|i| system.intensity.unwrap_or(i)));
         let bonus = if raw.rockets { rockets_bonus } else { 0 };
         self.notes.push(format!(
             "{}: {}, {}{}",
             raw.name.clone().unwrap_or_else(|| "fire".into()),
             system.label,
-            match intensity {
-                None => "harassing fire (no effect)".to_string(),
-                Some(i) => format!("{} column", Intensity::NAMES[i as usize]),
+            match (column, intensity) {
+                (Some((_, i)), _) => format!("{} column", Intensity::NAMES[i as usize]),
+                (None, None) => "harassing fire: no effect".to_string(),
+                (None, Some(_)) => "no effect".to_string(),
             },
             if bonus != 0 { format!(", rockets {bonus:+} to the d20") } else { String::new() }
         ));
         if let Some(note) = &system.note {
             self.notes.push(format!("  {note}"));
         }
-        Ok((system, intensity, bonus))
+        Ok((system, column, bonus))
     }
 
     fn area_fire_afv(&mut self, s: ScenarioFile) -> Result<Box<dyn crate::engine::Experiment>> {
         let doc = self.doc;
         let table = &self.tables.area_afv;
         let raw = required(doc, s.fire, "[fire]", "area_fire_afv")?;
-        let (system, intensity, bonus) = self.area_fire(&raw, &s.range, &table.systems, table.rockets_bonus)?;
+        let (system, column, bonus) = self.area_fire(&raw, &s.range, &table.systems, table.rockets_bonus)?;
         let vehicles = s.vehicle.map(Spanned::into_inner).unwrap_or_default();
         if vehicles.is_empty() {
             return Err(doc.error("an area_fire_afv scenario needs at least one [[vehicle]] under the template"));
@@ -652,10 +639,9 @@ impl Ctx<'_> {
             let side_hit = v.open_topped || system.facing == Some(Facing::Side);
             let ac = if side_hit { side } else { front };
             let facing = if side_hit { "side" } else { "front" };
-            let (effect, capped, text) = match (system.class, intensity) {
-                (None, _) => ([0; 20], true, "no effect (system)".to_string()),
-                (_, None) => ([0; 20], true, "no effect (harassing fire)".to_string()),
-                (Some(class), Some(i)) => {
+            let (effect, capped, text) = match column {
+                None => ([0; 20], true, "no effect".to_string()),
+                Some((class, i)) => {
                     let band = table.armour_bands.index(ac);
                     let cell = table.classes[class].cells[band][i as usize];
                     let band_text = table.armour_bands.ranges()[band];
@@ -704,14 +690,13 @@ impl Ctx<'_> {
         if raw.rockets && rockets == 0 {
             self.notes.push("rockets: no bonus against buildings (rockets_vs_buildings = no_bonus)".into());
         }
-        let (system, intensity, bonus) = self.area_fire(&raw, &s.range, &table.systems, rockets)?;
+        let (_, column, bonus) = self.area_fire(&raw, &s.range, &table.systems, rockets)?;
         let names: Vec<&str> = table.structures.iter().map(String::as_str).collect();
         let strength = choice(doc, Some(&structure.strength), "structure strength", &names, "")?;
         let si = names.iter().position(|n| *n == strength).expect("a listed structure");
-        let (effect, text) = match (system.class, intensity) {
-            (None, _) => ([0; 20], "no effect (system)".to_string()),
-            (_, None) => ([0; 20], "no effect (harassing fire)".to_string()),
-            (Some(class), Some(i)) => {
+        let (effect, text) = match column {
+            None => ([0; 20], "no effect".to_string()),
+            Some((class, i)) => {
                 let cell = &table.classes[class].cells[si][i as usize];
                 let effect = match cell {
                     BuildingCell::Rolls(rolls) => {
@@ -831,8 +816,8 @@ impl Ctx<'_> {
             let row = choice(doc, Some(&f.weapon), "anti-aircraft firer", &rows, "")?;
             let r = rows.iter().position(|n| *n == row).expect("listed");
             let score = match aa.to_hit[r].cells[ai] {
-                super::tables::AaCell::Value(n) => n,
-                super::tables::AaCell::NotApplicable => {
+                AaCell::Value(n) => n,
+                AaCell::NotApplicable => {
                     return Err(doc.error_at(
                         f.weapon.span().start,
                         format!("{who}: \"{}\" cannot engage at {altitude} (N/A)", aa.to_hit[r].label),

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::{Result, unknown};
-use crate::tables::grid::{self, NamedRow};
+use crate::tables::grid::{self, NamedRow, RawRow};
 use crate::tables::{Bands, Embedded, ModifierRow, ModifierTable, RollRange, Source, TableFile, file};
 
 /// The embedded table files of this ruleset.
@@ -512,10 +512,8 @@ pub struct ReactionResult {
 pub struct Reaction {
     /// The modifiers, both columns.
     pub modifiers: ModifierTable,
-    /// Results best first, as the seed lists them.
+    /// Results best first, as the seed lists them; their bands cover every score.
     pub results: Vec<ReactionResult>,
-    /// The same bands lowest first, for lookups.
-    bands: Bands,
     /// Provenance of the results table.
     pub results_source: Source,
 }
@@ -523,7 +521,7 @@ pub struct Reaction {
 impl Reaction {
     /// The index into `results` (best first) of a modified score.
     pub fn result(&self, score: i32) -> usize {
-        self.results.len() - 1 - self.bands.index(score)
+        self.results.iter().position(|r| r.roll.contains(score)).expect("the bands cover every score (checked at load)")
     }
 }
 
@@ -652,9 +650,10 @@ pub const AA_ROWS: &[&str] = &["multi_barrel"];
 pub const CASUALTY_COLUMNS: [&str; 6] =
     ["fortified", "good_cover", "no_or_light_cover", "moving_in_no_cover", "heavy_weapons", "soft_vehicles"];
 
+/// A to-hit row as written: a grid row plus the to-hit table's own remarks.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawRow {
+struct RawToHitRow {
     name: Spanned<String>,
     label: String,
     cells: Vec<Spanned<String>>,
@@ -666,42 +665,12 @@ struct RawRow {
     note: Option<String>,
 }
 
-impl RawRow {
-    fn read<T>(
-        &self,
-        f: &TableFile,
-        width: (usize, usize),
-        cell: impl Fn(&str) -> std::result::Result<T, String>,
-    ) -> Result<NamedRow<T>> {
-        if self.closer_than_cm.is_some() || self.split.is_some() {
-            return Err(f.error_at(
-                self.name.span().start,
-                format!("row `{}`: `closer_than_cm` and `split` belong to to_hit.toml only", self.name.get_ref()),
-            ));
-        }
-        self.named(f, width, cell)
-    }
-
-    fn named<T>(
-        &self,
-        f: &TableFile,
-        width: (usize, usize),
-        cell: impl Fn(&str) -> std::result::Result<T, String>,
-    ) -> Result<NamedRow<T>> {
-        Ok(NamedRow {
-            name: self.name.get_ref().clone(),
-            label: self.label.clone(),
-            cells: grid::cells(f, &self.name, &self.cells, width, cell)?,
-        })
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ToHitFile {
     ranges_cm: Vec<f64>,
     source: Source,
-    firer: Vec<RawRow>,
+    firer: Vec<RawToHitRow>,
 }
 
 #[derive(Deserialize)]
@@ -844,7 +813,8 @@ fn load_to_hit(f: &TableFile, modifiers: &TableFile) -> Result<ToHit> {
     grid::unique(f, raw.firer.iter().map(|r| &r.name))?;
     let mut rows = Vec::with_capacity(raw.firer.len());
     for r in &raw.firer {
-        let row = r.named(f, (1, ranges.len()), ToHitCell::parse)?;
+        let cells = grid::cells(f, &r.name, &r.cells, (1, ranges.len()), ToHitCell::parse)?;
+        let row = NamedRow { name: r.name.get_ref().clone(), label: r.label.clone(), cells };
         let split = row.cells.iter().any(|c| matches!(c, ToHitCell::Split { .. }));
         if split != r.split.is_some() {
             return Err(f.error_at(
@@ -1128,7 +1098,8 @@ fn load_reaction(modifiers: &TableFile, results: &TableFile) -> Result<Reaction>
             got.join(", ")
         )));
     }
-    // The seed lists results best first; bands run from the lowest score up.
+    // The seed lists results best first; bands are checked from the lowest score up,
+    // open at both ends and without gaps, so every score falls in exactly one.
     let cells: Vec<(&str, &Spanned<String>)> =
         raw.result.iter().rev().map(|r| (r.name.get_ref().as_str(), &r.roll)).collect();
     let bands = Bands::parse(results, "reaction results", &cells, i32::MIN)?;
@@ -1146,7 +1117,6 @@ fn load_reaction(modifiers: &TableFile, results: &TableFile) -> Result<Reaction>
     Ok(Reaction {
         modifiers: ModifierTable::load(modifiers, REACTION_ROWS)?,
         results: results_list,
-        bands,
         results_source: raw.source,
     })
 }

@@ -20,12 +20,18 @@ use combat_odds::document::Document;
 use common::cli::experiment_outcome_row;
 use common::exact::{Exact, experiment_file, r};
 
+/// A direct fire scenario: `header` lines (range, phase), then one `[[firer]]` and the
+/// `[target]`, each given as the body of its table.
+fn one_firer(header: &str, firer: &str, target: &str) -> String {
+    format!(
+        "ruleset = \"command-decision\"\nkind = \"direct_fire\"\n{header}\n[[firer]]\n{firer}\n[target]\n{target}\n"
+    )
+}
+
 /// A regular Sherman firing 75mm HE (H class) at 8 in., the medium band (hit 5, ROF 2),
 /// at the target described by `target` (the body of a `[target]` table).
 fn sherman_he_at(target: &str) -> String {
-    format!(
-        "ruleset = \"command-decision\"\nkind = \"direct_fire\"\nrange = 8\n[[firer]]\nweapon = \"us_75mm_m3_he\"\nquality = \"regular\"\nmount = \"tank\"\n[target]\n{target}\n"
-    )
+    one_firer("range = 8", "weapon = \"us_75mm_m3_he\"\nquality = \"regular\"\nmount = \"tank\"", target)
 }
 
 // ---------------------------------------------------------------------------
@@ -37,16 +43,7 @@ fn plain_personnel_target_in_the_open() {
     // Regular rifle platoon at 4 in.: medium band (4 in.), hit 4, ROF 4/3 -> 3 dice.
     let e = Exact::of(
         "open",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 4
-[[firer]]
-weapon = "rifle_platoon"
-quality = "regular"
-[target]
-quality = "regular"
-"#,
+        &one_firer("range = 4", "weapon = \"rifle_platoon\"\nquality = \"regular\"", "quality = \"regular\""),
     );
     // Per die: P(hit) = 4/10. P(E) = 4/10 * 4/10 = 0.16; P(FB) = 4/10 * 3/10 = 0.12;
     // P(miss or NE) = 0.6 + 4/10 * 3/10 = 0.72.
@@ -72,17 +69,11 @@ fn light_cover_is_minus_one_to_small_arms() {
     // Same rifle platoon, target in light cover: hit 4 -1 = 3.
     let e = Exact::of(
         "light cover",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 4
-[[firer]]
-weapon = "rifle_platoon"
-quality = "regular"
-[target]
-quality = "regular"
-modifiers = ["light_cover"]
-"#,
+        &one_firer(
+            "range = 4",
+            "weapon = \"rifle_platoon\"\nquality = \"regular\"",
+            "quality = \"regular\"\nmodifiers = [\"light_cover\"]",
+        ),
     );
     // Per die: P(E) = 3/10 * 4/10 = 0.12 -> P(kill) = 1 - 0.88^3 = 1 - 10648/15625 = 4977/15625.
     assert_eq!(e.p_kill(), r(4977, 15625));
@@ -137,16 +128,7 @@ fn elite_firer_gets_rof_plus_one_and_hit_plus_one() {
     // Elite rifle platoon at 4 in.: ROF 3 +1 elite = 4 dice; hit 4 +1 veteran/elite = 5.
     let e = Exact::of(
         "elite",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 4
-[[firer]]
-weapon = "rifle_platoon"
-quality = "elite"
-[target]
-quality = "regular"
-"#,
+        &one_firer("range = 4", "weapon = \"rifle_platoon\"\nquality = \"elite\"", "quality = \"regular\""),
     );
     // Per die: P(E) = 5/10 * 4/10 = 0.2 -> P(kill) = 1 - 0.8^4 = 1 - 0.4096 = 0.5904 = 369/625.
     assert_eq!(e.p_kill(), r(369, 625));
@@ -159,17 +141,11 @@ fn opportunity_fire_gets_rof_plus_one() {
     // Regular rifle platoon at 4 in. in the Opportunity Fire phase: ROF 3 +1 op fire = 4, hit 4.
     let e = Exact::of(
         "op fire",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-phase = "opportunity"
-range = 4
-[[firer]]
-weapon = "rifle_platoon"
-quality = "regular"
-[target]
-quality = "regular"
-"#,
+        &one_firer(
+            "phase = \"opportunity\"\nrange = 4",
+            "weapon = \"rifle_platoon\"\nquality = \"regular\"",
+            "quality = \"regular\"",
+        ),
     );
     // Per die P(E) = 0.16 -> P(kill) = 1 - 0.84^4 = 1 - (21/25)^4 = 1 - 194481/390625 = 196144/390625.
     assert_eq!(e.p_kill(), r(196144, 390625));
@@ -199,16 +175,7 @@ fn out_of_range_beyond_extreme_has_no_effect() {
     // Rifle platoon extreme band ends at 8 in.; at 9 in. the fire is carried out with no effect.
     let beyond = Exact::of(
         "beyond extreme",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 9
-[[firer]]
-weapon = "rifle_platoon"
-quality = "regular"
-[target]
-quality = "regular"
-"#,
+        &one_firer("range = 9", "weapon = \"rifle_platoon\"\nquality = \"regular\"", "quality = \"regular\""),
     );
     // No die can hit: P(kill) = 0, P(0 hits) = 1.
     assert_eq!(beyond.p_kill(), r(0, 1));
@@ -217,16 +184,7 @@ quality = "regular"
     // At exactly 8 in. the extreme band applies: hit 2, ROF 3.
     let at_extreme = Exact::of(
         "at extreme",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "rifle_platoon"
-quality = "regular"
-[target]
-quality = "regular"
-"#,
+        &one_firer("range = 8", "weapon = \"rifle_platoon\"\nquality = \"regular\"", "quality = \"regular\""),
     );
     // Per die P(E) = 0.2 * 0.4 = 0.08 -> 1 - 0.92^3 = 1 - 12167/15625 = 3458/15625.
     assert_eq!(at_extreme.p_kill(), r(3458, 15625));
@@ -241,17 +199,11 @@ fn weapon_with_no_anti_armour_value_cannot_harm_an_afv() {
     // Regular HMG platoon at 4 in. (close band, hit 6, anti-armour "-") at a Sherman.
     let e = Exact::of(
         "hmg vs sherman",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 4
-[[firer]]
-weapon = "hmg_platoon"
-quality = "regular"
-[target]
-vehicle = "m4_sherman"
-quality = "regular"
-"#,
+        &one_firer(
+            "range = 4",
+            "weapon = \"hmg_platoon\"\nquality = \"regular\"",
+            "vehicle = \"m4_sherman\"\nquality = \"regular\"",
+        ),
     );
     // Hits happen (ROF 3 at 6/10) but do nothing: P(kill) = 0, P(no effect) = 1.
     assert_eq!(e.p_kill(), r(0, 1));
@@ -330,18 +282,11 @@ fn ammo_depletion_for_a_75mm_tank_gun() {
     // ROF 2. Effect d10 + 5 - 6 = d10 - 1: faces 1-4 -> 0-3 NE, 5-7 -> 4-6 FB, 8-10 -> 7-9 E.
     let tank = Exact::of(
         "75mm tank",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3"
-quality = "regular"
-mount = "tank"
-[target]
-vehicle = "pz_iv_h"
-quality = "regular"
-"#,
+        &one_firer(
+            "range = 8",
+            "weapon = \"us_75mm_m3\"\nquality = \"regular\"\nmount = \"tank\"",
+            "vehicle = \"pz_iv_h\"\nquality = \"regular\"",
+        ),
     );
     // Per die P(E) = 5/10 * 3/10 = 0.15 -> P(kill) = 1 - 0.85^2 = 1 - 0.7225 = 0.2775 = 111/400.
     assert_eq!(tank.p_kill(), r(111, 400));
@@ -352,18 +297,11 @@ quality = "regular"
     // The same gun on an armoured car: 7 +1 = 8 -> 0.08 per die; 1 - 0.92^2 = 0.1536 = 96/625.
     let car = Exact::of(
         "75mm armoured car",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 8
-[[firer]]
-weapon = "us_75mm_m3"
-quality = "regular"
-mount = "armoured_car"
-[target]
-vehicle = "pz_iv_h"
-quality = "regular"
-"#,
+        &one_firer(
+            "range = 8",
+            "weapon = \"us_75mm_m3\"\nquality = \"regular\"\nmount = \"armoured_car\"",
+            "vehicle = \"pz_iv_h\"\nquality = \"regular\"",
+        ),
     );
     assert_eq!(car.p("ammo", "depleted"), r(96, 625));
 }
@@ -423,17 +361,11 @@ fn close_assault_by_engineers_destroys_without_an_effect_roll() {
     // 1/2 * 3/10 = 3/20 forced back.
     let infantry = Exact::of(
         "close assault, no role",
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-close_assault = true
-[[firer]]
-weapon = "engineer_platoon"
-quality = "veteran"
-[target]
-vehicle = "panther_g"
-quality = "regular"
-"#,
+        &one_firer(
+            "close_assault = true",
+            "weapon = \"engineer_platoon\"\nquality = \"veteran\"",
+            "vehicle = \"panther_g\"\nquality = \"regular\"",
+        ),
     );
     assert_eq!(infantry.p_kill(), r(1, 5));
     assert_eq!(infantry.p("target", "forced_back"), r(3, 20));
@@ -637,16 +569,8 @@ fn a_scenario_written_to_a_temporary_file() {
     let mut file = tempfile::Builder::new().suffix(".toml").tempfile().expect("temp file");
     write!(
         file,
-        r#"
-ruleset = "command-decision"
-kind = "direct_fire"
-range = 6
-[[firer]]
-weapon = "hmg_platoon"
-quality = "regular"
-[target]
-quality = "green"
-"#
+        "{}",
+        one_firer("range = 6", "weapon = \"hmg_platoon\"\nquality = \"regular\"", "quality = \"green\"")
     )
     .expect("write");
     let e = Exact::from_doc(&Document::read(file.path()).expect("read back"));

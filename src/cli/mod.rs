@@ -46,6 +46,9 @@ struct ScenarioHeader {
     kind: toml::Spanned<String>,
     #[serde(default)]
     name: Option<String>,
+    /// Free text for the reader of the file; read here only so that it must be text.
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
 }
 
 impl FirePlan {

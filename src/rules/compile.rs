@@ -11,25 +11,35 @@ use crate::document::Document;
 use crate::error::{Result, unknown};
 use crate::tables::{Modifier, ModifierTable, Side};
 
-/// The keys every scenario may have, whatever its kind.
+/// The keys every scenario may have, whatever its kind (the CLI reads `ruleset`,
+/// `kind` and `name`; `description` is for the reader; `settings` for the ruleset).
 const HEADER: [&str; 5] = ["ruleset", "kind", "name", "description", "settings"];
 
-/// Refuses top-level sections that belong to another kind of scenario, naming the
-/// first in the file and where it stands. (Keys no kind knows are refused earlier, by
-/// the ruleset's own scenario struct.)
-pub fn only_sections(doc: &Document, kind: &str, allowed: &[&str]) -> Result<()> {
+/// The sections each kind of scenario takes, for [`scenario_kind`].
+pub type Sections = [(&'static str, &'static [&'static str])];
+
+/// Checks a scenario's kind against `by_kind` and its top-level keys against the
+/// header and that kind's sections, and returns the kind. A section of another kind
+/// is refused where it stands; a key no kind knows is refused with the nearest name.
+pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections) -> Result<&'static str> {
+    let kinds: Vec<&'static str> = by_kind.iter().map(|(k, _)| *k).collect();
+    let k = choice(doc, Some(kind), "scenario kind", &kinds, "")?;
+    let allowed = by_kind.iter().find(|(name, _)| *name == k).map(|(_, s)| *s).expect("a listed kind");
     let top: BTreeMap<String, Spanned<IgnoredAny>> = doc.parse()?;
-    let stray = top
+    let mut stray: Vec<(&String, usize)> = top
         .iter()
         .filter(|(key, _)| !HEADER.contains(&key.as_str()) && !allowed.contains(&key.as_str()))
-        .min_by_key(|(_, value)| value.span().start);
-    match stray {
-        Some((key, value)) => Err(doc.error_at(
-            value.span().start,
-            format!("`{key}` does not belong in a {kind} scenario (it takes {})", allowed.join(", ")),
-        )),
-        None => Ok(()),
+        .map(|(key, value)| (key, value.span().start))
+        .collect();
+    stray.sort_by_key(|(_, at)| *at);
+    let Some(&(key, at)) = stray.first() else { return Ok(k) };
+    if by_kind.iter().any(|(_, sections)| sections.contains(&key.as_str())) {
+        return Err(
+            doc.error_at(at, format!("`{key}` does not belong in a {k} scenario (it takes {})", allowed.join(", ")))
+        );
     }
+    let known: Vec<&str> = HEADER.iter().chain(allowed).copied().collect();
+    Err(doc.error_at(at, unknown("scenario key", key, known)))
 }
 
 /// A required section, or an error naming it.

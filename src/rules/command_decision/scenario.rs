@@ -11,9 +11,9 @@ use super::quality::Quality;
 use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
 use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use crate::document::Document;
-use crate::error::{Result, unknown};
+use crate::error::Result;
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, catalogued, choice, count, distinct, named, only_sections, required};
+use crate::rules::compile::{Sections, Sum, catalogued, choice, count, distinct, named, required, scenario_kind};
 use crate::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
@@ -22,25 +22,18 @@ const MAX_RANGE_INCHES: f64 = 1000.0;
 /// The most stands one firer entry may hold.
 const MAX_STANDS: u32 = 100;
 
-/// The kinds of scenario this ruleset resolves.
-pub const KINDS: [&str; 3] = ["direct_fire", "indirect_fire", "morale"];
+/// The kinds of scenario this ruleset resolves, each with the sections it takes.
+const SECTIONS: &Sections = &[
+    ("direct_fire", &["phase", "range", "close_assault", "firer", "target"]),
+    ("indirect_fire", &["artillery", "target"]),
+    ("morale", &["company"]),
+];
 
-/// A scenario file: the header every kind shares, and each kind's own sections.
+/// A scenario file's sections: `settings`, and each kind's own. The header (ruleset,
+/// kind, name, description) is the CLI's, and which keys a kind may have is checked
+/// by [`scenario_kind`] before this is read.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    /// Read by the CLI to pick this ruleset.
-    #[serde(rename = "ruleset")]
-    _ruleset: String,
-    /// Read by the CLI to pick the kind.
-    #[serde(rename = "kind")]
-    _kind: String,
-    /// Read by the CLI for the report title.
-    #[serde(default, rename = "name")]
-    _name: Option<String>,
-    /// Free text for the reader of the file.
-    #[serde(default, rename = "description")]
-    _description: Option<String>,
     #[serde(default)]
     settings: RawSettings,
     // direct_fire
@@ -178,24 +171,12 @@ const PHASES: [&str; 3] = ["prep", "opportunity", "general"];
 
 /// Compiles a scenario document of any kind.
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
-    let k = kind.get_ref().as_str();
-    if !KINDS.contains(&k) {
-        return Err(doc.error_at(kind.span().start, unknown("scenario kind", k, KINDS)));
-    }
+    let k = scenario_kind(doc, kind, SECTIONS)?;
     let file: ScenarioFile = doc.parse()?;
     match k {
-        "direct_fire" => {
-            only_sections(doc, k, &["phase", "range", "close_assault", "firer", "target"])?;
-            direct_fire(doc, file, tables, catalogue)
-        }
-        "indirect_fire" => {
-            only_sections(doc, k, &["artillery", "target"])?;
-            indirect_fire(doc, file, tables, catalogue)
-        }
-        _ => {
-            only_sections(doc, k, &["company"])?;
-            morale(doc, file, tables)
-        }
+        "direct_fire" => direct_fire(doc, file, tables, catalogue),
+        "indirect_fire" => indirect_fire(doc, file, tables, catalogue),
+        _ => morale(doc, file, tables),
     }
 }
 

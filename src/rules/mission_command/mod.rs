@@ -10,7 +10,6 @@ mod tables;
 
 pub use catalogue::{Catalogue, Weapon};
 pub use fire::{Counts, Fire, FireState, Shot, effect_by_face};
-pub use scenario::KINDS;
 pub use settings::SETTINGS;
 pub use tables::{
     AaCell, AaDamage, AreaKoCell, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell, EMBEDDED, KoCell,

@@ -17,13 +17,18 @@ use crate::document::Document;
 use crate::engine::Measure;
 use crate::error::Result;
 use crate::rules::Compiled;
-use crate::rules::compile::{Sum, catalogued, choice, count, distinct, named, only_sections, required};
+use crate::rules::compile::{Sections, Sum, catalogued, choice, count, distinct, named, required, scenario_kind};
 use crate::rules::test_roll::TestRoll;
 use crate::tables::Side;
 
-/// The kinds of scenario this ruleset resolves.
-pub const KINDS: [&str; 5] =
-    ["point_to_point", "area_fire_afv", "area_fire_building", "reaction_test", "anti_aircraft"];
+/// The kinds of scenario this ruleset resolves, each with the sections it takes.
+const SECTIONS: &Sections = &[
+    ("point_to_point", &["range", "opportunity_fire", "firer", "target"]),
+    ("area_fire_afv", &["range", "fire", "vehicle"]),
+    ("area_fire_building", &["range", "fire", "structure"]),
+    ("reaction_test", &["group"]),
+    ("anti_aircraft", &["aa_firer", "aircraft"]),
+];
 
 /// Troop quality as the reaction test names it; "regular" takes no quality modifier.
 const QUALITIES: [&str; 5] = ["raw", "green", "regular", "veteran", "elite"];
@@ -39,22 +44,11 @@ const DIRECT_FIRE_BOMBARDMENT_CM: f64 = 15.0;
 /// The longest area-fire range in the ranges table is 1,500cm; past this is a typo.
 const MAX_AREA_RANGE_CM: f64 = 2000.0;
 
-/// A scenario file: the header every kind shares, and each kind's own sections.
+/// A scenario file's sections: `settings`, and each kind's own. The header (ruleset,
+/// kind, name, description) is the CLI's, and which keys a kind may have is checked
+/// by [`scenario_kind`] before this is read.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ScenarioFile {
-    /// Read by the CLI to pick this ruleset.
-    #[serde(rename = "ruleset")]
-    _ruleset: String,
-    /// Read by the CLI to pick the kind.
-    #[serde(rename = "kind")]
-    _kind: String,
-    /// Read by the CLI for the report title.
-    #[serde(default, rename = "name")]
-    _name: Option<String>,
-    /// Free text for the reader of the file.
-    #[serde(default, rename = "description")]
-    _description: Option<String>,
     #[serde(default)]
     settings: RawSettings,
     // point_to_point and area fire
@@ -200,31 +194,16 @@ struct RawAircraft {
 
 /// Compiles a scenario document of any kind.
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
-    let k = choice(doc, Some(kind), "scenario kind", &KINDS, KINDS[0])?;
+    let k = scenario_kind(doc, kind, SECTIONS)?;
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let experiment = match k {
-        "point_to_point" => {
-            only_sections(doc, k, &["range", "opportunity_fire", "firer", "target"])?;
-            cx.point_to_point(file, catalogue)?
-        }
-        "area_fire_afv" => {
-            only_sections(doc, k, &["range", "fire", "vehicle"])?;
-            cx.area_fire_afv(file)?
-        }
-        "area_fire_building" => {
-            only_sections(doc, k, &["range", "fire", "structure"])?;
-            cx.area_fire_building(file)?
-        }
-        "reaction_test" => {
-            only_sections(doc, k, &["group"])?;
-            cx.reaction_test(file)?
-        }
-        _ => {
-            only_sections(doc, k, &["aa_firer", "aircraft"])?;
-            cx.anti_aircraft(file)?
-        }
+        "point_to_point" => cx.point_to_point(file, catalogue)?,
+        "area_fire_afv" => cx.area_fire_afv(file)?,
+        "area_fire_building" => cx.area_fire_building(file)?,
+        "reaction_test" => cx.reaction_test(file)?,
+        _ => cx.anti_aircraft(file)?,
     };
     Ok(Compiled { experiment, notes: cx.notes })
 }

@@ -5,6 +5,9 @@
 //! distribution as a [`Pmf`]: integer weights over integer values, which compose by
 //! convolution (sums of dice) and answer threshold questions as exact [`Ratio`]s.
 
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{ToPrimitive, Zero};
 use rand::Rng;
 
 /// A fair die numbered 1..=sides. A d10 reads its "0" as 10, so it is a 1..=10 die.
@@ -62,40 +65,67 @@ impl Die {
     }
 }
 
-/// An exact probability as a reduced fraction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// An exact probability as a reduced fraction of arbitrary precision: a Company
+/// Commander fire of dozens of attacks has denominators far past 128 bits.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ratio {
-    num: u128,
-    den: u128,
+    num: BigUint,
+    den: BigUint,
 }
 
 impl Ratio {
     /// `num / den`, reduced. `den` must be positive and `num <= den`.
     pub fn new(num: u128, den: u128) -> Self {
-        assert!(den > 0 && num <= den, "a probability is a fraction in [0, 1]");
-        let g = gcd(num, den);
-        Ratio { num: num / g, den: den / g }
+        Self::from_big(BigUint::from(num), BigUint::from(den))
+    }
+
+    /// `num / den` from arbitrary-precision parts, reduced.
+    pub fn from_big(num: BigUint, den: BigUint) -> Self {
+        assert!(!den.is_zero() && num <= den, "a probability is a fraction in [0, 1]");
+        let g = num.gcd(&den);
+        Ratio { num: num / &g, den: den / g }
     }
 
     /// Numerator of the reduced fraction.
-    pub fn numer(self) -> u128 {
-        self.num
+    pub fn numer(&self) -> &BigUint {
+        &self.num
     }
 
     /// Denominator of the reduced fraction.
-    pub fn denom(self) -> u128 {
-        self.den
+    pub fn denom(&self) -> &BigUint {
+        &self.den
     }
 
-    /// For display and statistics only.
-    pub fn to_f64(self) -> f64 {
-        self.num as f64 / self.den as f64
+    /// Is this probability exactly 0?
+    pub fn is_zero(&self) -> bool {
+        self.num.is_zero()
+    }
+
+    /// For display and statistics only. Each part is cut to its top 64 bits and the
+    /// difference of the cuts goes back in as a power of two, so fractions whose parts
+    /// are past the range of f64 still convert.
+    pub fn to_f64(&self) -> f64 {
+        let top = |n: &BigUint| {
+            let cut = n.bits().saturating_sub(64);
+            ((n >> cut).to_f64().expect("64 bits fit in f64"), cut as i32)
+        };
+        let ((num, a), (den, b)) = (top(&self.num), top(&self.den));
+        num / den * 2f64.powi(a - b)
     }
 }
 
 impl std::fmt::Display for Ratio {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+impl std::ops::Add for &Ratio {
+    type Output = Ratio;
+
+    /// The sum of two probabilities of disjoint events (so it stays within 1).
+    fn add(self, other: &Ratio) -> Ratio {
+        Ratio::from_big(&self.num * &other.den + &other.num * &self.den, &self.den * &other.den)
     }
 }
 
@@ -226,9 +256,21 @@ mod tests {
     }
 
     #[test]
+    fn ratios_past_128_bits_still_convert_to_f64() {
+        // (1/6000)^40: numerator 1, denominator about 10^151, far past u128 and
+        // within f64's range only after the common shift.
+        let den = BigUint::from(6000u32).pow(40);
+        let r = Ratio::from_big(BigUint::from(1u32), den.clone());
+        assert!((r.to_f64() - 6000f64.powi(-40)).abs() < 1e-160);
+        let half = Ratio::from_big(den.clone(), den * 2u32);
+        assert_eq!(half.to_f64(), 0.5);
+    }
+
+    #[test]
     fn ratios_reduce() {
         let r = Ratio::new(250, 1000);
-        assert_eq!((r.numer(), r.denom()), (1, 4));
+        assert_eq!((r.numer(), r.denom()), (&BigUint::from(1u32), &BigUint::from(4u32)));
         assert_eq!(r.to_string(), "1/4");
+        assert_eq!(&r + &Ratio::new(1, 2), Ratio::new(3, 4));
     }
 }

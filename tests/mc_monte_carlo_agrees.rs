@@ -563,7 +563,7 @@ fn pooled_fit(counts: &[u64], exact: &[Ratio]) -> Fit {
     let mut cells: Vec<(f64, f64)> = Vec::new();
     let mut rare: Option<(f64, u64)> = None;
     for (&observed, p) in counts.iter().zip(exact) {
-        if p.numer() == 0 {
+        if p.is_zero() {
             continue;
         }
         let expected = p.to_f64() * n as f64;
@@ -622,7 +622,7 @@ fn run_case(name: &str, text: &str, seed: u64) -> (Vec<Test>, usize) {
         let counts: Vec<u64> = rows.iter().map(|r| r.count).collect();
         assert_eq!(counts.iter().sum::<u64>(), TRIALS, "{name} / {m}: counts");
         for ((r, p), label) in rows.iter().zip(row).zip(&measure.outcomes) {
-            if p.numer() == 0 {
+            if p.is_zero() {
                 impossible += 1;
                 assert_eq!(r.count, 0, "{name} / {m}: outcome `{label}` has exact probability 0 but was observed");
             }
@@ -705,7 +705,7 @@ fn the_grid_spans_every_kind_reading_and_result() {
         let exact = experiment.exact().expect("exact exists");
         let m = &experiment.measures()[0];
         for (label, r) in m.outcomes.iter().zip(&exact[0]) {
-            if r.numer() > 0 {
+            if !r.is_zero() {
                 reached.insert(format!("{}:{label}", m.name));
             }
         }

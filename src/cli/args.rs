@@ -18,6 +18,9 @@ pub struct Args {
 pub enum Command {
     /// Resolve one fire (or morale check) scenario: exact odds and a seeded Monte Carlo estimate.
     Fire(FireArgs),
+    /// The chance a fire destroys its target, as a whole percentage the way Company
+    /// Commander's screen shows it, with the exact fraction behind it.
+    PercentDestroy(FireArgs),
     /// Print a ruleset's loaded tables with their sources.
     Tables(ListArgs),
     /// List a ruleset's modifiers: stable name, value, how applied, source.

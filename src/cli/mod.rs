@@ -12,7 +12,7 @@ use args::{Command, FireArgs, Format, ListArgs};
 use crate::document::Document;
 use crate::engine::{self, MonteCarlo};
 use crate::error::{Error, Result};
-use crate::export::{Header, Report, frames};
+use crate::export::{Header, PercentView, Report, frames};
 use crate::rules::{self, Compiled, LoadError, Ruleset};
 
 /// The scenario `fire` resolves when given no file.
@@ -23,6 +23,7 @@ pub const DEFAULT_SCENARIO: (&str, &str) =
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Fire(a) => fire(&a),
+        Command::PercentDestroy(a) => percent_destroy(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
     }
@@ -92,13 +93,20 @@ impl FirePlan {
     }
 }
 
+/// The scenario a fire command names, or the embedded default.
+fn scenario(a: &FireArgs) -> Result<Document> {
+    match &a.file {
+        Some(path) => Document::read(path),
+        None => Ok(Document::new(
+            "cd_tank_duel.toml",
+            format!("{} (embedded default)", DEFAULT_SCENARIO.0),
+            DEFAULT_SCENARIO.1,
+        )),
+    }
+}
+
 fn fire(a: &FireArgs) -> Result<()> {
-    let doc = match &a.file {
-        Some(path) => Document::read(path)?,
-        None => {
-            Document::new("cd_tank_duel.toml", format!("{} (embedded default)", DEFAULT_SCENARIO.0), DEFAULT_SCENARIO.1)
-        }
-    };
+    let doc = scenario(a)?;
     let plan =
         FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
     let report = plan.report()?;
@@ -106,6 +114,22 @@ fn fire(a: &FireArgs) -> Result<()> {
         Format::Table => report.to_table(),
         Format::Json => report.to_json() + "\n",
         Format::Csv => report.to_csv(),
+    };
+    emit(&text, a.output.as_deref(), a.force)
+}
+
+/// What a game screen shows for a fire: the chance of destroying the target, and of at
+/// least the mildest effect, each as a whole percentage (exact where the exact engine
+/// reaches, else the Monte Carlo estimate).
+fn percent_destroy(a: &FireArgs) -> Result<()> {
+    let doc = scenario(a)?;
+    let plan =
+        FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
+    let view = PercentView::new(&plan)?;
+    let text = match a.format {
+        Format::Json => serde_json::to_string_pretty(&view).expect("a view always serializes") + "\n",
+        Format::Csv => format!("measure,percent,exact,exact_fraction\n{}", view.csv_rows()),
+        Format::Table => view.to_table(),
     };
     emit(&text, a.output.as_deref(), a.force)
 }

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::dice::Ratio;
 use crate::error::{Error, Result};
-use crate::exact::{Dist, TooLarge, marginals};
+use crate::exact::{Dist, TooLarge, Weight, marginals};
 
 /// Trials per chunk: large enough to amortise stream seeding, small enough to
 /// balance across threads.
@@ -77,6 +77,10 @@ pub trait Resolution: Sync {
     /// What a trial ends in.
     type State: Ord + Clone;
 
+    /// The exact engine's integer weights: `u128`, or `BigUint` for resolutions that
+    /// chain more rolls than 128 bits can weigh.
+    type Weight: Weight;
+
     /// What a trial reports, in order (at most [`MAX_MEASURES`]).
     fn measures(&self) -> &[Measure];
 
@@ -90,7 +94,7 @@ pub trait Resolution: Sync {
     fn index(&self, state: &Self::State, out: &mut [usize]);
 
     /// The exact distribution of a trial's state.
-    fn exact_state(&self) -> std::result::Result<Dist<Self::State>, TooLarge>;
+    fn exact_state(&self) -> std::result::Result<Dist<Self::State, Self::Weight>, TooLarge>;
 }
 
 impl<R: Resolution> Experiment for R {

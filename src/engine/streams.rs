@@ -23,6 +23,8 @@ pub enum Purpose {
     Response = 5,
     /// Hits on passengers of an eliminated vehicle.
     Passengers = 6,
+    /// Which units a barrage reaches.
+    Scatter = 7,
 }
 
 /// The streams of one chunk, one per [`Purpose`].
@@ -40,6 +42,8 @@ pub struct Streams {
     pub response: Stream,
     /// Passenger hits.
     pub passengers: Stream,
+    /// Barrage reach.
+    pub scatter: Stream,
 }
 
 impl Streams {
@@ -53,6 +57,7 @@ impl Streams {
             morale: s(Purpose::Morale),
             response: s(Purpose::Response),
             passengers: s(Purpose::Passengers),
+            scatter: s(Purpose::Scatter),
         }
     }
 }

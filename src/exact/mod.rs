@@ -4,79 +4,105 @@
 //! every probability it gives is an exact [`Ratio`]. Rulesets build the distribution
 //! of one resolution by composing dice: independent combination for dice rolled side
 //! by side, conditional chaining for a roll that depends on an earlier one. Weights
-//! are reduced by their common divisor after each step; a resolution too large for
-//! 128-bit weights reports [`TooLarge`] instead of a wrong number.
+//! are reduced by their common divisor after each step. They are 128-bit by default,
+//! and a resolution too large for that reports [`TooLarge`] instead of a wrong
+//! number; a resolution that chains dozens of rolls uses [`BigUint`] weights, which
+//! never run out.
 
 use std::collections::BTreeMap;
 
-use crate::dice::{Die, Ratio, gcd};
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{CheckedAdd, CheckedMul};
+
+use crate::dice::{Die, Ratio};
 
 /// The exact engine ran out of 128-bit range for this resolution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("too many dice for exact enumeration in 128-bit weights")]
 pub struct TooLarge;
 
-/// Integer weights over states of type `S`, with a common total.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Dist<S: Ord> {
-    weights: BTreeMap<S, u128>,
-    total: u128,
+/// An integer weight: `u128` (fast, may report [`TooLarge`]) or [`BigUint`] (never
+/// overflows).
+pub trait Weight: Clone + Ord + Integer + CheckedAdd + CheckedMul + std::fmt::Debug + Send + Sync {
+    /// As an arbitrary-precision integer, for [`Ratio`].
+    fn to_big(&self) -> BigUint;
 }
 
-impl<S: Ord + Clone> Dist<S> {
+impl Weight for u128 {
+    fn to_big(&self) -> BigUint {
+        BigUint::from(*self)
+    }
+}
+
+impl Weight for BigUint {
+    fn to_big(&self) -> BigUint {
+        self.clone()
+    }
+}
+
+/// Integer weights over states of type `S`, with a common total.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dist<S: Ord, W = u128> {
+    weights: BTreeMap<S, W>,
+    total: W,
+}
+
+impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     /// `s` with certainty.
     pub fn certain(s: S) -> Self {
-        Dist { weights: BTreeMap::from([(s, 1)]), total: 1 }
+        Dist { weights: BTreeMap::from([(s, W::one())]), total: W::one() }
     }
 
     /// One roll of `die`, each face mapped to a state.
     pub fn roll(die: Die, face_state: impl Fn(u32) -> S) -> Self {
-        Self::from_weights((1..=die.sides()).map(|face| (face_state(face), 1))).expect("one die's faces fit")
+        Self::from_weights((1..=die.sides()).map(|face| (face_state(face), W::one()))).expect("one die's faces fit")
     }
 
     /// From (state, weight) pairs; equal states add up. At least one weight must be
-    /// positive; a total past 128 bits is [`TooLarge`].
-    pub fn from_weights(pairs: impl IntoIterator<Item = (S, u128)>) -> Result<Self, TooLarge> {
-        let mut weights = BTreeMap::new();
-        let mut total: u128 = 0;
+    /// positive; a total past the weight's range is [`TooLarge`].
+    pub fn from_weights(pairs: impl IntoIterator<Item = (S, W)>) -> Result<Self, TooLarge> {
+        let mut weights: BTreeMap<S, W> = BTreeMap::new();
+        let mut total = W::zero();
         for (s, w) in pairs {
-            if w > 0 {
-                total = total.checked_add(w).ok_or(TooLarge)?;
-                *weights.entry(s).or_insert(0) += w;
+            if !w.is_zero() {
+                total = total.checked_add(&w).ok_or(TooLarge)?;
+                let slot = weights.entry(s).or_insert_with(W::zero);
+                *slot = slot.clone() + w;
             }
         }
-        assert!(total > 0, "a distribution needs some weight");
+        assert!(!total.is_zero(), "a distribution needs some weight");
         Ok(Dist { weights, total }.reduced())
     }
 
     /// The common denominator.
-    pub fn total(&self) -> u128 {
-        self.total
+    pub fn total(&self) -> &W {
+        &self.total
     }
 
     /// (state, weight) pairs in state order.
-    pub fn iter(&self) -> impl Iterator<Item = (&S, u128)> {
-        self.weights.iter().map(|(s, &w)| (s, w))
+    pub fn iter(&self) -> impl Iterator<Item = (&S, &W)> {
+        self.weights.iter()
     }
 
     /// Relabel the states (merging states that map together).
-    pub fn map<T: Ord + Clone>(&self, f: impl Fn(&S) -> T) -> Dist<T> {
+    pub fn map<T: Ord + Clone>(&self, f: impl Fn(&S) -> T) -> Dist<T, W> {
         // Merged weights never exceed the existing total.
-        Dist::from_weights(self.iter().map(|(s, w)| (f(s), w))).expect("relabelling keeps the total")
+        Dist::from_weights(self.iter().map(|(s, w)| (f(s), w.clone()))).expect("relabelling keeps the total")
     }
 
     /// P(pred(state)).
     pub fn probability(&self, pred: impl Fn(&S) -> bool) -> Ratio {
-        let hit = self.iter().filter(|(s, _)| pred(s)).map(|(_, w)| w).sum();
-        Ratio::new(hit, self.total)
+        let hit = self.iter().filter(|(s, _)| pred(s)).fold(W::zero(), |sum, (_, w)| sum + w.clone());
+        Ratio::from_big(hit.to_big(), self.total.to_big())
     }
 
     /// The joint of two independent distributions, combined by `f`.
     pub fn combine<T: Ord + Clone, U: Ord + Clone>(
         &self,
-        other: &Dist<T>,
+        other: &Dist<T, W>,
         f: impl Fn(&S, &T) -> U,
-    ) -> Result<Dist<U>, TooLarge> {
+    ) -> Result<Dist<U, W>, TooLarge> {
         let mut pairs = Vec::with_capacity(self.weights.len() * other.weights.len());
         for (a, wa) in self.iter() {
             for (b, wb) in other.iter() {
@@ -87,30 +113,43 @@ impl<S: Ord + Clone> Dist<S> {
     }
 
     /// `n` independent copies of `self` folded into `start` by `f`.
-    pub fn fold_n<T: Ord + Clone>(&self, n: u32, start: Dist<T>, f: impl Fn(&T, &S) -> T) -> Result<Dist<T>, TooLarge> {
+    pub fn fold_n<T: Ord + Clone>(
+        &self,
+        n: u32,
+        start: Dist<T, W>,
+        f: impl Fn(&T, &S) -> T,
+    ) -> Result<Dist<T, W>, TooLarge> {
         (0..n).try_fold(start, |acc, _| acc.combine(self, &f))
     }
 
     /// Conditional chaining: for each state, the distribution of what follows it.
-    pub fn then<T: Ord + Clone>(&self, next: impl Fn(&S) -> Dist<T>) -> Result<Dist<T>, TooLarge> {
-        let branches: Vec<(u128, Dist<T>)> = self.iter().map(|(s, w)| (w, next(s))).collect();
+    pub fn then<T: Ord + Clone>(&self, next: impl Fn(&S) -> Dist<T, W>) -> Result<Dist<T, W>, TooLarge> {
+        let branches: Vec<(&W, Dist<T, W>)> = self.iter().map(|(s, w)| (w, next(s))).collect();
         // Bring every branch to a common total, then weight each by its parent.
-        let common = branches.iter().try_fold(1u128, |l, (_, d)| lcm(l, d.total))?;
+        let common = branches.iter().try_fold(W::one(), |l, (_, d)| lcm(&l, &d.total))?;
         let mut pairs = Vec::new();
         for (w, d) in &branches {
-            let scale = w.checked_mul(common / d.total).ok_or(TooLarge)?;
+            let scale = w.checked_mul(&(common.clone() / d.total.clone())).ok_or(TooLarge)?;
             for (t, wt) in d.iter() {
-                pairs.push((t.clone(), wt.checked_mul(scale).ok_or(TooLarge)?));
+                pairs.push((t.clone(), wt.checked_mul(&scale).ok_or(TooLarge)?));
             }
         }
         Dist::from_weights(pairs)
     }
 
+    /// Divides every weight and the total by their greatest common divisor, stopping
+    /// as soon as that divisor is 1 (as it soon is for most distributions).
     fn reduced(mut self) -> Self {
-        let g = self.weights.values().fold(self.total, |g, &w| gcd(g, w));
-        if g > 1 {
-            self.weights.values_mut().for_each(|w| *w /= g);
-            self.total /= g;
+        let mut g = self.total.clone();
+        for w in self.weights.values() {
+            if g.is_one() {
+                return self;
+            }
+            g = g.gcd(w);
+        }
+        if !g.is_one() {
+            self.weights.values_mut().for_each(|w| *w = w.clone() / g.clone());
+            self.total = self.total.clone() / g;
         }
         self
     }
@@ -119,24 +158,25 @@ impl<S: Ord + Clone> Dist<S> {
 /// Exact marginals of every measure: `index(state, out)` writes the outcome index of
 /// each measure for a state (the same function the Monte Carlo tally uses), and
 /// `layout[m]` is the number of outcomes of measure `m`.
-pub fn marginals<S: Ord + Clone>(
-    dist: &Dist<S>,
+pub fn marginals<S: Ord + Clone, W: Weight>(
+    dist: &Dist<S, W>,
     layout: &[usize],
     index: impl Fn(&S, &mut [usize]),
 ) -> Vec<Vec<Ratio>> {
-    let mut weights: Vec<Vec<u128>> = layout.iter().map(|&n| vec![0; n]).collect();
+    let mut weights: Vec<Vec<W>> = layout.iter().map(|&n| vec![W::zero(); n]).collect();
     let mut out = vec![0; layout.len()];
     for (s, w) in dist.iter() {
         index(s, &mut out);
         for (m, &o) in out.iter().enumerate() {
-            weights[m][o] += w;
+            weights[m][o] = weights[m][o].clone() + w.clone();
         }
     }
-    weights.into_iter().map(|ws| ws.into_iter().map(|w| Ratio::new(w, dist.total())).collect()).collect()
+    let total = dist.total().to_big();
+    weights.into_iter().map(|ws| ws.into_iter().map(|w| Ratio::from_big(w.to_big(), total.clone())).collect()).collect()
 }
 
-fn lcm(a: u128, b: u128) -> Result<u128, TooLarge> {
-    (a / gcd(a, b)).checked_mul(b).ok_or(TooLarge)
+fn lcm<W: Weight>(a: &W, b: &W) -> Result<W, TooLarge> {
+    (a.clone() / a.gcd(b)).checked_mul(b).ok_or(TooLarge)
 }
 
 #[cfg(test)]
@@ -146,7 +186,7 @@ mod tests {
 
     #[test]
     fn combining_two_dice_matches_the_convolution() {
-        let one = Dist::roll(D6, |f| f as i64);
+        let one: Dist<i64> = Dist::roll(D6, |f| f as i64);
         let two = one.combine(&one, |a, b| a + b).unwrap();
         let conv = D6.sum_of(2);
         for v in 2..=12 {
@@ -158,7 +198,7 @@ mod tests {
     fn chaining_weights_each_branch_by_its_parent() {
         // Roll a d10; on 1-3 roll a d6 and keep it, else score 0.
         // P(score = 6) = 3/10 * 1/6 = 1/20; P(score = 0) = 7/10.
-        let first = Dist::roll(D10, |f| f <= 3);
+        let first: Dist<bool> = Dist::roll(D10, |f| f <= 3);
         let score = first.then(|&go| if go { Dist::roll(D6, |f| f) } else { Dist::certain(0) }).unwrap();
         assert_eq!(score.probability(|&s| s == 6), Ratio::new(1, 20));
         assert_eq!(score.probability(|&s| s == 0), Ratio::new(7, 10));
@@ -168,7 +208,7 @@ mod tests {
     #[test]
     fn fold_counts_successes_binomially() {
         // Hits from 3 dice at 5-or-less on a d10: P(3 hits) = (1/2)^3 = 1/8.
-        let die = Dist::roll(D10, |f| u32::from(f <= 5));
+        let die: Dist<u32> = Dist::roll(D10, |f| u32::from(f <= 5));
         let hits = die.fold_n(3, Dist::certain(0u32), |n, h| n + h).unwrap();
         assert_eq!(hits.probability(|&n| n == 3), Ratio::new(1, 8));
         assert_eq!(hits.probability(|&n| n == 1), Ratio::new(3, 8));
@@ -177,7 +217,16 @@ mod tests {
     #[test]
     fn too_many_dice_is_reported_not_wrapped() {
         // 40 d100 give totals up to 100^40, far past u128: the engine must say so.
-        let die = Dist::roll(Die::new(100), |f| f);
+        let die: Dist<u32> = Dist::roll(Die::new(100), |f| f);
         assert_eq!(die.fold_n(40, Dist::certain(0u32), |a, b| (*a).max(*b)).unwrap_err(), TooLarge);
+    }
+
+    #[test]
+    fn arbitrary_precision_weights_go_where_128_bits_stop() {
+        // The same 40 d100 with BigUint weights: P(every die shows 1) = 100^-40.
+        let die: Dist<u32, BigUint> = Dist::roll(Die::new(100), |f| f);
+        let best = die.fold_n(40, Dist::certain(0u32), |a, b| (*a).max(*b)).unwrap();
+        let all_hundreds = best.probability(|&m| m == 1);
+        assert_eq!(all_hundreds, Ratio::from_big(BigUint::from(1u32), BigUint::from(100u32).pow(40)));
     }
 }

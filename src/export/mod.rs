@@ -2,6 +2,9 @@
 //! Frames are built once in [`frames`] and every tabular output goes through them.
 
 pub mod frames;
+mod percent;
+
+pub use percent::{Percent, PercentView};
 
 use serde::Serialize;
 
@@ -148,7 +151,7 @@ impl Report {
                     .enumerate()
                     .map(|(o, label)| {
                         let e = wilson(counts[o], n, CONFIDENCE);
-                        let x = exact_m.map(|row| row[o]);
+                        let x = exact_m.map(|row| &row[o]);
                         Row {
                             outcome: label.clone(),
                             exact: x.map(|r| r.to_f64()),

@@ -44,7 +44,12 @@ pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections)
 
 /// A required section, or an error naming it.
 pub fn required<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<T> {
-    section.map(Spanned::into_inner).ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
+    present(doc, section, name, kind).map(Spanned::into_inner)
+}
+
+/// A required section with its place in the file, or an error naming it.
+pub fn present<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<Spanned<T>> {
+    section.ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
 }
 
 /// One of a closed list of names (`default` when not written), suggesting the

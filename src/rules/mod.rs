@@ -2,6 +2,7 @@
 //! CLI see only the trait; each ruleset's quirks stay in its own module.
 
 pub mod command_decision;
+pub mod company_commander;
 pub mod compile;
 pub mod mission_command;
 pub mod test_roll;
@@ -64,7 +65,7 @@ pub trait Ruleset: Sync {
 }
 
 /// Names of the rulesets this build resolves.
-pub const RULESETS: [&str; 2] = ["command-decision", "mission-command"];
+pub const RULESETS: [&str; 3] = ["command-decision", "mission-command", "company-commander"];
 
 /// Loads a ruleset's tables (with overrides from `rules_dir`) by name.
 pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn Ruleset>, LoadError> {
@@ -76,6 +77,9 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn
             Ok(Box::new(command_decision::CommandDecision::load(rules_dir).map_err(LoadError::Tables)?))
         }
         "mission-command" => Ok(Box::new(mission_command::MissionCommand::load(rules_dir).map_err(LoadError::Tables)?)),
+        "company-commander" => {
+            Ok(Box::new(company_commander::CompanyCommander::load(rules_dir).map_err(LoadError::Tables)?))
+        }
         other => Err(LoadError::Unknown(unknown("ruleset", other, RULESETS))),
     }
 }

@@ -35,6 +35,7 @@ impl TestRoll {
 impl Resolution for TestRoll {
     /// The natural face rolled.
     type State = u32;
+    type Weight = u128;
 
     fn measures(&self) -> &[Measure] {
         &self.measures

@@ -47,12 +47,12 @@ impl Exact {
             .iter()
             .position(|o| o == outcome)
             .unwrap_or_else(|| panic!("no outcome `{outcome}` of `{measure}`: {:?}", self.measures[m].outcomes));
-        self.table[m][o]
+        self.table[m][o].clone()
     }
 
     /// The kill probability as the report computes it.
     pub fn p_kill(&self) -> Ratio {
-        self.table[self.kill.0][self.kill.1]
+        self.table[self.kill.0][self.kill.1].clone()
     }
 
     /// The (measure, outcome) the report calls the kill.

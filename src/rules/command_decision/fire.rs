@@ -128,6 +128,7 @@ fn add_die(s: &FireState, &(hit, depleted): &(Option<HitResult>, bool)) -> FireS
 
 impl Resolution for FireResolution {
     type State = FireState;
+    type Weight = u128;
 
     fn measures(&self) -> &[Measure] {
         &self.measures

@@ -94,6 +94,7 @@ impl Fire {
 
 impl Resolution for Fire {
     type State = FireState;
+    type Weight = u128;
 
     fn measures(&self) -> &[Measure] {
         &self.measures

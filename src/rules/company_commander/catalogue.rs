@@ -1,0 +1,417 @@
+//! The illustrative weapon and vehicle catalogue (`catalogue.toml`), and the weapon
+//! data a scenario may give inline in the same shape. Everything a weapon's display
+//! shows is checked here once: ranges, penetration, AP 2-6, strength 1-6.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::tables::{AP_VALUES, MAX_RATE_OF_FIRE, Tables};
+use crate::document::Document;
+use crate::error::{Result, unknown};
+use crate::tables::{Source, TableFile};
+
+/// The farthest range any weapon may show, in hexes (1 hex = 100 m): past this is a typo.
+pub const MAX_RANGE_HEXES: u32 = 500;
+/// Armour and penetration values beyond this are typos.
+pub const MAX_ARMOUR: i32 = 100;
+
+/// How a weapon's penetration varies with range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Penetration {
+    /// The same at every range (HEAT, indirect fire).
+    Constant(i32),
+    /// Shown at the minimum and the maximum range.
+    Ranged {
+        /// At minimum range.
+        at_min: i32,
+        /// At maximum range.
+        at_max: i32,
+    },
+}
+
+/// What a weapon does against armour: penetration and AP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AntiArmour {
+    /// Penetration.
+    pub penetration: Penetration,
+    /// AP value for hit damage.
+    pub ap: u32,
+}
+
+/// One mode of fire (direct or indirect).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mode {
+    /// Attacks per strength point when stationary (direct fire; indirect fire uses the
+    /// attacks table instead).
+    pub stationary_rof: u32,
+    /// Attacks per strength point after moving.
+    pub moving_rof: u32,
+    /// Minimum and maximum range in hexes.
+    pub range: (u32, u32),
+    /// Against armour, if it can harm it.
+    pub anti_armour: Option<AntiArmour>,
+    /// Weapon strength against non-armoured targets.
+    pub strength: u32,
+    /// Do the direct fire range bands apply?
+    pub range_modifiers: bool,
+    /// The barrage type (indirect fire).
+    pub barrage: Option<String>,
+}
+
+/// Stabilised weapon generations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stabiliser {
+    /// None.
+    None,
+    /// 1st generation.
+    First,
+    /// 2nd generation.
+    Second,
+}
+
+/// A weapon.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Weapon {
+    /// Catalogue name, or "inline weapon".
+    pub name: String,
+    /// As displayed.
+    pub label: String,
+    /// Direct fire.
+    pub direct: Option<Mode>,
+    /// Indirect fire.
+    pub indirect: Option<Mode>,
+    /// A Smart weapon.
+    pub smart: bool,
+    /// Its rangefinder value.
+    pub rangefinder: u32,
+    /// Stabiliser.
+    pub stabiliser: Stabiliser,
+    /// Overworked.
+    pub overworked: bool,
+    /// Attacks the top (rear) armour.
+    pub top_attack: bool,
+    /// HEAT: the same penetration at every range.
+    pub heat: bool,
+}
+
+/// A vehicle: armour by facing, open topped or not, strength.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vehicle {
+    /// Catalogue name.
+    pub name: String,
+    /// As displayed.
+    pub label: String,
+    /// Armour: front, side, rear.
+    pub armour: [i32; 3],
+    /// Open topped.
+    pub open_topped: bool,
+    /// Strength points.
+    pub strength: u32,
+}
+
+/// A weapon as written in the catalogue or inline.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWeapon {
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    direct: Option<Spanned<RawMode>>,
+    #[serde(default)]
+    indirect: Option<Spanned<RawMode>>,
+    #[serde(default)]
+    smart: bool,
+    #[serde(default)]
+    rangefinder: Option<Spanned<u32>>,
+    #[serde(default)]
+    stabiliser: Option<Spanned<String>>,
+    #[serde(default)]
+    overworked: bool,
+    #[serde(default)]
+    top_attack: bool,
+    #[serde(default)]
+    heat: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMode {
+    #[serde(default)]
+    stationary_rof: Option<Spanned<u32>>,
+    #[serde(default)]
+    moving_rof: Option<Spanned<u32>>,
+    range: Spanned<[u32; 2]>,
+    #[serde(default)]
+    penetration: Option<Spanned<RawPenetration>>,
+    #[serde(default)]
+    ap: Option<Spanned<u32>>,
+    strength: Spanned<u32>,
+    #[serde(default)]
+    range_modifiers: Option<bool>,
+    #[serde(default)]
+    barrage: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawPenetration {
+    One(i32),
+    Two([i32; 2]),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVehicle {
+    label: String,
+    armour: RawArmour,
+    #[serde(default)]
+    open_topped: bool,
+    strength: Spanned<u32>,
+}
+
+/// Armour values as written: `{ front, side, rear }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawArmour {
+    front: Spanned<i32>,
+    side: Spanned<i32>,
+    rear: Spanned<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCatalogue {
+    source: Source,
+    #[serde(default)]
+    weapon: BTreeMap<String, Spanned<RawWeapon>>,
+    #[serde(default)]
+    vehicle: BTreeMap<String, Spanned<RawVehicle>>,
+}
+
+/// The loaded catalogue.
+#[derive(Debug, Clone)]
+pub struct Catalogue {
+    /// Weapons by name.
+    pub weapons: BTreeMap<String, Weapon>,
+    /// Vehicles by name.
+    pub vehicles: BTreeMap<String, Vehicle>,
+    /// Provenance.
+    pub source: Source,
+}
+
+impl Catalogue {
+    /// Loads and checks every entry.
+    pub fn load(f: &TableFile, tables: &Tables) -> Result<Self> {
+        let raw: RawCatalogue = f.parse()?;
+        let weapons = raw
+            .weapon
+            .into_iter()
+            .map(|(name, w)| Ok((name.clone(), weapon(f, &name, w.into_inner(), tables)?)))
+            .collect::<Result<_>>()?;
+        let vehicles = raw
+            .vehicle
+            .into_iter()
+            .map(|(name, v)| {
+                let v = v.into_inner();
+                Ok((
+                    name.clone(),
+                    Vehicle {
+                        armour: armour(f, &v.armour)?,
+                        strength: strength_points(f, &v.strength)?,
+                        name,
+                        label: v.label,
+                        open_topped: v.open_topped,
+                    },
+                ))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Catalogue { weapons, vehicles, source: raw.source })
+    }
+
+    /// The weapon named `name`.
+    pub fn weapon(&self, name: &str) -> std::result::Result<&Weapon, String> {
+        self.weapons.get(name).ok_or_else(|| unknown("weapon", name, self.weapons.keys().map(String::as_str)))
+    }
+
+    /// The vehicle named `name`.
+    pub fn vehicle(&self, name: &str) -> std::result::Result<&Vehicle, String> {
+        self.vehicles.get(name).ok_or_else(|| unknown("vehicle", name, self.vehicles.keys().map(String::as_str)))
+    }
+}
+
+/// The most strength points a unit may have: past this is a typo.
+pub const MAX_STRENGTH_POINTS: u32 = 12;
+
+/// A unit's strength points: 1 or more ("Strength 0" is no unit at all).
+pub fn strength_points(doc: &Document, v: &Spanned<u32>) -> Result<u32> {
+    match *v.get_ref() {
+        0 => Err(doc.error_at(
+            v.span().start,
+            "strength 0 is a destroyed unit; give the strength points it has left (1 or more)",
+        )),
+        n if n > MAX_STRENGTH_POINTS => Err(doc.error_at(
+            v.span().start,
+            format!("strength {n} is more than any unit has (at most {MAX_STRENGTH_POINTS} points)"),
+        )),
+        n => Ok(n),
+    }
+}
+
+/// Armour `{ front, side, rear }`, each from 0 to [`MAX_ARMOUR`].
+pub fn armour(doc: &Document, a: &RawArmour) -> Result<[i32; 3]> {
+    let check = |v: &Spanned<i32>, facing: &str| {
+        if (0..=MAX_ARMOUR).contains(v.get_ref()) {
+            Ok(*v.get_ref())
+        } else {
+            Err(doc.error_at(v.span().start, format!("{facing} armour {} must be from 0 to {MAX_ARMOUR}", v.get_ref())))
+        }
+    };
+    Ok([check(&a.front, "front")?, check(&a.side, "side")?, check(&a.rear, "rear")?])
+}
+
+/// Checks a weapon written in `doc` (the catalogue or a scenario).
+pub fn weapon(doc: &Document, name: &str, w: RawWeapon, tables: &Tables) -> Result<Weapon> {
+    let who = format!("weapon `{name}`");
+    if w.direct.is_none() && w.indirect.is_none() {
+        return Err(doc.error(format!("{who} needs a `direct` or an `indirect` part (or both)")));
+    }
+    let heat = w.heat;
+    let direct = w.direct.map(|m| mode(doc, &who, m, false, heat, tables)).transpose()?;
+    let indirect = w.indirect.map(|m| mode(doc, &who, m, true, heat, tables)).transpose()?;
+    let stabiliser = match w.stabiliser.as_ref().map(|s| (s, s.get_ref().as_str())) {
+        None | Some((_, "none")) => Stabiliser::None,
+        Some((_, "first")) => Stabiliser::First,
+        Some((_, "second")) => Stabiliser::Second,
+        Some((s, other)) => {
+            return Err(doc.error_at(s.span().start, unknown("stabiliser", other, ["none", "first", "second"])));
+        }
+    };
+    let rangefinder = match &w.rangefinder {
+        None => 0,
+        Some(r) if *r.get_ref() <= 10 => *r.get_ref(),
+        Some(r) => {
+            return Err(doc.error_at(r.span().start, format!("{who}: rangefinder value {} is past 10", r.get_ref())));
+        }
+    };
+    Ok(Weapon {
+        name: name.to_string(),
+        label: w.label.unwrap_or_else(|| name.to_string()),
+        direct,
+        indirect,
+        smart: w.smart,
+        rangefinder,
+        stabiliser,
+        overworked: w.overworked,
+        top_attack: w.top_attack,
+        heat,
+    })
+}
+
+fn mode(doc: &Document, who: &str, m: Spanned<RawMode>, indirect: bool, heat: bool, tables: &Tables) -> Result<Mode> {
+    let at = m.span().start;
+    let m = m.into_inner();
+    let part = if indirect { "indirect" } else { "direct" };
+    let [lo, hi] = *m.range.get_ref();
+    if lo > hi || hi == 0 || hi > MAX_RANGE_HEXES {
+        return Err(doc.error_at(
+            m.range.span().start,
+            format!("{who}: {part} range [{lo}, {hi}] must be [minimum, maximum] in hexes, up to {MAX_RANGE_HEXES}"),
+        ));
+    }
+    let rof = |v: &Option<Spanned<u32>>, key: &str| -> Result<u32> {
+        match v {
+            None if indirect => Ok(0),
+            None => Err(doc.error_at(at, format!("{who}: direct fire needs `{key}` (attacks per strength point)"))),
+            Some(r) if indirect => Err(doc.error_at(
+                r.span().start,
+                format!(
+                    "{who}: indirect fire makes {} attack per strength point; remove `{key}`",
+                    tables.attacks.indirect_fire_per_strength_point
+                ),
+            )),
+            Some(r) if *r.get_ref() <= MAX_RATE_OF_FIRE => Ok(*r.get_ref()),
+            Some(r) => {
+                Err(doc.error_at(r.span().start, format!("{who}: {key} {} is past {MAX_RATE_OF_FIRE}", r.get_ref())))
+            }
+        }
+    };
+    let (lo_s, hi_s) = tables.weapon_strength.strengths;
+    let strength = *m.strength.get_ref();
+    if !(lo_s..=hi_s).contains(&strength) {
+        return Err(
+            doc.error_at(m.strength.span().start, format!("{who}: strength {strength} must be from {lo_s} to {hi_s}"))
+        );
+    }
+    let anti_armour = match (&m.penetration, &m.ap) {
+        (None, None) => None,
+        (Some(p), None) => {
+            return Err(doc.error_at(
+                p.span().start,
+                format!("{who}: a weapon with penetration needs an `ap` value ({} to {})", AP_VALUES.0, AP_VALUES.1),
+            ));
+        }
+        (None, Some(a)) => {
+            return Err(
+                doc.error_at(a.span().start, format!("{who}: `ap` without `penetration`; give both or neither"))
+            );
+        }
+        (Some(p), Some(a)) => {
+            let ap = *a.get_ref();
+            if !(AP_VALUES.0..=AP_VALUES.1).contains(&ap) {
+                return Err(doc.error_at(
+                    a.span().start,
+                    format!(
+                        "{who}: AP {ap} is outside the hit damage table, which runs from {} to {}",
+                        AP_VALUES.0, AP_VALUES.1
+                    ),
+                ));
+            }
+            let value = |v: i32| {
+                if (0..=MAX_ARMOUR).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(doc.error_at(p.span().start, format!("{who}: penetration {v} must be from 0 to {MAX_ARMOUR}")))
+                }
+            };
+            let penetration = match p.get_ref() {
+                RawPenetration::One(v) => Penetration::Constant(value(*v)?),
+                RawPenetration::Two([a, b]) if a == b => Penetration::Constant(value(*a)?),
+                RawPenetration::Two(_) if indirect => {
+                    return Err(doc.error_at(
+                        p.span().start,
+                        format!("{who}: indirect fire has one penetration, the same at all ranges"),
+                    ));
+                }
+                RawPenetration::Two(_) if heat => {
+                    return Err(doc.error_at(
+                        p.span().start,
+                        format!("{who}: a HEAT weapon has the same penetration at all ranges; give one value"),
+                    ));
+                }
+                RawPenetration::Two([a, b]) => Penetration::Ranged { at_min: value(*a)?, at_max: value(*b)? },
+            };
+            Some(AntiArmour { penetration, ap })
+        }
+    };
+    let barrage = match (&m.barrage, indirect) {
+        (None, _) => None,
+        (Some(b), false) => {
+            return Err(doc.error_at(b.span().start, format!("{who}: only indirect fire has a barrage")));
+        }
+        (Some(b), true) => {
+            tables.barrage.get(b.get_ref()).map_err(|msg| doc.error_at(b.span().start, msg))?;
+            Some(b.get_ref().clone())
+        }
+    };
+    Ok(Mode {
+        stationary_rof: rof(&m.stationary_rof, "stationary_rof")?,
+        moving_rof: rof(&m.moving_rof, "moving_rof")?,
+        range: (lo, hi),
+        anti_armour,
+        strength,
+        range_modifiers: m.range_modifiers.unwrap_or(!indirect),
+        barrage,
+    })
+}

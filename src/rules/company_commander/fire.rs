@@ -1,0 +1,467 @@
+//! A compiled Company Commander fire action: every attack of one unit at one target,
+//! in order, with the target's suppression and strength carried from attack to attack
+//! (seed 003 "Fire Procedure", "Suppressed and Destruction").
+//!
+//! One attack is a [`Chain`] of dice: the to-hit d10, then the defence die and the
+//! d100 (armoured targets) or the cover save and the weapon-strength die (others), or
+//! close assault's three d6, or the A.A. percentage and the aircraft's save. Each die
+//! maps its faces to the next die or to a [`Strike`], so a Monte Carlo trial walks the
+//! chain rolling only the dice the rules roll, and the exact engine walks every face of
+//! the same chain. Which chain an attack uses depends on whether the target is
+//! suppressed at that moment (a suppressed target is harder to hit and vulnerable).
+
+use num_bigint::BigUint;
+
+use crate::dice::Die;
+use crate::engine::{Measure, Resolution, Stream, Streams};
+use crate::exact::{Dist, TooLarge};
+
+/// Exact weights of this ruleset: a fire action chains enough dice to pass 128 bits.
+pub type Weights<S> = Dist<S, BigUint>;
+
+/// What one attack does to its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Effect {
+    /// Nothing.
+    NoEffect,
+    /// The target is suppressed (damaged if it already was).
+    Suppressed,
+    /// The target loses one strength point (destroyed at strength 1).
+    Damaged,
+    /// The target is destroyed outright (close assault).
+    Destroyed,
+}
+
+impl Effect {
+    /// Result names as the table files write them.
+    pub const NAMES: [&'static str; 4] = ["no_effect", "suppressed", "damaged", "destroyed"];
+
+    /// The effect named `name`.
+    pub fn named(name: &str) -> Option<Self> {
+        let all = [Effect::NoEffect, Effect::Suppressed, Effect::Damaged, Effect::Destroyed];
+        Self::NAMES.iter().position(|n| *n == name).map(|i| all[i])
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// The end of one attack: did it hit, and what did it do?
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Strike {
+    /// It hit (a miss, and an attack that never rolls to hit, is `false`).
+    pub hit: bool,
+    /// What it did.
+    pub effect: Effect,
+}
+
+impl Strike {
+    /// A miss.
+    pub const MISS: Strike = Strike { hit: false, effect: Effect::NoEffect };
+
+    /// A hit doing `effect`.
+    pub fn hit(effect: Effect) -> Self {
+        Strike { hit: true, effect }
+    }
+}
+
+/// Which stream a die draws from, so that adding a roll of one kind never shifts the
+/// rolls of another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Roll {
+    /// To-hit dice (and close assault's hit roll, and A.A. fire).
+    ToHit,
+    /// Every die after a hit: defence, damage, save, strength, outcome.
+    Effect,
+    /// Whether a barrage reaches a unit.
+    Scatter,
+}
+
+/// Where a face of a die leads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Next {
+    /// Roll the die at this index of the chain.
+    Roll(usize),
+    /// The attack ends here.
+    End(Strike),
+}
+
+/// One die of a chain: which stream it draws from and where each face leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// The die.
+    pub die: Die,
+    /// Its stream.
+    pub roll: Roll,
+    /// `faces[face - 1]`: where that face leads.
+    pub faces: Vec<Next>,
+}
+
+impl Step {
+    /// A die whose faces lead where `next(face)` says.
+    pub fn new(die: Die, roll: Roll, next: impl Fn(u32) -> Next) -> Self {
+        Step { die, roll, faces: (1..=die.sides()).map(next).collect() }
+    }
+}
+
+/// The dice of one attack, the first die first; a face leads only to a later die, so
+/// every walk ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chain {
+    steps: Vec<Step>,
+}
+
+impl Chain {
+    /// A chain from its steps. Panics if a face leads backwards (a compiler bug).
+    pub fn new(steps: Vec<Step>) -> Self {
+        for (i, step) in steps.iter().enumerate() {
+            assert!(
+                step.faces
+                    .iter()
+                    .all(|n| matches!(n, Next::End(_)) || matches!(n, Next::Roll(j) if *j > i && *j < steps.len())),
+                "a chain's faces lead only to later dice"
+            );
+        }
+        Chain { steps }
+    }
+
+    /// One literal attack: roll from the first die until a face ends it.
+    #[inline]
+    pub fn strike(&self, streams: &mut Streams) -> Strike {
+        let mut at = 0;
+        loop {
+            let step = &self.steps[at];
+            let face = step.die.roll(stream(streams, step.roll));
+            match step.faces[face as usize - 1] {
+                Next::Roll(next) => at = next,
+                Next::End(strike) => return strike,
+            }
+        }
+    }
+
+    /// The exact distribution of an attack's strike.
+    pub fn exact(&self) -> Weights<Strike> {
+        self.exact_from(0)
+    }
+
+    fn exact_from(&self, at: usize) -> Weights<Strike> {
+        let step = &self.steps[at];
+        Dist::roll(step.die, |face| step.faces[face as usize - 1])
+            .then(|next| match *next {
+                Next::Roll(i) => self.exact_from(i),
+                Next::End(strike) => Dist::certain(strike),
+            })
+            .expect("arbitrary-precision weights do not overflow")
+    }
+}
+
+fn stream(streams: &mut Streams, roll: Roll) -> &mut Stream {
+    match roll {
+        Roll::ToHit => &mut streams.fire,
+        Roll::Effect => &mut streams.effect,
+        Roll::Scatter => &mut streams.scatter,
+    }
+}
+
+/// What a second suppression does ("Suppressed and Destruction" says destroyed; "Fire
+/// Procedure" says damaged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SuppressedAgain {
+    /// Lose one strength point.
+    Damaged,
+    /// Destroyed outright.
+    Destroyed,
+}
+
+/// Attacks made with one weapon (or one close assault, or one A.A. unit).
+#[derive(Debug, Clone)]
+pub struct Volley {
+    /// How many attacks.
+    pub attacks: u32,
+    /// A d100 at or under this percentage decides whether the volley is made at all
+    /// (a barrage reaching a unit); `None`: always.
+    pub gate: Option<u32>,
+    /// The attack's chain against the target as it is: `[not suppressed, suppressed]`.
+    pub chains: [Chain; 2],
+}
+
+/// The target's state after some attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct TargetState {
+    /// Strength points lost (the strength itself when destroyed).
+    pub lost: u32,
+    /// Suppressed now.
+    pub suppressed: bool,
+    /// Attacks that hit.
+    pub hits: u32,
+    /// Gated volleys that were made.
+    pub reached: u32,
+}
+
+/// Every attack of one fire action at one target.
+#[derive(Debug, Clone)]
+pub struct FireAction {
+    volleys: Vec<Volley>,
+    strength: u32,
+    start: TargetState,
+    suppressed_again: SuppressedAgain,
+    /// Does a suppression take effect for the attacks after it in the same action?
+    suppression_is_immediate: bool,
+    measures: Vec<Measure>,
+}
+
+/// The target's final condition: `no_effect`, `suppressed`, `damaged`, `destroyed`.
+pub const TARGET_OUTCOMES: [&str; 4] = ["no_effect", "suppressed", "damaged", "destroyed"];
+
+impl FireAction {
+    /// A fire action of `volleys`, in order, at a target of `strength` points
+    /// (`suppressed` at the start or not).
+    pub fn new(
+        volleys: Vec<Volley>,
+        strength: u32,
+        suppressed: bool,
+        suppressed_again: SuppressedAgain,
+        suppression_is_immediate: bool,
+    ) -> Self {
+        assert!(strength >= 1, "a target has at least one strength point");
+        let attacks: u32 = volleys.iter().map(|v| v.attacks).sum();
+        let mut final_states: Vec<String> =
+            (1..=strength).rev().flat_map(|s| [format!("strength_{s}"), format!("strength_{s}_suppressed")]).collect();
+        final_states.push("destroyed".into());
+        let measures = vec![
+            Measure::new("target", TARGET_OUTCOMES),
+            Measure::new("final_state", final_states),
+            Measure::counts("strength_lost", strength),
+            Measure::counts("hits", attacks),
+        ];
+        let start = TargetState { suppressed, ..TargetState::default() };
+        FireAction { volleys, strength, start, suppressed_again, suppression_is_immediate, measures }
+    }
+
+    /// The same action with `more` volleys made after it (a barrage's second attack).
+    pub fn then_also(self, more: Vec<Volley>) -> Self {
+        let mut volleys = self.volleys;
+        volleys.extend(more);
+        FireAction::new(
+            volleys,
+            self.strength,
+            self.start.suppressed,
+            self.suppressed_again,
+            self.suppression_is_immediate,
+        )
+    }
+
+    /// Is the target destroyed in `s`?
+    pub fn destroyed(&self, s: &TargetState) -> bool {
+        s.lost == self.strength
+    }
+
+    /// Which of a volley's chains an attack uses against the target in state `s`: 1
+    /// if the attack sees it suppressed.
+    fn status(&self, s: &TargetState) -> usize {
+        usize::from(if self.suppression_is_immediate { s.suppressed } else { self.start.suppressed })
+    }
+
+    /// A strike's effect on the target ("A target that is already suppressed and is
+    /// suppressed again is damaged. Otherwise, a damaged target loses a strength point
+    /// and is destroyed if already at strength 1").
+    fn apply(&self, s: &TargetState, strike: &Strike) -> TargetState {
+        let mut next = TargetState { hits: s.hits + u32::from(strike.hit), ..*s };
+        let lose = |n: &mut TargetState, points: u32| n.lost = (n.lost + points).min(self.strength);
+        match strike.effect {
+            Effect::NoEffect => {}
+            Effect::Suppressed if !s.suppressed => next.suppressed = true,
+            Effect::Suppressed => match self.suppressed_again {
+                SuppressedAgain::Damaged => lose(&mut next, 1),
+                SuppressedAgain::Destroyed => lose(&mut next, self.strength),
+            },
+            Effect::Damaged => lose(&mut next, 1),
+            Effect::Destroyed => lose(&mut next, self.strength),
+        }
+        next
+    }
+
+    /// The exact distribution of the target's state after the whole action.
+    pub fn exact_target(&self) -> Weights<TargetState> {
+        let overflow = "arbitrary-precision weights do not overflow";
+        // (state, is the current volley being made?)
+        let mut dist: Weights<(TargetState, bool)> = Dist::certain((self.start, true));
+        for volley in &self.volleys {
+            let strikes = [volley.chains[0].exact(), volley.chains[1].exact()];
+            dist = match volley.gate {
+                None => dist.map(|&(s, _)| (s, true)),
+                Some(percent) => {
+                    let gate: Weights<bool> =
+                        Dist::from_weights([(true, BigUint::from(percent)), (false, BigUint::from(100 - percent))])
+                            .expect("a gate has some weight");
+                    dist.combine(&gate, |&(s, _), &made| {
+                        (TargetState { reached: s.reached + u32::from(made), ..s }, made)
+                    })
+                    .expect(overflow)
+                }
+            };
+            for _ in 0..volley.attacks {
+                dist = dist
+                    .then(|&(s, made)| {
+                        if !made || self.destroyed(&s) {
+                            return Dist::certain((s, made));
+                        }
+                        strikes[self.status(&s)].map(|k| (self.apply(&s, k), true))
+                    })
+                    .expect(overflow);
+            }
+        }
+        dist.map(|&(s, _)| s)
+    }
+
+    /// One literal fire action: every attack in order until the target is destroyed.
+    #[inline]
+    pub fn trial_target(&self, streams: &mut Streams) -> TargetState {
+        let mut s = self.start;
+        for volley in &self.volleys {
+            if let Some(percent) = volley.gate {
+                if crate::dice::D100.roll(&mut streams.scatter) > percent {
+                    continue;
+                }
+                s.reached += 1;
+            }
+            for _ in 0..volley.attacks {
+                if self.destroyed(&s) {
+                    return s;
+                }
+                let strike = volley.chains[self.status(&s)].strike(streams);
+                s = self.apply(&s, &strike);
+            }
+        }
+        s
+    }
+
+    /// The outcome of the `target` measure for a final state.
+    pub fn target_outcome(&self, s: &TargetState) -> usize {
+        if self.destroyed(s) {
+            3
+        } else if s.lost > 0 {
+            2
+        } else if s.suppressed && !self.start.suppressed {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+impl Resolution for FireAction {
+    type State = TargetState;
+    type Weight = BigUint;
+
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        (0, 3)
+    }
+
+    fn trial(&self, streams: &mut Streams) -> TargetState {
+        self.trial_target(streams)
+    }
+
+    fn index(&self, s: &TargetState, out: &mut [usize]) {
+        out[0] = self.target_outcome(s);
+        out[1] = if self.destroyed(s) {
+            2 * self.strength as usize
+        } else {
+            2 * s.lost as usize + usize::from(s.suppressed)
+        };
+        out[2] = s.lost as usize;
+        out[3] = s.hits as usize;
+    }
+
+    fn exact_state(&self) -> Result<Weights<TargetState>, TooLarge> {
+        Ok(self.exact_target())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{D6, D10, Ratio};
+    use crate::engine::Experiment;
+
+    /// Hit on 1-5 of a d10; a hit does `effect` on 1-3 of a d6, else nothing.
+    fn half_hit(effect: Effect) -> Chain {
+        Chain::new(vec![
+            Step::new(D10, Roll::ToHit, |f| if f <= 5 { Next::Roll(1) } else { Next::End(Strike::MISS) }),
+            Step::new(D6, Roll::Effect, |f| Next::End(Strike::hit(if f <= 3 { effect } else { Effect::NoEffect }))),
+        ])
+    }
+
+    fn action(attacks: u32, effect: Effect, strength: u32, again: SuppressedAgain) -> FireAction {
+        let chain = half_hit(effect);
+        let volley = Volley { attacks, gate: None, chains: [chain.clone(), chain] };
+        FireAction::new(vec![volley], strength, false, again, true)
+    }
+
+    #[test]
+    fn a_chain_weighs_each_leaf_by_its_path() {
+        // Hit 1/2, then effect 1/2: suppressed 1/4, hit without effect 1/4, miss 1/2.
+        let d = half_hit(Effect::Suppressed).exact();
+        assert_eq!(d.probability(|s| *s == Strike::hit(Effect::Suppressed)), Ratio::new(1, 4));
+        assert_eq!(d.probability(|s| *s == Strike::MISS), Ratio::new(1, 2));
+    }
+
+    #[test]
+    fn a_second_suppression_damages_and_damage_at_strength_one_destroys() {
+        // Two attacks, each suppressing with p = 1/4, on a 1-point target: destroyed
+        // only if both suppress, 1/16; suppressed if exactly one does, 2 x 1/4 x 3/4 = 3/8.
+        let exact = action(2, Effect::Suppressed, 1, SuppressedAgain::Damaged).exact().unwrap();
+        assert_eq!(exact[0][3], Ratio::new(1, 16));
+        assert_eq!(exact[0][1], Ratio::new(3, 8));
+        assert_eq!(exact[0][0], Ratio::new(9, 16));
+    }
+
+    #[test]
+    fn suppressed_again_can_destroy_a_strong_target_outright() {
+        // Strength 3: two suppressions destroy under `destroyed`, cost one point under
+        // `damaged`. Both happen with p = 1/16.
+        let exact = action(2, Effect::Suppressed, 3, SuppressedAgain::Destroyed).exact().unwrap();
+        assert_eq!(exact[0][3], Ratio::new(1, 16));
+        let exact = action(2, Effect::Suppressed, 3, SuppressedAgain::Damaged).exact().unwrap();
+        assert_eq!(exact[0][3], Ratio::new(0, 1));
+        assert_eq!(exact[2][1], Ratio::new(1, 16));
+    }
+
+    #[test]
+    fn attacks_stop_at_destruction_and_hits_count_only_until_then() {
+        // One damaging attack at p = 1/4 twice on strength 1: the second attack is only
+        // made if the first did not destroy. P(2 hits) = P(first hits, no effect, second
+        // hits) = 1/4 x 1/2 = 1/8.
+        let exact = action(2, Effect::Damaged, 1, SuppressedAgain::Damaged).exact().unwrap();
+        assert_eq!(exact[3][2], Ratio::new(1, 8));
+        // Destroyed: 1 - (3/4)^2 = 7/16.
+        assert_eq!(exact[0][3], Ratio::new(7, 16));
+    }
+
+    #[test]
+    fn a_gated_volley_is_made_with_its_chance() {
+        // A 25% gate in front of one attack that always damages a 1-point target.
+        let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
+        let volley = Volley { attacks: 1, gate: Some(25), chains: [sure.clone(), sure] };
+        let fire = FireAction::new(vec![volley], 1, false, SuppressedAgain::Damaged, true);
+        let exact = fire.exact_target();
+        assert_eq!(exact.probability(|s| s.lost == 1 && s.reached == 1), Ratio::new(1, 4));
+        assert_eq!(exact.probability(|s| s.reached == 0), Ratio::new(3, 4));
+    }
+
+    #[test]
+    fn exact_weights_pass_128_bits_without_loss() {
+        // 60 attacks, each resolved on a d10 and a d6: a denominator up to 60^60.
+        let exact = action(60, Effect::Damaged, 6, SuppressedAgain::Damaged).exact().unwrap();
+        for row in &exact {
+            let sum = row.iter().fold(Ratio::new(0, 1), |a, b| &a + b);
+            assert_eq!(sum, Ratio::new(1, 1));
+        }
+    }
+}

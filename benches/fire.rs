@@ -1,6 +1,6 @@
 //! Criterion benches: dice throughput, one Command Decision fire resolution (Monte
-//! Carlo trial and exact engine), Mission Command resolutions compiled from shipped
-//! experiments, and the chunked parallel engine end to end.
+//! Carlo trial and exact engine), Mission Command and Company Commander resolutions
+//! compiled from shipped experiments, and the chunked parallel engine end to end.
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
@@ -70,15 +70,11 @@ fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
     FirePlan::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").compiled.experiment
 }
 
-fn mc_resolution(c: &mut Criterion) {
-    let cases = [
-        ("hmg_good_cover", include_str!("../experiments/mc_hmg_good_cover.toml")),
-        ("75l48_vs_ac6", include_str!("../experiments/mc_75l48_vs_ac6_40cm.toml")),
-        ("area_105mm_3_afvs", include_str!("../experiments/mc_area_fire_105mm_vs_panzers.toml")),
-        ("reaction_test", include_str!("../experiments/mc_reaction_green_unlocated_afv.toml")),
-    ];
-    let mut group = c.benchmark_group("mc_fire");
-    for (name, text) in cases {
+/// Chunk-sized Monte Carlo batches and the exact engine of shipped experiments, in the
+/// bench group `group`.
+fn shipped(c: &mut Criterion, group: &str, cases: &[(&str, &str)]) {
+    let mut group = c.benchmark_group(group);
+    for &(name, text) in cases {
         let fire = experiment(name, text);
         // Chunk-sized batches through the tally, as the engine runs them.
         group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
@@ -95,6 +91,27 @@ fn mc_resolution(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("exact", name), |b| b.iter(|| black_box(&fire).exact()));
     }
     group.finish();
+}
+
+fn mc_resolution(c: &mut Criterion) {
+    let cases = [
+        ("hmg_good_cover", include_str!("../experiments/mc_hmg_good_cover.toml")),
+        ("75l48_vs_ac6", include_str!("../experiments/mc_75l48_vs_ac6_40cm.toml")),
+        ("area_105mm_3_afvs", include_str!("../experiments/mc_area_fire_105mm_vs_panzers.toml")),
+        ("reaction_test", include_str!("../experiments/mc_reaction_green_unlocated_afv.toml")),
+    ];
+    shipped(c, "mc_fire", &cases);
+}
+
+/// Company Commander: one attack at armour, many attacks at a multi-strength squad (the
+/// suppression-then-damage chain), and a barrage over several units.
+fn cc_resolution(c: &mut Criterion) {
+    let cases = [
+        ("panther_vs_sherman", include_str!("../experiments/cc_panther_vs_sherman.toml")),
+        ("mg42_vs_squad_in_woods", include_str!("../experiments/cc_mg42_vs_squad_in_woods.toml")),
+        ("105mm_barrage", include_str!("../experiments/cc_105mm_barrage.toml")),
+    ];
+    shipped(c, "cc_fire", &cases);
 }
 
 fn cd_engine(c: &mut Criterion) {
@@ -119,6 +136,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = dice, cd_resolution, mc_resolution, cd_engine
+    targets = dice, cd_resolution, mc_resolution, cc_resolution, cd_engine
 }
 criterion_main!(benches);

@@ -128,7 +128,7 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
     let view = PercentView::new(&plan)?;
     let text = match a.format {
         Format::Json => serde_json::to_string_pretty(&view).expect("a view always serializes") + "\n",
-        Format::Csv => format!("measure,percent,exact,exact_fraction\n{}", view.csv_rows()),
+        Format::Csv => view.to_csv(),
         Format::Table => view.to_table(),
     };
     emit(&text, a.output.as_deref(), a.force)

@@ -2,7 +2,7 @@
 
 use polars::prelude::*;
 
-use super::{Report, Row};
+use super::{Percent, PercentView, Report, Row};
 use crate::rules::{ModifierInfo, TableView};
 
 /// Sets polars' printing so that tables show in full, without dtype rows or shapes.
@@ -78,6 +78,19 @@ pub fn modifiers_frame(infos: &[ModifierInfo]) -> PolarsResult<DataFrame> {
         col("label", &|m| &m.label),
         col("applied", &|m| &m.applied),
         col("source", &|m| &m.source),
+    ])
+}
+
+/// The percent view: one row for `destroy`, one for the mildest effect or worse.
+pub fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
+    let rows: [(String, &Percent); 2] =
+        [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];
+    frame(vec![
+        Column::new("measure".into(), rows.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>()),
+        Column::new("percent".into(), rows.iter().map(|(_, p)| p.percent).collect::<Vec<_>>()),
+        Column::new("probability".into(), rows.iter().map(|(_, p)| p.probability).collect::<Vec<_>>()),
+        Column::new("exact_fraction".into(), rows.iter().map(|(_, p)| p.exact_fraction.clone()).collect::<Vec<_>>()),
+        Column::new("method".into(), vec![view.method.clone(); 2]),
     ])
 }
 

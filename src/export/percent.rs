@@ -9,6 +9,7 @@ use crate::cli::FirePlan;
 use crate::dice::Ratio;
 use crate::engine;
 use crate::error::Result;
+use crate::export::frames;
 
 /// One probability as a screen would show it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -89,11 +90,8 @@ impl PercentView {
         )
     }
 
-    /// CSV rows (without the header): `destroy` and the mildest effect or worse.
-    pub fn csv_rows(&self) -> String {
-        let row = |what: &str, p: &Percent| {
-            format!("{what},{},{},{}\n", p.percent, p.probability, p.exact_fraction.clone().unwrap_or_default())
-        };
-        row("destroy", &self.destroy) + &row(&format!("{}_or_worse", self.mildest), &self.at_least_mildest)
+    /// As CSV, through the same frame writer as reports.
+    pub fn to_csv(&self) -> String {
+        frames::percent_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a percent frame always writes")
     }
 }

@@ -398,7 +398,7 @@ impl Ctx<'_> {
         indirect: bool,
         gate: Option<u32>,
     ) -> Result<FireAction> {
-        self.notes.push(self.describe_target(target));
+        self.notes.push(self.describe_target(target, !indirect));
         let mut volleys = Vec::with_capacity(firer.weapons.len());
         for weapon in &firer.weapons {
             volleys.push(self.volley(firer, weapon, target, range, indirect, gate)?);
@@ -416,7 +416,9 @@ impl Ctx<'_> {
         )
     }
 
-    fn describe_target(&self, t: &Target) -> String {
+    /// The target as the notes show it; `facing_matters` is false where the facing is not
+    /// read (indirect fire strikes the rear armour, a close assault reads no armour).
+    fn describe_target(&self, t: &Target, facing_matters: bool) -> String {
         let status = if t.suppressed {
             "suppressed"
         } else if t.cautious {
@@ -426,8 +428,8 @@ impl Ctx<'_> {
         };
         let body = match t.armour {
             Some([f, s, r]) => format!(
-                "armour front {f} / side {s} / rear {r}, struck on the {}{}{}",
-                t.facing.name(),
+                "armour front {f} / side {s} / rear {r}{}{}{}",
+                if facing_matters { format!(", struck on the {}", t.facing.name()) } else { String::new() },
                 if t.open_topped { ", open topped" } else { "" },
                 if t.hull_down { ", hull down" } else { "" }
             ),
@@ -760,7 +762,7 @@ impl Ctx<'_> {
         let attacks = if self.settings.close_assault_per_strength_point { strength } else { 1 };
         let score = ca.hit_score[quality];
         let bonus = if target.open_topped { ca.open_topped_bonus } else { 0 };
-        self.notes.push(self.describe_target(&target));
+        self.notes.push(self.describe_target(&target, false));
         self.notes.push(format!(
             "{}: {} quality hits on d{} {}+{}; {} succeeds on {} or less; outcome {}; {attacks} attack{}",
             a.name.clone().unwrap_or_else(|| "assault".into()),

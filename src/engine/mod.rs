@@ -66,7 +66,7 @@ pub trait Experiment: Sync {
 
 /// The most measures one resolution reports (a trial's outcome indices live on the
 /// stack).
-pub const MAX_MEASURES: usize = 8;
+pub const MAX_MEASURES: usize = 10;
 
 /// A resolution described by the state one trial ends in: every ruleset's fire and
 /// test is one. It runs one literal trial, maps a state to the outcome of every

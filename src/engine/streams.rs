@@ -25,6 +25,8 @@ pub enum Purpose {
     Passengers = 6,
     /// Which units a barrage reaches.
     Scatter = 7,
+    /// Hands of Command Dice.
+    Command = 8,
 }
 
 /// The streams of one chunk, one per [`Purpose`].
@@ -44,6 +46,8 @@ pub struct Streams {
     pub passengers: Stream,
     /// Barrage reach.
     pub scatter: Stream,
+    /// Command Dice.
+    pub command: Stream,
 }
 
 impl Streams {
@@ -58,6 +62,7 @@ impl Streams {
             response: s(Purpose::Response),
             passengers: s(Purpose::Passengers),
             scatter: s(Purpose::Scatter),
+            command: s(Purpose::Command),
         }
     }
 }

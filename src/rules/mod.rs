@@ -1,6 +1,7 @@
 //! The rulesets, one module each, behind the [`Ruleset`] trait. The engine and the
 //! CLI see only the trait; each ruleset's quirks stay in its own module.
 
+pub mod chain_of_command;
 pub mod command_decision;
 pub mod company_commander;
 pub mod compile;
@@ -65,7 +66,7 @@ pub trait Ruleset: Sync {
 }
 
 /// Names of the rulesets this build resolves.
-pub const RULESETS: [&str; 3] = ["command-decision", "mission-command", "company-commander"];
+pub const RULESETS: [&str; 4] = ["command-decision", "mission-command", "company-commander", "chain-of-command"];
 
 /// Loads a ruleset's tables (with overrides from `rules_dir`) by name.
 pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn Ruleset>, LoadError> {
@@ -79,6 +80,9 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn
         "mission-command" => Ok(Box::new(mission_command::MissionCommand::load(rules_dir).map_err(LoadError::Tables)?)),
         "company-commander" => {
             Ok(Box::new(company_commander::CompanyCommander::load(rules_dir).map_err(LoadError::Tables)?))
+        }
+        "chain-of-command" => {
+            Ok(Box::new(chain_of_command::ChainOfCommand::load(rules_dir).map_err(LoadError::Tables)?))
         }
         other => Err(LoadError::Unknown(unknown("ruleset", other, RULESETS))),
     }

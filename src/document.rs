@@ -3,7 +3,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, unknown};
 
 /// A TOML document's text and where it came from.
 #[derive(Debug, Clone)]
@@ -35,10 +35,58 @@ impl Document {
         toml::from_str(&self.text).map_err(|e| {
             let message = e.message().trim().replace('\n', " ");
             match e.span() {
-                Some(span) => self.error_at(span.start, message),
-                None => self.error(message),
+                Some(span) => self.error_at(span.start, self.explain(&message, span.start)),
+                None => self.error(self.explain(&message, 0)),
             }
         })
+    }
+
+    /// The TOML reader's message in the user's terms: an unknown key gets the nearest
+    /// valid name, a missing or mistyped one says what to write, and the key on the
+    /// line is named where the reader leaves it out.
+    fn explain(&self, message: &str, offset: usize) -> String {
+        let quoted = |s: &str| -> Vec<String> { s.split('`').skip(1).step_by(2).map(str::to_string).collect() };
+        if let Some(rest) = message.strip_prefix("unknown field ") {
+            let names = quoted(rest);
+            if let Some((wanted, known)) = names.split_first() {
+                return unknown("key", wanted, known.iter().map(String::as_str));
+            }
+        }
+        if let Some(rest) = message.strip_prefix("missing field ") {
+            let key = quoted(rest).into_iter().next().unwrap_or_default();
+            return if key == "source" {
+                "missing `[source]`: every table file names the seed file and table it was transcribed from (`seed = \"...\"`, `table = \"...\"`)".into()
+            } else {
+                format!("missing key `{key}`; add it (the embedded file shows its form)")
+            };
+        }
+        let key = self.key_on_line(offset);
+        if let Some(rest) = message.strip_prefix("invalid type: ") {
+            let (found, expected) = rest.split_once(", expected ").unwrap_or((rest, "another type"));
+            let expected = match expected {
+                "i32" | "i64" | "u8" | "u32" | "u64" | "usize" => "a whole number",
+                "f32" | "f64" => "a number",
+                "a boolean" => "`true` or `false`",
+                other => other,
+            };
+            return format!(
+                "{}found {found} where {expected} is expected",
+                key.map_or(String::new(), |k| format!("`{k}`: "))
+            );
+        }
+        match key {
+            Some(k) if message == "duplicate key" => format!("duplicate key `{k}`; give each key once"),
+            _ => message.to_string(),
+        }
+    }
+
+    /// The key written on the line holding `offset` (`key = value`), if any.
+    fn key_on_line(&self, offset: usize) -> Option<&str> {
+        let start = self.text[..offset.min(self.text.len())].rfind('\n').map_or(0, |i| i + 1);
+        let line = self.text[start..].lines().next()?;
+        let (key, _) = line.split_once('=')?;
+        let key = key.trim();
+        (!key.is_empty() && !key.starts_with('[')).then_some(key)
     }
 
     /// An error at a byte offset of this document.

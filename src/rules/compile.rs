@@ -34,12 +34,19 @@ pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections)
     stray.sort_by_key(|(_, at)| *at);
     let Some(&(key, at)) = stray.first() else { return Ok(k) };
     if by_kind.iter().any(|(_, sections)| sections.contains(&key.as_str())) {
-        return Err(
-            doc.error_at(at, format!("`{key}` does not belong in a {k} scenario (it takes {})", allowed.join(", ")))
-        );
+        return Err(doc.error_at(
+            at,
+            format!("`{key}` does not belong in {} scenario (it takes {})", article(k), allowed.join(", ")),
+        ));
     }
     let known: Vec<&str> = HEADER.iter().chain(allowed).copied().collect();
     Err(doc.error_at(at, unknown("scenario key", key, known)))
+}
+
+/// "a KIND" or "an KIND", as English writes it before the kind's name.
+pub fn article(kind: &str) -> String {
+    let an = kind.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {kind}", if an { "an" } else { "a" })
 }
 
 /// A required section, or an error naming it.
@@ -49,7 +56,7 @@ pub fn required<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind
 
 /// A required section with its place in the file, or an error naming it.
 pub fn present<T>(doc: &Document, section: Option<Spanned<T>>, name: &str, kind: &str) -> Result<Spanned<T>> {
-    section.ok_or_else(|| doc.error(format!("a {kind} scenario needs `{name}`")))
+    section.ok_or_else(|| doc.error(format!("{} scenario needs `{name}`", article(kind))))
 }
 
 /// One of a closed list of names (`default` when not written), suggesting the

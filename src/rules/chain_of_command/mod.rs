@@ -4,11 +4,13 @@
 //! points elsewhere. Anti-tank fire has no source and is not resolved.
 
 mod command_dice;
+mod force_morale;
 mod phases;
 mod scenario;
 mod tables;
 
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
+pub use force_morale::{Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting, compile as compile_force_morale};
 pub use phases::{ChainOfCommandDie, SIDES, TurnEnd, TurnLength};
 pub use scenario::DEFAULT_PLATOON;
 pub use tables::{DiceByForceMorale, DiceRules, EMBEDDED, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Tables, Use};

@@ -95,12 +95,14 @@ mod tests {
     use super::*;
     use crate::dice::{D6, Ratio};
     use crate::engine::Experiment;
-    use crate::rules::company_commander::fire::{Chain, Effect, Next, Roll, Step, Strike, SuppressedAgain, Volley};
+    use crate::rules::company_commander::fire::{
+        Chain, Effect, Made, Next, Roll, Step, Strike, SuppressedAgain, Volley,
+    };
 
-    fn sure_kill(gate: Option<u32>) -> FireAction {
+    fn sure_kill(made: Made) -> FireAction {
         let chain = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
         FireAction::new(
-            vec![Volley { attacks: 1, gate, chains: [chain.clone(), chain] }],
+            vec![Volley { attacks: 1, made, chains: [chain.clone(), chain] }],
             1,
             false,
             SuppressedAgain::Damaged,
@@ -112,7 +114,8 @@ mod tests {
     fn each_nearby_unit_is_reached_independently() {
         // Two nearby units at 50% each, every attack destroying: P(both reached) = 1/4,
         // and units destroyed = 1 (the original) + those reached.
-        let barrage = Barrage::new(sure_kill(None), vec![sure_kill(Some(50)), sure_kill(Some(50))]);
+        let barrage =
+            Barrage::new(sure_kill(Made::Always), vec![sure_kill(Made::OnChance(50)), sure_kill(Made::OnChance(50))]);
         let exact = barrage.exact().unwrap();
         assert_eq!(exact[1], vec![Ratio::new(1, 4), Ratio::new(1, 2), Ratio::new(1, 4)]);
         assert_eq!(exact[3][3], Ratio::new(1, 4));

@@ -180,11 +180,23 @@ pub enum SuppressedAgain {
 pub struct Volley {
     /// How many attacks.
     pub attacks: u32,
-    /// A d100 at or under this percentage decides whether the volley is made at all
-    /// (a barrage reaching a unit); `None`: always.
-    pub gate: Option<u32>,
+    /// Whether the volley is made at all (a barrage reaching a unit).
+    pub made: Made,
     /// The attack's chain against the target as it is: `[not suppressed, suppressed]`.
     pub chains: [Chain; 2],
+}
+
+/// Whether a volley is made: always, on its own d100 chance, or exactly when the
+/// volley before it was. A barrage reaches a unit once ("has this chance of becoming
+/// a target"), so a firer's second weapon rides on the first weapon's roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Made {
+    /// Always made.
+    Always,
+    /// Made when a d100 rolls at or under this percentage.
+    OnChance(u32),
+    /// Made when the volley before it was.
+    WithPrevious,
 }
 
 /// The target's state after some attacks.
@@ -290,9 +302,10 @@ impl FireAction {
         let mut dist: Weights<(TargetState, bool)> = Dist::certain((self.start, true));
         for volley in &self.volleys {
             let strikes = [volley.chains[0].exact(), volley.chains[1].exact()];
-            dist = match volley.gate {
-                None => dist.map(|&(s, _)| (s, true)),
-                Some(percent) => {
+            dist = match volley.made {
+                Made::Always => dist.map(|&(s, _)| (s, true)),
+                Made::WithPrevious => dist,
+                Made::OnChance(percent) => {
                     let gate: Weights<bool> =
                         Dist::from_weights([(true, BigUint::from(percent)), (false, BigUint::from(100 - percent))])
                             .expect("a gate has some weight");
@@ -320,12 +333,18 @@ impl FireAction {
     #[inline]
     pub fn trial_target(&self, streams: &mut Streams) -> TargetState {
         let mut s = self.start;
+        let mut made = true;
         for volley in &self.volleys {
-            if let Some(percent) = volley.gate {
-                if crate::dice::D100.roll(&mut streams.scatter) > percent {
-                    continue;
+            match volley.made {
+                Made::Always => made = true,
+                Made::WithPrevious => {}
+                Made::OnChance(percent) => {
+                    made = crate::dice::D100.roll(&mut streams.scatter) <= percent;
+                    s.reached += u32::from(made);
                 }
-                s.reached += 1;
+            }
+            if !made {
+                continue;
             }
             for _ in 0..volley.attacks {
                 if self.destroyed(&s) {
@@ -400,7 +419,7 @@ mod tests {
 
     fn action(attacks: u32, effect: Effect, strength: u32, again: SuppressedAgain) -> FireAction {
         let chain = half_hit(effect);
-        let volley = Volley { attacks, gate: None, chains: [chain.clone(), chain] };
+        let volley = Volley { attacks, made: Made::Always, chains: [chain.clone(), chain] };
         FireAction::new(vec![volley], strength, false, again, true)
     }
 
@@ -448,11 +467,32 @@ mod tests {
     fn a_gated_volley_is_made_with_its_chance() {
         // A 25% gate in front of one attack that always damages a 1-point target.
         let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
-        let volley = Volley { attacks: 1, gate: Some(25), chains: [sure.clone(), sure] };
+        let volley = Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure] };
         let fire = FireAction::new(vec![volley], 1, false, SuppressedAgain::Damaged, true);
         let exact = fire.exact_target();
         assert_eq!(exact.probability(|s| s.lost == 1 && s.reached == 1), Ratio::new(1, 4));
         assert_eq!(exact.probability(|s| s.reached == 0), Ratio::new(3, 4));
+    }
+
+    #[test]
+    fn a_second_weapon_is_made_exactly_when_the_first_is() {
+        // Two weapons at a 25% barrage chance, each attack sure to damage a 3-point
+        // target: one roll decides both, so 2 points are lost with 1/4 and none with
+        // 3/4 (two independent rolls would give 1/16, 6/16, 9/16).
+        let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
+        let volleys = vec![
+            Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure.clone()] },
+            Volley { attacks: 1, made: Made::WithPrevious, chains: [sure.clone(), sure] },
+        ];
+        let fire = FireAction::new(volleys, 3, false, SuppressedAgain::Damaged, true);
+        let exact = fire.exact_target();
+        assert_eq!(exact.probability(|s| s.lost == 2 && s.reached == 1), Ratio::new(1, 4));
+        assert_eq!(exact.probability(|s| s.lost == 0 && s.reached == 0), Ratio::new(3, 4));
+        let mut streams = crate::engine::Streams::for_chunk(7, 0);
+        for _ in 0..200 {
+            let s = fire.trial_target(&mut streams);
+            assert!(s.lost == 2 * s.reached, "both volleys or neither: {s:?}");
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod tables;
 pub use barrage::{Barrage, BarrageState};
 pub use catalogue::{AntiArmour, Catalogue, Mode, Penetration, Stabiliser, Vehicle, Weapon};
 pub use fire::{
-    Chain, Effect, FireAction, Next, Roll, Step, Strike, SuppressedAgain, TARGET_OUTCOMES, TargetState, Volley,
+    Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, SuppressedAgain, TARGET_OUTCOMES, TargetState, Volley,
 };
 pub use settings::SETTINGS;
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};

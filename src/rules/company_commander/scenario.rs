@@ -7,7 +7,7 @@ use toml::Spanned;
 
 use super::barrage::Barrage;
 use super::catalogue::{self, Catalogue, Mode, Penetration, RawArmour, RawWeapon, Stabiliser, Weapon};
-use super::fire::{Chain, Effect, FireAction, Next, Roll, Step, Strike, Volley};
+use super::fire::{Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, Volley};
 use super::settings::{Between, RawSettings, Settings};
 use super::tables::{Facing, HitKind, QUALITIES, Tables};
 use crate::dice::D100;
@@ -15,7 +15,7 @@ use crate::document::Document;
 use crate::engine::Experiment;
 use crate::error::{Result, unknown};
 use crate::rules::Compiled;
-use crate::rules::compile::{Sections, Sum, choice, count, distinct, named, present, required, scenario_kind};
+use crate::rules::compile::{Sections, Sum, article, choice, count, distinct, named, present, required, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 const SECTIONS: &Sections = &[
@@ -229,7 +229,7 @@ impl Ctx<'_> {
     /// The range in hexes: at least 1 (an adjacent hex).
     fn range(&self, file: &ScenarioFile, kind: &str) -> Result<(u32, usize)> {
         let Some(r) = &file.range else {
-            return Err(self.doc.error(format!("a {kind} scenario needs `range` in hexes (1 hex = 100 m)")));
+            return Err(self.doc.error(format!("{} scenario needs `range` in hexes (1 hex = 100 m)", article(kind))));
         };
         match u32::try_from(*r.get_ref()) {
             Ok(n) if (1..=catalogue::MAX_RANGE_HEXES).contains(&n) => Ok((n, r.span().start)),
@@ -399,11 +399,31 @@ impl Ctx<'_> {
         gate: Option<u32>,
     ) -> Result<FireAction> {
         self.notes.push(self.describe_target(target, !indirect));
-        let mut volleys = Vec::with_capacity(firer.weapons.len());
-        for weapon in &firer.weapons {
-            volleys.push(self.volley(firer, weapon, target, range, indirect, gate)?);
-        }
+        let volleys = self.volleys(firer, target, range, indirect, gate)?;
         Ok(self.action(volleys, target))
+    }
+
+    /// One volley per weapon of `firer`, in the order listed. With a `gate` the first
+    /// weapon's volley rolls the chance and the others follow it: the unit becomes a
+    /// target once, with every weapon, or not at all.
+    fn volleys(
+        &mut self,
+        firer: &Firer,
+        target: &Target,
+        range: (u32, usize),
+        indirect: bool,
+        gate: Option<u32>,
+    ) -> Result<Vec<Volley>> {
+        let mut volleys = Vec::with_capacity(firer.weapons.len());
+        for (i, weapon) in firer.weapons.iter().enumerate() {
+            let made = match gate {
+                None => Made::Always,
+                Some(percent) if i == 0 => Made::OnChance(percent),
+                Some(_) => Made::WithPrevious,
+            };
+            volleys.push(self.volley(firer, weapon, target, range, indirect, made)?);
+        }
+        Ok(volleys)
     }
 
     fn action(&self, volleys: Vec<Volley>, target: &Target) -> FireAction {
@@ -450,7 +470,7 @@ impl Ctx<'_> {
         target: &Target,
         (range, range_at): (u32, usize),
         indirect: bool,
-        gate: Option<u32>,
+        made: Made,
     ) -> Result<Volley> {
         let doc = self.doc;
         let part = if indirect { "indirect" } else { "direct" };
@@ -503,7 +523,11 @@ impl Ctx<'_> {
             firer.label,
             weapon.label,
             firer.strength,
-            gate.map_or(String::new(), |p| format!(", made with a {p}% chance")),
+            match made {
+                Made::Always => String::new(),
+                Made::OnChance(p) => format!(", made with a {p}% chance"),
+                Made::WithPrevious => ", made when the weapon before it is".into(),
+            },
         ));
         let hit = |sum: &Sum| {
             let score = sum.total();
@@ -535,7 +559,7 @@ impl Ctx<'_> {
             steps.extend(effect(s));
             Chain::new(steps)
         });
-        Ok(Volley { attacks, gate, chains })
+        Ok(Volley { attacks, made, chains })
     }
 
     /// The ballistic score against the target unsuppressed and suppressed.
@@ -787,7 +811,7 @@ impl Ctx<'_> {
             }),
             Step::new(die, Roll::Effect, move |f| Next::End(Strike::hit(outcome[f as usize - 1]))),
         ]);
-        Ok(self.action(vec![Volley { attacks, gate: None, chains: [chain.clone(), chain] }], &target))
+        Ok(self.action(vec![Volley { attacks, made: Made::Always, chains: [chain.clone(), chain] }], &target))
     }
 
     fn barrage(&mut self, mut s: ScenarioFile) -> Result<Barrage> {
@@ -810,11 +834,7 @@ impl Ctx<'_> {
                 "  the original target is attacked again with a {}% chance (barrage_original_target)",
                 b.percent
             ));
-            let again: Vec<Volley> = firer
-                .weapons
-                .iter()
-                .map(|w| self.volley(&firer, w, &target, range, true, Some(b.percent)))
-                .collect::<Result<_>>()?;
+            let again = self.volleys(&firer, &target, range, true, Some(b.percent))?;
             original = original.then_also(again);
         }
         let mut nearby = Vec::new();
@@ -893,7 +913,7 @@ impl Ctx<'_> {
                     Next::End(Strike::hit(if f < save { Effect::NoEffect } else { Effect::Damaged }))
                 }),
             ]);
-            volleys.push(Volley { attacks: units, gate: None, chains: [chain.clone(), chain] });
+            volleys.push(Volley { attacks: units, made: Made::Always, chains: [chain.clone(), chain] });
         }
         Ok(FireAction::new(
             volleys,

@@ -144,20 +144,21 @@ impl Qualities {
     /// Why a letter is not accepted as a quality: what each list means by it.
     pub fn letter_conflict(&self, letter: &str) -> Option<String> {
         let upper = letter.to_ascii_uppercase();
-        let meanings: Vec<String> = LETTER_LISTS
+        let found: Vec<(&str, &str)> = LETTER_LISTS
             .iter()
             .enumerate()
-            .filter_map(|(i, list)| {
-                self.rows.iter().find(|q| q.letters[i] == upper).map(|q| format!("{} in {list}", q.name))
-            })
+            .filter_map(|(i, list)| self.rows.iter().find(|q| q.letters[i] == upper).map(|q| (q.name.as_str(), *list)))
             .collect();
-        (!meanings.is_empty()).then(|| {
-            format!(
-                "quality letter `{letter}` means {} in the seed's lists, which disagree; write the name instead ({})",
-                meanings.join(", "),
-                listing(QUALITIES)
-            )
-        })
+        let first = found.first()?.0;
+        let why = if found.iter().all(|(name, _)| *name == first) {
+            // This letter happens to agree everywhere; others (C, D, E) do not, so
+            // letters are refused alike and every table is keyed on names.
+            format!("means {first} in every list, but other letters mean different qualities in different lists")
+        } else {
+            let meanings: Vec<String> = found.iter().map(|(name, list)| format!("{name} in {list}")).collect();
+            format!("means {} in the seed's lists, which disagree", meanings.join(", "))
+        };
+        Some(format!("quality letter `{letter}` {why}; write the name instead ({})", listing(QUALITIES)))
     }
 }
 

@@ -706,7 +706,7 @@ fn override_without_provenance_is_refused() {
         (
             "catalogue.toml",
             CATALOGUE,
-            "[source]\nseed = \"003_4209dbf3d2b9cbd0.txt\"\ntable = \"Weapon Information (illustrative values)\"\n",
+            "[source]\nseed = \"003_4209dbf3d2b9cbd0.txt\"\n# Illustrative values: the seed prints one example weapon display under this heading.\ntable = \"Weapon Information\"\n",
         ),
     ];
     for (file, table, source) in cases {

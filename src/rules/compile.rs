@@ -76,6 +76,13 @@ pub fn choice<'n>(
         .ok_or_else(|| doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
 }
 
+/// The index of the reading a scenario chose for setting `name` among `readings`
+/// (the default first).
+pub fn reading(doc: &Document, value: &Option<Spanned<String>>, name: &str, readings: &[&str]) -> Result<usize> {
+    let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
+    Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
+}
+
 /// A thing named from a catalogue (`weapon = "name"`) or written out inline
 /// (`weapon_data = { ... }`): exactly one of the two.
 pub fn catalogued<R, T>(

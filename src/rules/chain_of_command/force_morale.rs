@@ -325,7 +325,7 @@ fn lowered(force_morale: u32, change: i32) -> u32 {
 
 impl ForceMorale {
     /// From the start, the setbacks' changes for faces 1 to 6 in the order they happen,
-    /// and the dice table. The table must not give more dice at a lower level
+    /// and the dice table (levels highest first, as `dice_by_force_morale.toml` loads). The table must not give more dice at a lower level
     /// ("fewer dice are rolled as Force Morale falls", seed 002 7.1), so `dice_lost` is
     /// never negative; otherwise the message says where it grows.
     pub fn new(start: Start, setbacks: Vec<[i32; 6]>, dice: DiceByForceMorale) -> std::result::Result<Self, String> {
@@ -340,7 +340,10 @@ impl ForceMorale {
         dice_counts.sort_unstable();
         dice_counts.dedup();
         let levels = match &start {
-            Start::Rolled { levels, .. } => levels.clone(),
+            Start::Rolled { by_face, levels } => {
+                assert!(by_face.iter().all(|l| levels.contains(l)), "every face's level is a `starting` outcome");
+                levels.clone()
+            }
             Start::Given(s) => vec![*s],
         };
         let top = *levels.last().expect("a start has a level");
@@ -519,6 +522,9 @@ pub fn compile(
         ));
         changes.push(change);
     }
+    if changes.is_empty() {
+        notes.push("no setbacks: the final Force Morale is the starting one".into());
+    }
     let force = ForceMorale::new(start, changes, dice.clone()).map_err(|m| doc.error(m))?;
     let top = force.top();
     notes.push(
@@ -597,6 +603,10 @@ mod tests {
         assert_eq!(got, [8, 8, 8, 8, 9, 9, 10, 11, 11, 11]);
         let views = t.views();
         assert_eq!(views.len(), 3);
+        // Every column of a listing is as long as the table: 3 qualities, 6 bands, 18 rows.
+        for (v, rows) in views.iter().zip([3, 6, 18]) {
+            assert!(v.columns.iter().all(|(_, cells)| cells.len() == rows), "{}", v.file);
+        }
         assert_eq!(views[2].columns.len(), 8);
         assert_eq!(views[2].columns[7].1[17], "?");
     }
@@ -673,7 +683,7 @@ mod tests {
                 .unwrap();
         let exact = force.exact().unwrap();
         let mut streams = Streams::for_chunk(7, 0);
-        let mut counts = vec![0u32; 12];
+        let mut counts = [0u32; 12];
         let trials = 60_000;
         for _ in 0..trials {
             counts[force.trial(&mut streams).1 as usize] += 1;
@@ -744,7 +754,7 @@ mod tests {
         let err = starting(START.replace("roll = \"1 or less\"", "roll = \"1\""));
         assert!(err.contains("the first band must be open below"), "{err}");
         let err = starting(START.replace("roll = \"3\"", "roll = \"4\""));
-        assert!(err.contains("leaves an overlap"), "{err}");
+        assert!(err.contains("band `4` leaves a gap"), "{err}");
         let err = starting(START.replace("roll = \"6+\"", "roll = \"6\""));
         assert!(err.contains("must be open at the top"), "{err}");
     }

@@ -7,12 +7,18 @@ mod command_dice;
 mod force_morale;
 mod phases;
 mod scenario;
+mod settings;
+mod shooting;
 mod tables;
 
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
-pub use force_morale::{Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting, compile as compile_force_morale};
+pub use force_morale::{
+    Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
+};
 pub use phases::{ChainOfCommandDie, SIDES, TurnEnd, TurnLength};
 pub use scenario::DEFAULT_PLATOON;
+pub use settings::SETTINGS;
+pub use shooting::{Fire, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
 pub use tables::{DiceByForceMorale, DiceRules, EMBEDDED, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Tables, Use};
 
 use std::path::Path;
@@ -74,7 +80,7 @@ impl Ruleset for ChainOfCommand {
         let sixes = &d.sixes.rows;
         let levels = &self.tables.dice_by_force_morale;
         let (at_seed, at_table, at_status) = ANTI_TANK_SOURCE;
-        vec![
+        let mut views = vec![
             view(
                 "command_dice.toml",
                 &d.source,
@@ -142,15 +148,18 @@ impl Ruleset for ChainOfCommand {
                     ("command_dice", levels.levels.iter().map(|(_, n)| n.to_string()).collect()),
                 ],
             ),
-            TableView {
-                file: "(none: anti-tank fire)".into(),
-                source: Source { seed: at_seed.into(), table: at_table.into(), rules: Some(at_status.into()) },
-                columns: vec![(
-                    "status".into(),
-                    vec!["not resolved: no source gives anti-tank fire's mechanics, and none are invented".into()],
-                )],
-            },
-        ]
+        ];
+        views.extend(self.tables.shooting.views());
+        views.extend(self.tables.force_morale.views());
+        views.push(TableView {
+            file: "(none: anti-tank fire)".into(),
+            source: Source { seed: at_seed.into(), table: at_table.into(), rules: Some(at_status.into()) },
+            columns: vec![(
+                "status".into(),
+                vec!["not resolved: no source gives anti-tank fire's mechanics, and none are invented".into()],
+            )],
+        });
+        views
     }
 
     /// Command Dice carry no modifiers.

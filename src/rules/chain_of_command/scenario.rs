@@ -8,7 +8,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::command_dice::{Hand, PhaseDice, Platoon, Policy};
+use super::force_morale::{self, RawForceMorale};
 use super::phases::{ChainOfCommandDie, SIDES, TurnLength};
+use super::settings::{RawSettings, Settings};
+use super::shooting::{Fire, HitEffect, QUALITIES, Shooting, ShootingPhases};
 use super::tables::{MAX_HAND, Rank, Tables};
 use crate::document::Document;
 use crate::engine::Experiment;
@@ -21,7 +24,15 @@ const SECTIONS: &Sections = &[
     ("command_dice", &["policy", "hand", "platoon"]),
     ("chain_of_command_die", &["hand", "points", "horizon"]),
     ("turn", &["side", "horizon"]),
+    ("shooting", &["range", "firer", "target"]),
+    ("shooting_phases", &["range", "firer", "target", "horizon"]),
+    ("force_morale", &["force"]),
 ];
+
+/// Cover levels in `effect.toml`, least first, as a scenario names them.
+const MOST_FIGURES: u32 = 30;
+/// The most firepower dice one fire may roll.
+const MOST_DICE: u32 = 100;
 
 /// Phases followed before a Chain of Command die's answer reports "more" (about 95%
 /// of five-dice hands fill a die within it).
@@ -40,6 +51,14 @@ pub const DEFAULT_PLATOON: [(&str, u32); 4] =
 #[derive(Deserialize)]
 struct ScenarioFile {
     #[serde(default)]
+    settings: RawSettings,
+    #[serde(default)]
+    range: Option<Spanned<String>>,
+    #[serde(default)]
+    firer: Option<Spanned<RawFirer>>,
+    #[serde(default)]
+    target: Option<Spanned<RawTarget>>,
+    #[serde(default)]
     policy: Option<Spanned<String>>,
     #[serde(default)]
     hand: Option<Spanned<RawHand>>,
@@ -51,6 +70,8 @@ struct ScenarioFile {
     horizon: Option<Spanned<i64>>,
     #[serde(default)]
     side: Vec<Spanned<RawHand>>,
+    #[serde(default)]
+    force: Option<Spanned<RawForceMorale>>,
 }
 
 #[derive(Deserialize)]
@@ -66,6 +87,46 @@ struct RawHand {
     red_dice: bool,
     #[serde(default)]
     elite: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFirer {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    quality: Option<Spanned<String>>,
+    #[serde(default)]
+    weapons: Vec<RawWeaponUse>,
+    #[serde(default)]
+    firepower: Option<Spanned<i64>>,
+    #[serde(default)]
+    shock: Option<Spanned<i64>>,
+    #[serde(default)]
+    moved: bool,
+    #[serde(default)]
+    pinned: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWeaponUse {
+    weapon: Spanned<String>,
+    #[serde(default)]
+    count: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTarget {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    quality: Option<Spanned<String>>,
+    figures: Spanned<i64>,
+    #[serde(default)]
+    shock: Option<Spanned<i64>>,
+    cover: Spanned<String>,
 }
 
 /// Compiles `doc` against the loaded tables.
@@ -93,6 +154,26 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Resul
             ));
             Box::new(ChainOfCommandDie::new(tables.dice.clone(), hand, points, horizon))
         }
+        "shooting" | "shooting_phases" => {
+            let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
+            let firer = present(doc, s.firer.take(), "[firer]", kind)?;
+            let target = present(doc, s.target.take(), "[target]", kind)?;
+            let fire = fire(doc, tables, &settings, s.range.as_ref(), firer, target, &mut notes)?;
+            if kind == "shooting" {
+                Box::new(Shooting::new(fire))
+            } else {
+                let horizon = count(doc, &s.horizon, "horizon", 1, MAX_HORIZON, DIE_HORIZON)?;
+                notes.push(format!(
+                    "the same fire every Phase until the target Breaks or is wiped out; followed for {horizon} Phases"
+                ));
+                Box::new(ShootingPhases::new(fire, horizon))
+            }
+        }
+        "force_morale" => {
+            let section = present(doc, s.force.take(), "[force]", kind)?;
+            let dice = &tables.dice_by_force_morale;
+            Box::new(force_morale::compile(doc, section, &tables.force_morale, dice, &mut notes)?)
+        }
         _ => {
             let sides = std::mem::take(&mut s.side);
             let [first, second]: [Spanned<RawHand>; 2] = sides.try_into().map_err(|sides: Vec<_>| {
@@ -109,6 +190,109 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Resul
         }
     };
     Ok(Compiled { experiment, notes })
+}
+
+/// One fire with every cell and setting read, and a note for each number reached.
+fn fire(
+    doc: &Document,
+    tables: &Tables,
+    settings: &Settings,
+    range: Option<&Spanned<String>>,
+    firer: Spanned<RawFirer>,
+    target: Spanned<RawTarget>,
+    notes: &mut Vec<String>,
+) -> Result<Fire> {
+    let t = &tables.shooting;
+    let bands: Vec<&str> = t.to_hit.iter().map(|(b, ..)| b.as_str()).collect();
+    let Some(range) = range else {
+        return Err(
+            doc.error(format!("a shooting scenario needs `range`, one of the to-hit bands ({})", bands.join(", ")))
+        );
+    };
+    let band = choice(doc, Some(range), "range band", &bands, "")?;
+    let (firer, target) = (firer.into_inner(), target.into_inner());
+    let firer_quality = choice(doc, firer.quality.as_ref(), "troop quality", &QUALITIES, "regular")?;
+    let target_quality = choice(doc, target.quality.as_ref(), "troop quality", &QUALITIES, "regular")?;
+    let covers: Vec<&str> = t.effect.iter().map(|(c, ..)| c.as_str()).collect();
+    let cover = choice(doc, Some(&target.cover), "cover", &covers, "")?;
+    let cover = covers.iter().position(|c| *c == cover).expect("a listed cover");
+
+    let base = match (&firer.firepower, firer.weapons.is_empty()) {
+        (Some(fp), true) => count(doc, &Some(fp.clone()), "firepower", 1, MOST_DICE, 1)?,
+        (None, false) => {
+            let mut sum = 0;
+            for w in &firer.weapons {
+                let names: Vec<&str> = t.weapons.iter().map(|(n, ..)| n.as_str()).collect();
+                let name = choice(doc, Some(&w.weapon), "weapon", &names, "")?;
+                let (_, label, dice) = t.weapons.iter().find(|(n, ..)| n == name).expect("a listed weapon");
+                let n = count(doc, &w.count, "count", 1, MOST_FIGURES, 1)?;
+                notes.push(format!("  {n} x {label}: {} firepower dice", n * dice));
+                sum += n * dice;
+            }
+            if sum > MOST_DICE {
+                return Err(
+                    doc.error(format!("the firer rolls {sum} firepower dice; at most {MOST_DICE} are resolved"))
+                );
+            }
+            sum
+        }
+        _ => {
+            return Err(doc.error(
+                "the firer needs `weapons = [{ weapon = \"lmg\" }, ...]` or `firepower = N`, not both or neither",
+            ));
+        }
+    };
+    let shock = count(doc, &firer.shock, "firer shock", 0, MOST_DICE, 0)?;
+    let lost = shock / t.shock_per_lost_die;
+    let mut dice = base.saturating_sub(lost);
+    let mut how = format!("{base} firepower dice");
+    if lost > 0 {
+        how += &format!(" - {lost} for {shock} Shock (1 per {})", t.shock_per_lost_die);
+    }
+    let halve = |n: u32, by: u32| if settings.halves_round_up { n.div_ceil(by) } else { n / by };
+    if firer.moved {
+        dice = halve(dice, 2);
+        how += ", halved for moving and firing";
+    }
+    if firer.pinned && settings.pinned_effects {
+        dice = halve(dice, t.pinned_firepower_divisor);
+        how += &format!(", divided by {} while Pinned", t.pinned_firepower_divisor);
+    }
+    let band_at = bands.iter().position(|b| *b == band).expect("a listed band");
+    let (by, quality) = if settings.to_hit_by_target { ("target", target_quality) } else { ("firer", firer_quality) };
+    let column = QUALITIES.iter().position(|q| *q == quality).expect("a listed quality");
+    let hit_on = t.to_hit[band_at].2[column];
+    notes.push(format!(
+        "{}: {how} = {dice}; each hits on {hit_on}+ ({} range, {quality} column by the {by}'s quality)",
+        firer.name.unwrap_or_else(|| "firer".into()),
+        t.to_hit[band_at].1
+    ));
+    let figures = count(doc, &Some(target.figures.clone()), "figures", 1, MOST_FIGURES, 1)?;
+    let target_shock = count(doc, &target.shock, "target shock", 0, MOST_DICE, 0)?;
+    let effect_by_cover: Vec<[HitEffect; 6]> =
+        t.effect.iter().map(|(.., faces)| faces.map(|f| f.unwrap_or(settings.hard_cover_four))).collect();
+    let describe = |faces: &[HitEffect; 6]| {
+        let n = |e: HitEffect| faces.iter().filter(|f| **f == e).count();
+        format!("miss {} / Shock {} / kill {} in 6", n(HitEffect::Miss), n(HitEffect::Shock), n(HitEffect::Kill))
+    };
+    let thresholds = t.thresholds[settings.thresholds];
+    let pinned_cover_up = if settings.pinned_effects { t.pinned_cover_levels_up as usize } else { 0 };
+    notes.push(format!(
+        "{}: {figures} figures, {target_shock} Shock, {} cover: {}; {}",
+        target.name.unwrap_or_else(|| "target".into()),
+        t.effect[cover].1,
+        describe(&effect_by_cover[cover]),
+        t.threshold_readings[settings.thresholds].1
+    ));
+    if pinned_cover_up > 0 {
+        let up = (cover + pinned_cover_up).min(covers.len() - 1);
+        notes.push(format!(
+            "  while Pinned it fights from {} cover: {}",
+            t.effect[up].1,
+            describe(&effect_by_cover[up])
+        ));
+    }
+    Ok(Fire { dice, hit_on, effect_by_cover, cover, pinned_cover_up, thresholds, figures, shock: target_shock })
 }
 
 /// A hand: `dice`, or the dice of a `force_morale` level; the Red Dice and Elite flags.

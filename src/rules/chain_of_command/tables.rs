@@ -5,6 +5,8 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::force_morale::ForceMoraleTables;
+use super::shooting::ShootingTables;
 use crate::error::{Result, unknown};
 use crate::tables::{Embedded, Source, TableFile, file};
 
@@ -20,6 +22,12 @@ pub const EMBEDDED: Embedded = Embedded {
             include_str!("../../../rulesets/chain-of-command/chain_of_command_points.toml"),
         ),
         ("dice_by_force_morale.toml", include_str!("../../../rulesets/chain-of-command/dice_by_force_morale.toml")),
+        ("to_hit.toml", include_str!("../../../rulesets/chain-of-command/to_hit.toml")),
+        ("effect.toml", include_str!("../../../rulesets/chain-of-command/effect.toml")),
+        ("shock.toml", include_str!("../../../rulesets/chain-of-command/shock.toml")),
+        ("weapons.toml", include_str!("../../../rulesets/chain-of-command/weapons.toml")),
+        ("force_morale.toml", include_str!("../../../rulesets/chain-of-command/force_morale.toml")),
+        ("setbacks.toml", include_str!("../../../rulesets/chain-of-command/setbacks.toml")),
     ],
 };
 
@@ -179,6 +187,10 @@ pub struct Tables {
     pub dice: DiceRules,
     /// Dice by Force Morale.
     pub dice_by_force_morale: DiceByForceMorale,
+    /// Shooting and Shock.
+    pub shooting: ShootingTables,
+    /// Force Morale: starting value and setbacks.
+    pub force_morale: ForceMoraleTables,
 }
 
 /// The most Command Dice a hand may hold (before the Red Dice).
@@ -194,7 +206,14 @@ impl Tables {
             file(files, "chain_of_command_points.toml"),
         )?;
         let dice_by_force_morale = DiceByForceMorale::load(file(files, "dice_by_force_morale.toml"))?;
-        Ok(Tables { dice, dice_by_force_morale })
+        let shooting = ShootingTables::load(
+            file(files, "to_hit.toml"),
+            file(files, "effect.toml"),
+            file(files, "shock.toml"),
+            file(files, "weapons.toml"),
+        )?;
+        let force_morale = ForceMoraleTables::load(file(files, "force_morale.toml"), file(files, "setbacks.toml"))?;
+        Ok(Tables { dice, dice_by_force_morale, shooting, force_morale })
     }
 }
 

@@ -608,7 +608,7 @@ impl Ctx<'_> {
                 add(&mut sum, d, "rangefinder", weapon.rangefinder as i32);
             }
             if mode.range_modifiers
-                && let Some(row) = &th.range_band(range.max(mode.range.0), mode.range.1).modifier
+                && let Some(row) = &th.range_band(range, mode.range.1).modifier
             {
                 add(&mut sum, d, row, 1);
             }

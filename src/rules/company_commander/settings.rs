@@ -8,7 +8,7 @@ use super::fire::SuppressedAgain;
 use super::tables::{StrengthReading, WeaponStrength};
 use crate::document::Document;
 use crate::error::Result;
-use crate::rules::compile::choice;
+use crate::rules::compile::{choice, reading};
 
 /// How penetration is read at a range between the two the weapon shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,11 +80,7 @@ pub const SETTINGS: [(&str, &[&str]); 7] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings, strength: &WeaponStrength) -> Result<Self> {
-        let pick = |i: usize, value: &Option<Spanned<String>>| -> Result<usize> {
-            let (name, readings) = SETTINGS[i];
-            let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
-            Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
-        };
+        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
         let readings: Vec<&str> = strength.readings.iter().map(|r| r.name.as_str()).collect();
         let reading = choice(
             doc,

@@ -6,7 +6,7 @@ use toml::Spanned;
 
 use crate::document::Document;
 use crate::error::Result;
-use crate::rules::compile::choice;
+use crate::rules::compile::reading;
 
 /// How a KO cell is read at a range outside every band it lists ("11 at 25-50cm"
 /// at 10cm), where the flattened text may have lost lines.
@@ -64,11 +64,7 @@ pub const SETTINGS: [(&str, &[&str]); 5] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
-        let pick = |i: usize, value: &Option<Spanned<String>>| -> Result<usize> {
-            let (name, readings) = SETTINGS[i];
-            let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
-            Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
-        };
+        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
         Ok(Settings {
             ko_outside_listed_ranges: [
                 KoOutsideListedRanges::CloserTakesNearest,

@@ -1,0 +1,66 @@
+//! Named settings for readings of the Chain of Command sources where players could
+//! reasonably disagree. Each is described in docs/interpretations.md (CoC-n).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::shooting::{HitEffect, ShootingTables};
+use crate::document::Document;
+use crate::error::Result;
+use crate::rules::compile::{choice, reading};
+
+/// The settings of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Does the to-hit column follow the target's quality (CoC-5), or the firer's?
+    pub to_hit_by_target: bool,
+    /// What the Hard cover row's lost face does (CoC-6).
+    pub hard_cover_four: HitEffect,
+    /// Which source's Pinned and Broken thresholds (CoC-7): index into `shock.toml`.
+    pub thresholds: usize,
+    /// Do Pinned units move up a cover level and halve their firepower (CoC-8)?
+    pub pinned_effects: bool,
+    /// Are halved firepower dice rounded up (CoC-9)?
+    pub halves_round_up: bool,
+}
+
+/// Settings as written in a scenario's `[settings]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    #[serde(default)]
+    to_hit_quality: Option<Spanned<String>>,
+    #[serde(default)]
+    hard_cover_four: Option<Spanned<String>>,
+    #[serde(default)]
+    shock_thresholds: Option<Spanned<String>>,
+    #[serde(default)]
+    pinned_effects: Option<Spanned<String>>,
+    #[serde(default)]
+    halved_firepower: Option<Spanned<String>>,
+}
+
+/// Every setting with a fixed list of readings: name, then its readings with the
+/// default first. (`shock_thresholds` takes its readings from `shock.toml`.)
+pub const SETTINGS: [(&str, &[&str]); 4] = [
+    ("to_hit_quality", &["target", "firer"]),
+    ("hard_cover_four", &["miss", "shock"]),
+    ("pinned_effects", &["second_edition", "none"]),
+    ("halved_firepower", &["round_down", "round_up"]),
+];
+
+impl Settings {
+    /// Defaults overridden by the scenario.
+    pub fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
+        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
+        let names: Vec<&str> = tables.threshold_readings.iter().map(|(n, _)| n.as_str()).collect();
+        let thresholds = choice(doc, raw.shock_thresholds.as_ref(), "shock_thresholds reading", &names, names[0])?;
+        Ok(Settings {
+            to_hit_by_target: pick(0, &raw.to_hit_quality)? == 0,
+            hard_cover_four: [HitEffect::Miss, HitEffect::Shock][pick(1, &raw.hard_cover_four)?],
+            thresholds: names.iter().position(|n| *n == thresholds).expect("a listed reading"),
+            pinned_effects: pick(2, &raw.pinned_effects)? == 0,
+            halves_round_up: pick(3, &raw.halved_firepower)? == 1,
+        })
+    }
+}

@@ -21,6 +21,9 @@ pub enum Command {
     /// The chance a fire destroys its target, as a whole percentage the way Company
     /// Commander's screen shows it, with the exact fraction behind it.
     PercentDestroy(FireArgs),
+    /// What a Chain of Command hand of Command Dice gives, exactly, under every
+    /// allocation policy: activations, Orders, Chain of Command points, the sixes.
+    CommandDice(ViewArgs),
     /// Print a ruleset's loaded tables with their sources.
     Tables(ListArgs),
     /// List a ruleset's modifiers: stable name, value, how applied, source.
@@ -41,6 +44,25 @@ pub struct FireArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Directory of table overrides, laid out like `rulesets/`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file (whole or not at all) instead of standard output.
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Allow --output to replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `command-dice`: exact answers only, so no trials or seed.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// A chain-of-command `command_dice` scenario; without one, the embedded five-dice hand.
+    pub file: Option<PathBuf>,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,

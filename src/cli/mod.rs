@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 
 pub use args::Args;
-use args::{Command, FireArgs, Format, ListArgs};
+use args::{Command, FireArgs, Format, ListArgs, ViewArgs};
 
 use crate::document::Document;
 use crate::engine::{self, MonteCarlo};
@@ -19,11 +19,18 @@ use crate::rules::{self, Compiled, LoadError, Ruleset};
 pub const DEFAULT_SCENARIO: (&str, &str) =
     ("experiments/cd_tank_duel.toml", include_str!("../../experiments/cd_tank_duel.toml"));
 
+/// The hand `command-dice` answers for when given no file.
+pub const DEFAULT_HAND: (&str, &str) = (
+    "experiments/coc_five_dice_senior_leader.toml",
+    include_str!("../../experiments/coc_five_dice_senior_leader.toml"),
+);
+
 /// Runs a parsed command line, returning what to print.
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Fire(a) => fire(&a),
         Command::PercentDestroy(a) => percent_destroy(&a),
+        Command::CommandDice(a) => command_dice(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
     }
@@ -130,6 +137,39 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
         Format::Json => serde_json::to_string_pretty(&view).expect("a view always serializes") + "\n",
         Format::Csv => view.to_csv(),
         Format::Table => view.to_table(),
+    };
+    emit(&text, a.output.as_deref(), a.force)
+}
+
+/// Every answer about one hand of Command Dice, exactly, for every allocation policy.
+fn command_dice(a: &ViewArgs) -> Result<()> {
+    let doc = match &a.file {
+        Some(path) => Document::read(path)?,
+        None => Document::new(
+            "coc_five_dice_senior_leader.toml",
+            format!("{} (embedded default)", DEFAULT_HAND.0),
+            DEFAULT_HAND.1,
+        ),
+    };
+    let head: ScenarioHeader = doc.parse()?;
+    let coc = "chain-of-command";
+    if head.ruleset.get_ref() != coc {
+        return Err(doc.error_at(
+            head.ruleset.span().start,
+            format!("command-dice reads a {coc} scenario of kind command_dice, not `{}`", head.ruleset.get_ref()),
+        ));
+    }
+    let ruleset = rules::chain_of_command::ChainOfCommand::load(a.rules.as_deref())?;
+    let (hand, platoon, notes) = rules::chain_of_command::command_dice_setup(&doc, &head.kind, ruleset.tables())?;
+    let scenario = head.name.unwrap_or_else(|| doc.name.clone());
+    let answers = rules::chain_of_command::Answers::new(scenario, notes, ruleset.tables(), hand, &platoon);
+    let polars_error = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot build the answers: {e}"));
+    let text = match a.format {
+        Format::Table => answers.to_table(),
+        Format::Json => serde_json::to_string_pretty(&answers).expect("answers always serialize") + "\n",
+        Format::Csv => {
+            frames::answers_frame(&answers.answers).and_then(|mut f| frames::csv(&mut f)).map_err(polars_error)?
+        }
     };
     emit(&text, a.output.as_deref(), a.force)
 }

@@ -3,6 +3,7 @@
 use polars::prelude::*;
 
 use super::{Percent, PercentView, Report, Row};
+use crate::rules::chain_of_command::Answer;
 use crate::rules::{ModifierInfo, TableView};
 
 /// Sets polars' printing so that tables show in full, without dtype rows or shapes.
@@ -91,6 +92,18 @@ pub fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
         Column::new("probability".into(), rows.iter().map(|(_, p)| p.probability).collect::<Vec<_>>()),
         Column::new("exact_fraction".into(), rows.iter().map(|(_, p)| p.exact_fraction.clone()).collect::<Vec<_>>()),
         Column::new("method".into(), vec![view.method.clone(); 2]),
+    ])
+}
+
+/// Chain of Command's command-dice answers: policy, answer, value, exact fraction.
+pub fn answers_frame(answers: &[Answer]) -> PolarsResult<DataFrame> {
+    let col =
+        |name: &str, f: &dyn Fn(&Answer) -> String| Column::new(name.into(), answers.iter().map(f).collect::<Vec<_>>());
+    frame(vec![
+        col("policy", &|a| a.policy.clone()),
+        col("answer", &|a| a.answer.clone()),
+        Column::new("value".into(), answers.iter().map(|a| a.value).collect::<Vec<_>>()),
+        col("exact_fraction", &|a| a.exact_fraction.clone()),
     ])
 }
 

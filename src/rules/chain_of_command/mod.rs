@@ -3,6 +3,7 @@
 //! sequence and Chain of Command points from the reference sheet where the seed
 //! points elsewhere. Anti-tank fire has no source and is not resolved.
 
+mod answers;
 mod command_dice;
 mod force_morale;
 mod phases;
@@ -11,12 +12,13 @@ mod settings;
 mod shooting;
 mod tables;
 
+pub use answers::{Answer, Answers};
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
 pub use force_morale::{
     Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
 };
 pub use phases::{ChainOfCommandDie, SIDES, TurnEnd, TurnLength};
-pub use scenario::DEFAULT_PLATOON;
+pub use scenario::{DEFAULT_PLATOON, command_dice_setup};
 pub use settings::SETTINGS;
 pub use shooting::{Fire, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
 pub use tables::{DiceByForceMorale, DiceRules, EMBEDDED, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Tables, Use};

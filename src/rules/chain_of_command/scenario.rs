@@ -17,7 +17,7 @@ use crate::document::Document;
 use crate::engine::Experiment;
 use crate::error::{Result, unknown};
 use crate::rules::Compiled;
-use crate::rules::compile::{Sections, choice, count, present, scenario_kind};
+use crate::rules::compile::{Sections, article, choice, count, present, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 const SECTIONS: &Sections = &[
@@ -190,6 +190,30 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Resul
         }
     };
     Ok(Compiled { experiment, notes })
+}
+
+/// The hand and platoon of a `command_dice` scenario, with notes, for the
+/// `command-dice` view (which answers for every policy, so the scenario's own
+/// `policy` is read only to check it).
+pub fn command_dice_setup(
+    doc: &Document,
+    kind: &Spanned<String>,
+    tables: &Tables,
+) -> Result<(Hand, Platoon, Vec<String>)> {
+    let kind = scenario_kind(doc, kind, SECTIONS)?;
+    if kind != "command_dice" {
+        return Err(doc.error(format!("command-dice reads a command_dice scenario; this one is {}", article(kind))));
+    }
+    let mut s: ScenarioFile = doc.parse()?;
+    let mut notes = Vec::new();
+    choice(doc, s.policy.as_ref(), "allocation policy", &Policy::NAMES, "max_senior")?;
+    let hand = hand(doc, tables, present(doc, s.hand.take(), "[hand]", kind)?, &mut notes)?;
+    let platoon = platoon(doc, tables, s.platoon.take())?;
+    notes.push(describe_platoon(&platoon));
+    for p in Policy::ALL {
+        notes.push(format!("policy {}: {}", p.name(), describe_policy(p)));
+    }
+    Ok((hand, platoon, notes))
 }
 
 /// One fire with every cell and setting read, and a note for each number reached.

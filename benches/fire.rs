@@ -1,6 +1,7 @@
 //! Criterion benches: dice throughput, one Command Decision fire resolution (Monte
-//! Carlo trial and exact engine), Mission Command and Company Commander resolutions
-//! compiled from shipped experiments, and the chunked parallel engine end to end.
+//! Carlo trial and exact engine), Mission Command, Company Commander and Chain of
+//! Command resolutions compiled from shipped experiments, and the chunked parallel
+//! engine end to end.
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
@@ -114,6 +115,17 @@ fn cc_resolution(c: &mut Criterion) {
     shipped(c, "cc_fire", &cases);
 }
 
+/// Chain of Command: one hand of Command Dice (the allocation read from the table
+/// solved once per pool), a Turn of Phases, and a fire repeated until a Section breaks.
+fn coc_resolution(c: &mut Criterion) {
+    let cases = [
+        ("five_dice_senior_leader", include_str!("../experiments/coc_five_dice_senior_leader.toml")),
+        ("turn_length", include_str!("../experiments/coc_turn_length.toml")),
+        ("lmg_phases_to_break", include_str!("../experiments/coc_lmg_phases_to_break_section.toml")),
+    ];
+    shipped(c, "coc_fire", &cases);
+}
+
 fn cd_engine(c: &mut Criterion) {
     let fire = resolution();
     let mut group = c.benchmark_group("cd_engine");
@@ -136,6 +148,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = dice, cd_resolution, mc_resolution, cc_resolution, cd_engine
+    targets = dice, cd_resolution, mc_resolution, cc_resolution, coc_resolution, cd_engine
 }
 criterion_main!(benches);

@@ -17,7 +17,7 @@ pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoo
 pub use force_morale::{
     Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
 };
-pub use phases::{ChainOfCommandDie, SIDES, TurnEnd, TurnLength};
+pub use phases::{ChainOfCommandDie, EndOutcome, Horizon, HorizonState, Phases, SIDES, Step, TurnLength};
 pub use scenario::{DEFAULT_PLATOON, command_dice_setup};
 pub use settings::SETTINGS;
 pub use shooting::{Fire, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};

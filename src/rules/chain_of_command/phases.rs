@@ -1,7 +1,10 @@
-//! Across Phases: how many of a player's Phases pass before a full Chain of Command
-//! die, and how many Phases a Turn lasts. Both follow only the 5s and 6s of each hand,
-//! so each Phase reduces to a small exact distribution of (points, sixes row), and the
-//! Phases chain as a Markov process cut at a horizon: the last outcome is "more".
+//! Across Phases: a process followed Phase by Phase until an event, as a Markov chain
+//! cut at a horizon ([`Horizon`]; the last outcome is "more"): how many of a player's
+//! Phases pass before a full Chain of Command die, and how many Phases a Turn lasts.
+//! Both follow only the 5s and 6s of each hand, so each Phase reduces to a small exact
+//! distribution of (points, sixes row).
+
+use std::collections::BTreeMap;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -49,9 +52,136 @@ fn roll_points_and_sixes(rules: &DiceRules, hand: &Hand, rng: &mut Stream) -> (u
     (fives + sixes - left, rules.sixes.row_of(left))
 }
 
-/// `horizon` outcomes "1".."horizon" and a last "more_than_{horizon}".
-fn phase_outcomes(horizon: u32) -> Vec<String> {
-    (1..=horizon).map(|k| k.to_string()).chain(std::iter::once(format!("more_than_{horizon}"))).collect()
+/// One Phase's outcome: the state carried on, or the event and what it reports.
+pub type Step<P> = Result<<P as Phases>::Held, <P as Phases>::End>;
+
+/// The outcome index of a [`Horizon`]'s extra measure for an event (or for none
+/// within the horizon).
+pub type EndOutcome<E> = fn(Option<&E>) -> usize;
+
+/// A process followed Phase by Phase until an event: a Chain of Command die filled,
+/// a Turn ended, a target Broken. `Held` is what carries from one Phase to the next
+/// while the event has not happened; `End` is what the event reports (the side whose
+/// roll ended a Turn; `()` where nothing more).
+pub trait Phases: Sync {
+    /// The state between Phases.
+    type Held: Ord + Clone;
+    /// What the event reports.
+    type End: Ord + Clone;
+
+    /// The state before the first Phase, or the event if it has already happened.
+    fn start(&self) -> Result<Self::Held, Self::End>;
+
+    /// One literal Phase from `held`.
+    fn phase(&self, held: &Self::Held, streams: &mut Streams) -> Result<Self::Held, Self::End>;
+
+    /// Every outcome of one Phase from `held`, weighted over [`Phases::phase_total`].
+    fn phase_exact(&self, held: &Self::Held) -> Vec<(Step<Self>, BigUint)>;
+
+    /// The common total of every Phase's weights.
+    fn phase_total(&self) -> BigUint;
+}
+
+/// A [`Phases`] process cut at a horizon: reports whether the event came within it,
+/// the Phase it came in (or `more_than_N`), and optionally what it reported.
+pub struct Horizon<P: Phases> {
+    process: P,
+    horizon: u32,
+    measures: Vec<Measure>,
+    /// The outcome index of the extra measure for an event (or none within the
+    /// horizon), where the process reports one.
+    end_outcome: Option<EndOutcome<P::End>>,
+}
+
+/// How a [`Horizon`] trial ends: the Phase of the event (or `horizon + 1`), and what
+/// it reported.
+pub type HorizonState<E> = (u32, Option<E>);
+
+impl<P: Phases> Horizon<P> {
+    /// Follows `process` for `horizon` Phases; `event` names the first measure, and
+    /// `end` adds a measure of what the event reports.
+    pub fn new(process: P, horizon: u32, event: &str, end: Option<(Measure, EndOutcome<P::End>)>) -> Self {
+        let phases = (1..=horizon).map(|k| k.to_string()).chain(std::iter::once(format!("more_than_{horizon}")));
+        let mut measures = vec![
+            Measure::new(event, ["not_within_horizon", "within_horizon"]),
+            Measure::new("phases", phases.collect::<Vec<_>>()),
+        ];
+        let end_outcome = end.map(|(m, f)| {
+            measures.push(m);
+            f
+        });
+        Horizon { process, horizon, measures, end_outcome }
+    }
+}
+
+impl<P: Phases> Resolution for Horizon<P> {
+    type State = HorizonState<P::End>;
+    type Weight = BigUint;
+
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    /// The event within the horizon.
+    fn kill(&self) -> (usize, usize) {
+        (0, 1)
+    }
+
+    fn trial(&self, streams: &mut Streams) -> Self::State {
+        let mut held = match self.process.start() {
+            Ok(h) => h,
+            Err(end) => return (1, Some(end)),
+        };
+        for phase in 1..=self.horizon {
+            match self.process.phase(&held, streams) {
+                Ok(h) => held = h,
+                Err(end) => return (phase, Some(end)),
+            }
+        }
+        (self.horizon + 1, None)
+    }
+
+    fn index(&self, (phase, end): &Self::State, out: &mut [usize]) {
+        out[0] = usize::from(*phase <= self.horizon);
+        out[1] = *phase as usize - 1;
+        if let Some(f) = self.end_outcome {
+            out[2] = f(end.as_ref());
+        }
+    }
+
+    /// Mass over the held states, multiplied through by the Phase total each Phase so
+    /// every weight shares the denominator total^horizon.
+    fn exact_state(&self) -> Result<Dist<Self::State, BigUint>, TooLarge> {
+        let mut mass: BTreeMap<P::Held, BigUint> = match self.process.start() {
+            Ok(h) => BTreeMap::from([(h, BigUint::one())]),
+            Err(end) => return Dist::from_weights([((1, Some(end)), BigUint::one())]),
+        };
+        let total = self.process.phase_total();
+        let mut done: Vec<(Self::State, BigUint)> = Vec::new();
+        for phase in 1..=self.horizon {
+            let mut next: BTreeMap<P::Held, BigUint> = BTreeMap::new();
+            let mut ended: BTreeMap<P::End, BigUint> = BTreeMap::new();
+            for (held, m) in &mass {
+                for (outcome, w) in self.process.phase_exact(held) {
+                    let slot = match outcome {
+                        Ok(h) => next.entry(h),
+                        Err(end) => {
+                            *ended.entry(end).or_insert_with(BigUint::zero) += m * &w;
+                            continue;
+                        }
+                    };
+                    *slot.or_insert_with(BigUint::zero) += m * w;
+                }
+            }
+            for (_, w) in done.iter_mut() {
+                *w *= &total;
+            }
+            done.extend(ended.into_iter().map(|(end, w)| ((phase, Some(end)), w)));
+            mass = next;
+        }
+        done.push(((self.horizon + 1, None), mass.into_values().sum()));
+        Dist::from_weights(done)
+    }
 }
 
 /// How many of one player's Phases until a full Chain of Command die: points from 5s
@@ -60,90 +190,45 @@ fn phase_outcomes(horizon: u32) -> Vec<String> {
 pub struct ChainOfCommandDie {
     rules: DiceRules,
     hand: Hand,
-    horizon: u32,
     start_points: u32,
-    measures: Vec<Measure>,
+    per_phase: Vec<((u8, usize), BigUint)>,
 }
 
 impl ChainOfCommandDie {
     /// Counting from `start_points` already held, up to `horizon` Phases.
-    pub fn new(rules: DiceRules, hand: Hand, start_points: u32, horizon: u32) -> Self {
-        let measures = vec![
-            Measure::new("full_die", ["not_within_horizon", "within_horizon"]),
-            Measure::new("phases", phase_outcomes(horizon)),
-        ];
-        ChainOfCommandDie { rules, hand, horizon, start_points, measures }
+    pub fn new(rules: DiceRules, hand: Hand, start_points: u32, horizon: u32) -> Horizon<Self> {
+        let per_phase = points_and_sixes(&rules, &hand);
+        Horizon::new(ChainOfCommandDie { rules, hand, start_points, per_phase }, horizon, "full_die", None)
     }
 
-    fn full(&self, points: u32, row: usize) -> bool {
-        points >= self.rules.points_per_die || self.rules.sixes.rows[row].chain_of_command_dice > 0
+    /// Points held after a Phase that added `points` with sixes row `row`, or the die.
+    fn after(&self, held: u32, points: u8, row: usize) -> Result<u32, ()> {
+        let points = held + points as u32;
+        let full = points >= self.rules.points_per_die || self.rules.sixes.rows[row].chain_of_command_dice > 0;
+        if full { Err(()) } else { Ok(points) }
     }
 }
 
-impl Resolution for ChainOfCommandDie {
-    /// The Phase the die was completed in, or `horizon + 1`.
-    type State = u32;
-    type Weight = BigUint;
+impl Phases for ChainOfCommandDie {
+    /// Points held.
+    type Held = u32;
+    type End = ();
 
-    fn measures(&self) -> &[Measure] {
-        &self.measures
+    fn start(&self) -> Result<u32, ()> {
+        if self.start_points >= self.rules.points_per_die { Err(()) } else { Ok(self.start_points) }
     }
 
-    fn kill(&self) -> (usize, usize) {
-        (0, 1)
+    fn phase(&self, held: &u32, streams: &mut Streams) -> Result<u32, ()> {
+        let (points, row) = roll_points_and_sixes(&self.rules, &self.hand, &mut streams.command);
+        self.after(*held, points, row)
     }
 
-    fn trial(&self, streams: &mut Streams) -> u32 {
-        let mut points = self.start_points;
-        for phase in 1..=self.horizon {
-            let (p, row) = roll_points_and_sixes(&self.rules, &self.hand, &mut streams.command);
-            points += p as u32;
-            if self.full(points, row) {
-                return phase;
-            }
-        }
-        self.horizon + 1
+    fn phase_exact(&self, held: &u32) -> Vec<(Result<u32, ()>, BigUint)> {
+        self.per_phase.iter().map(|((points, row), w)| (self.after(*held, *points, *row), w.clone())).collect()
     }
 
-    fn index(&self, phase: &u32, out: &mut [usize]) {
-        out[0] = usize::from(*phase <= self.horizon);
-        out[1] = *phase as usize - 1;
-    }
-
-    /// Mass over the points held (below a full die), multiplied through by the Phase's
-    /// total each Phase so every weight shares the denominator total^horizon.
-    fn exact_state(&self) -> Result<Dist<u32, BigUint>, TooLarge> {
-        let per_phase = points_and_sixes(&self.rules, &self.hand);
-        let total: BigUint = per_phase.iter().map(|(_, w)| w).sum();
-        let per_die = self.rules.points_per_die;
-        let mut mass = vec![BigUint::zero(); per_die as usize];
-        let mut done: Vec<(u32, BigUint)> = Vec::new();
-        if self.start_points >= per_die {
-            return Dist::from_weights([(1, BigUint::one())]);
-        }
-        mass[self.start_points as usize] = BigUint::one();
-        for phase in 1..=self.horizon {
-            let mut next = vec![BigUint::zero(); per_die as usize];
-            let mut completed = BigUint::zero();
-            for (held, m) in mass.iter().enumerate().filter(|(_, m)| !m.is_zero()) {
-                for ((p, row), w) in &per_phase {
-                    let points = held as u32 + *p as u32;
-                    if self.full(points, *row) {
-                        completed += m * w;
-                    } else {
-                        next[points as usize] += m * w;
-                    }
-                }
-            }
-            // Earlier completions are scaled so all share total^horizon.
-            for (_, w) in done.iter_mut() {
-                *w *= &total;
-            }
-            done.push((phase, completed));
-            mass = next;
-        }
-        done.push((self.horizon + 1, mass.into_iter().sum()));
-        Dist::from_weights(done)
+    fn phase_total(&self) -> BigUint {
+        self.per_phase.iter().map(|(_, w)| w).sum()
     }
 }
 
@@ -157,117 +242,61 @@ pub const SIDES: [&str; 2] = ["first", "second"];
 pub struct TurnLength {
     rules: DiceRules,
     hands: [Hand; 2],
-    horizon: u32,
-    measures: Vec<Measure>,
-}
-
-/// How a Turn trial ends: the Phase it ended in (or `horizon + 1`) and the side whose
-/// roll ended it (2 for none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct TurnEnd {
-    /// Phases played.
-    pub phases: u32,
-    /// Side index, or 2.
-    pub ended_by: usize,
+    /// Each side's sixes rows, scaled to the common Phase total.
+    rows: [Vec<(usize, BigUint)>; 2],
+    total: BigUint,
 }
 
 impl TurnLength {
-    /// The first side's hand starts the Turn.
-    pub fn new(rules: DiceRules, hands: [Hand; 2], horizon: u32) -> Self {
-        let measures = vec![
-            Measure::new("turn_ends", ["not_within_horizon", "within_horizon"]),
-            Measure::new("phases", phase_outcomes(horizon)),
-            Measure::new("ended_by", [SIDES[0], SIDES[1], "not_within_horizon"]),
-        ];
-        TurnLength { rules, hands, horizon, measures }
+    /// The first side's hand starts the Turn; `ended_by` reports whose roll ended it.
+    pub fn new(rules: DiceRules, hands: [Hand; 2], horizon: u32) -> Horizon<Self> {
+        // Each side's rows over its own 6^dice, brought to the least common multiple.
+        let rows =
+            hands.map(|h| points_and_sixes(&rules, &h).into_iter().map(|((_, row), w)| (row, w)).collect::<Vec<_>>());
+        let totals = rows.clone().map(|r| r.into_iter().map(|(_, w)| w).sum::<BigUint>());
+        let total = totals[0].lcm(&totals[1]);
+        let mut side = 0;
+        let rows = rows.map(|r| {
+            let k = &total / &totals[side];
+            side += 1;
+            r.into_iter().map(|(row, w)| (row, w * &k)).collect()
+        });
+        let ended_by = Measure::new("ended_by", [SIDES[0], SIDES[1], "not_within_horizon"]);
+        let turn = TurnLength { rules, hands, rows, total };
+        Horizon::new(turn, horizon, "turn_ends", Some((ended_by, |end: Option<&usize>| end.copied().unwrap_or(2))))
     }
 
-    /// The side active after `side` rolled row `row`, or `None` when the Turn ends.
-    fn next(&self, side: usize, row: usize) -> Option<usize> {
+    /// The side active after `side` rolled row `row`, or the side that ended the Turn.
+    fn next(&self, side: usize, row: usize) -> Result<usize, usize> {
         let r = &self.rules.sixes.rows[row];
         match (r.turn_ends, r.keeps_phase) {
-            (true, _) => None,
-            (false, true) => Some(side),
-            (false, false) => Some(1 - side),
+            (true, _) => Err(side),
+            (false, true) => Ok(side),
+            (false, false) => Ok(1 - side),
         }
     }
 }
 
-impl Resolution for TurnLength {
-    type State = TurnEnd;
-    type Weight = BigUint;
+impl Phases for TurnLength {
+    /// The active side.
+    type Held = usize;
+    /// The side whose roll ended the Turn.
+    type End = usize;
 
-    fn measures(&self) -> &[Measure] {
-        &self.measures
+    fn start(&self) -> Result<usize, usize> {
+        Ok(0)
     }
 
-    fn kill(&self) -> (usize, usize) {
-        (0, 1)
+    fn phase(&self, side: &usize, streams: &mut Streams) -> Result<usize, usize> {
+        let (_, row) = roll_points_and_sixes(&self.rules, &self.hands[*side], &mut streams.command);
+        self.next(*side, row)
     }
 
-    fn trial(&self, streams: &mut Streams) -> TurnEnd {
-        let mut side = 0;
-        for phase in 1..=self.horizon {
-            let (_, row) = roll_points_and_sixes(&self.rules, &self.hands[side], &mut streams.command);
-            match self.next(side, row) {
-                None => return TurnEnd { phases: phase, ended_by: side },
-                Some(s) => side = s,
-            }
-        }
-        TurnEnd { phases: self.horizon + 1, ended_by: 2 }
+    fn phase_exact(&self, side: &usize) -> Vec<(Result<usize, usize>, BigUint)> {
+        self.rows[*side].iter().map(|(row, w)| (self.next(*side, *row), w.clone())).collect()
     }
 
-    fn index(&self, t: &TurnEnd, out: &mut [usize]) {
-        out[0] = usize::from(t.phases <= self.horizon);
-        out[1] = t.phases as usize - 1;
-        out[2] = t.ended_by;
-    }
-
-    /// Mass over the active side; each side's rows are scaled to a common Phase total
-    /// (the least common multiple of the two hands' totals).
-    fn exact_state(&self) -> Result<Dist<TurnEnd, BigUint>, TooLarge> {
-        let rows: Vec<Vec<(usize, BigUint)>> = self
-            .hands
-            .iter()
-            .map(|h| points_and_sixes(&self.rules, h).into_iter().map(|((_, row), w)| (row, w)).collect())
-            .collect();
-        let totals: Vec<BigUint> = rows.iter().map(|r| r.iter().map(|(_, w)| w).sum()).collect();
-        let common = totals[0].lcm(&totals[1]);
-        let scaled: Vec<Vec<(usize, BigUint)>> = rows
-            .into_iter()
-            .zip(&totals)
-            .map(|(r, t)| {
-                let k = &common / t;
-                r.into_iter().map(|(row, w)| (row, w * &k)).collect()
-            })
-            .collect();
-        let mut mass = [BigUint::one(), BigUint::zero()];
-        let mut done: Vec<(TurnEnd, BigUint)> = Vec::new();
-        for phase in 1..=self.horizon {
-            let mut next = [BigUint::zero(), BigUint::zero()];
-            let mut ended = [BigUint::zero(), BigUint::zero()];
-            for side in 0..2 {
-                if mass[side].is_zero() {
-                    continue;
-                }
-                for (row, w) in &scaled[side] {
-                    let m = &mass[side] * w;
-                    match self.next(side, *row) {
-                        None => ended[side] += m,
-                        Some(s) => next[s] += m,
-                    }
-                }
-            }
-            for (_, w) in done.iter_mut() {
-                *w *= &common;
-            }
-            for (side, w) in ended.into_iter().enumerate() {
-                done.push((TurnEnd { phases: phase, ended_by: side }, w));
-            }
-            mass = next;
-        }
-        let [a, b] = mass;
-        done.push((TurnEnd { phases: self.horizon + 1, ended_by: 2 }, a + b));
-        Dist::from_weights(done)
+    fn phase_total(&self) -> BigUint {
+        self.total.clone()
     }
 }

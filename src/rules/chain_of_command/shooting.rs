@@ -4,13 +4,11 @@
 //! thresholds under either source's reading. One fire is [`Shooting`]; the same fire
 //! repeated each Phase until the target breaks is [`ShootingPhases`].
 
-use std::collections::BTreeMap;
-
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::phases::{Horizon, Phases};
 use crate::dice::D6;
 use crate::engine::{Measure, Resolution, Streams};
 use crate::error::{Result, unknown};
@@ -556,94 +554,47 @@ impl Resolution for Shooting {
 #[derive(Debug, Clone)]
 pub struct ShootingPhases {
     fire: Fire,
-    horizon: u32,
-    measures: Vec<Measure>,
+    /// One fire's volley by cover level, each over its own reduced total.
+    per_cover: Vec<Dist<Volley, BigUint>>,
 }
 
 impl ShootingPhases {
-    /// Followed for `horizon` Phases.
-    pub fn new(fire: Fire, horizon: u32) -> Self {
-        let outcomes = (1..=horizon).map(|k| k.to_string()).chain(std::iter::once(format!("more_than_{horizon}")));
-        let measures = vec![
-            Measure::new("broken", ["not_within_horizon", "within_horizon"]),
-            Measure::new("phases", outcomes.collect::<Vec<_>>()),
-        ];
-        ShootingPhases { fire, horizon, measures }
+    /// Followed for `horizon` Phases; the event is the target Broken (or wiped out).
+    pub fn new(fire: Fire, horizon: u32) -> Horizon<Self> {
+        let per_cover = (0..fire.effect_by_cover.len())
+            .map(|c| fire.volley_dist(c).expect("arbitrary-precision weights do not overflow"))
+            .collect();
+        Horizon::new(ShootingPhases { fire, per_cover }, horizon, "broken", None)
     }
 
-    fn done(&self, u: &Unit) -> bool {
-        self.fire.condition(u) >= 2
+    fn after(&self, u: &Unit, v: &Volley) -> Result<Unit, ()> {
+        let next = Fire::after(u, v);
+        if self.fire.condition(&next) >= 2 { Err(()) } else { Ok(next) }
     }
 }
 
-impl Resolution for ShootingPhases {
-    /// The Phase the target broke in, or `horizon + 1`.
-    type State = u32;
-    type Weight = BigUint;
+impl Phases for ShootingPhases {
+    /// The target's figures and Shock.
+    type Held = Unit;
+    type End = ();
 
-    fn measures(&self) -> &[Measure] {
-        &self.measures
+    fn start(&self) -> Result<Unit, ()> {
+        self.after(&self.fire.start(), &Volley::default())
     }
 
-    fn kill(&self) -> (usize, usize) {
-        (0, 1)
+    fn phase(&self, u: &Unit, streams: &mut Streams) -> Result<Unit, ()> {
+        self.after(u, &self.fire.roll(u, streams))
     }
 
-    fn trial(&self, streams: &mut Streams) -> u32 {
-        let mut u = self.fire.start();
-        if self.done(&u) {
-            return 1;
-        }
-        for phase in 1..=self.horizon {
-            u = Fire::after(&u, &self.fire.roll(&u, streams));
-            if self.done(&u) {
-                return phase;
-            }
-        }
-        self.horizon + 1
+    /// The volley at the cover the target holds now (better while Pinned), brought back
+    /// to 36^dice.
+    fn phase_exact(&self, u: &Unit) -> Vec<(Result<Unit, ()>, BigUint)> {
+        let d = &self.per_cover[self.fire.cover_of(u)];
+        let scale = self.phase_total() / d.total();
+        d.iter().map(|(v, w)| (self.after(u, v), w * &scale)).collect()
     }
 
-    fn index(&self, phase: &u32, out: &mut [usize]) {
-        out[0] = usize::from(*phase <= self.horizon);
-        out[1] = *phase as usize - 1;
-    }
-
-    /// Mass over the target's (figures, Shock) while it holds; every Phase multiplies
-    /// through by 36^dice so all weights share one denominator.
-    fn exact_state(&self) -> Result<Dist<u32, BigUint>, TooLarge> {
-        let start = self.fire.start();
-        if self.done(&start) {
-            return Dist::from_weights([(1, BigUint::one())]);
-        }
-        let per_cover: Vec<Dist<Volley, BigUint>> =
-            (0..self.fire.effect_by_cover.len()).map(|c| self.fire.volley_dist(c)).collect::<Result<_, _>>()?;
-        let total = BigUint::from(36u32).pow(self.fire.dice);
-        let mut mass: BTreeMap<Unit, BigUint> = BTreeMap::from([(start, BigUint::one())]);
-        let mut done: Vec<(u32, BigUint)> = Vec::new();
-        for phase in 1..=self.horizon {
-            let mut next: BTreeMap<Unit, BigUint> = BTreeMap::new();
-            let mut broke = BigUint::zero();
-            for (u, m) in &mass {
-                let d = &per_cover[self.fire.cover_of(u)];
-                // Bring this cover's reduced weights back to 36^dice.
-                let scale = &total / d.total();
-                for (v, w) in d.iter() {
-                    let weight = m * w * &scale;
-                    let after = Fire::after(u, v);
-                    if self.done(&after) {
-                        broke += weight;
-                    } else {
-                        *next.entry(after).or_insert_with(BigUint::zero) += weight;
-                    }
-                }
-            }
-            for (_, w) in done.iter_mut() {
-                *w *= &total;
-            }
-            done.push((phase, broke));
-            mass = next;
-        }
-        done.push((self.horizon + 1, mass.into_values().sum()));
-        Dist::from_weights(done)
+    fn phase_total(&self) -> BigUint {
+        BigUint::from(36u32).pow(self.fire.dice)
     }
 }

@@ -47,6 +47,14 @@ pub struct FireArgs {
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// Format and destination.
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// How and where a command writes its answer.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -66,15 +74,9 @@ pub struct ViewArgs {
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to this file (whole or not at all) instead of standard output.
-    #[arg(long)]
-    pub output: Option<PathBuf>,
-    /// Allow --output to replace an existing file.
-    #[arg(long)]
-    pub force: bool,
+    /// Format and destination.
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Flags of `tables` and `modifiers`.

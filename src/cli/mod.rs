@@ -52,7 +52,6 @@ pub struct FirePlan {
 struct ScenarioHeader {
     ruleset: toml::Spanned<String>,
     kind: toml::Spanned<String>,
-    #[serde(default)]
     name: Option<String>,
     /// Free text for the reader of the file; read here only so that it must be text.
     #[serde(default, rename = "description")]
@@ -117,12 +116,12 @@ fn fire(a: &FireArgs) -> Result<()> {
     let plan =
         FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
     let report = plan.report()?;
-    let text = match a.format {
+    let text = match a.out.format {
         Format::Table => report.to_table(),
         Format::Json => report.to_json() + "\n",
         Format::Csv => report.to_csv(),
     };
-    emit(&text, a.output.as_deref(), a.force)
+    emit(&text, a.out.output.as_deref(), a.out.force)
 }
 
 /// What a game screen shows for a fire: the chance of destroying the target, and of at
@@ -133,12 +132,12 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
     let plan =
         FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
     let view = PercentView::new(&plan)?;
-    let text = match a.format {
+    let text = match a.out.format {
         Format::Json => serde_json::to_string_pretty(&view).expect("a view always serializes") + "\n",
         Format::Csv => view.to_csv(),
         Format::Table => view.to_table(),
     };
-    emit(&text, a.output.as_deref(), a.force)
+    emit(&text, a.out.output.as_deref(), a.out.force)
 }
 
 /// Every answer about one hand of Command Dice, exactly, for every allocation policy.
@@ -164,14 +163,14 @@ fn command_dice(a: &ViewArgs) -> Result<()> {
     let scenario = head.name.unwrap_or_else(|| doc.name.clone());
     let answers = rules::chain_of_command::Answers::new(scenario, notes, ruleset.tables(), hand, &platoon);
     let polars_error = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot build the answers: {e}"));
-    let text = match a.format {
+    let text = match a.out.format {
         Format::Table => answers.to_table(),
         Format::Json => serde_json::to_string_pretty(&answers).expect("answers always serialize") + "\n",
         Format::Csv => {
             frames::answers_frame(&answers.answers).and_then(|mut f| frames::csv(&mut f)).map_err(polars_error)?
         }
     };
-    emit(&text, a.output.as_deref(), a.force)
+    emit(&text, a.out.output.as_deref(), a.out.force)
 }
 
 fn list(a: &ListArgs, tables: bool) -> Result<()> {

@@ -28,7 +28,6 @@ pub struct Source {
     /// The table's title in that file.
     pub table: String,
     /// Rule numbers the card cites, where it cites any.
-    #[serde(default)]
     pub rules: Option<String>,
 }
 

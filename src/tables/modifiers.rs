@@ -72,17 +72,12 @@ impl Modifier {
 pub struct ModifierRow {
     name: Spanned<String>,
     label: String,
-    #[serde(default)]
     side: Option<Spanned<String>>,
-    #[serde(default)]
     value: Option<i32>,
-    #[serde(default)]
     per: Option<String>,
-    #[serde(default)]
     max: Option<u32>,
     #[serde(default)]
     he_ignores: bool,
-    #[serde(default)]
     note: Option<String>,
 }
 

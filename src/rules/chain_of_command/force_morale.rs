@@ -422,9 +422,7 @@ impl Resolution for ForceMorale {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawForceMorale {
-    #[serde(default)]
     quality: Option<Spanned<String>>,
-    #[serde(default)]
     starting: Option<Spanned<i64>>,
     #[serde(default)]
     setbacks: Vec<Spanned<String>>,

@@ -52,36 +52,24 @@ pub const DEFAULT_PLATOON: [(&str, u32); 4] =
 struct ScenarioFile {
     #[serde(default)]
     settings: RawSettings,
-    #[serde(default)]
     range: Option<Spanned<String>>,
-    #[serde(default)]
     firer: Option<Spanned<RawFirer>>,
-    #[serde(default)]
     target: Option<Spanned<RawTarget>>,
-    #[serde(default)]
     policy: Option<Spanned<String>>,
-    #[serde(default)]
     hand: Option<Spanned<RawHand>>,
-    #[serde(default)]
     platoon: Option<BTreeMap<String, Spanned<i64>>>,
-    #[serde(default)]
     points: Option<Spanned<i64>>,
-    #[serde(default)]
     horizon: Option<Spanned<i64>>,
     #[serde(default)]
     side: Vec<Spanned<RawHand>>,
-    #[serde(default)]
     force: Option<Spanned<RawForceMorale>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawHand {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     dice: Option<Spanned<i64>>,
-    #[serde(default)]
     force_morale: Option<Spanned<i64>>,
     #[serde(default)]
     red_dice: bool,
@@ -92,15 +80,11 @@ struct RawHand {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFirer {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
     #[serde(default)]
     weapons: Vec<RawWeaponUse>,
-    #[serde(default)]
     firepower: Option<Spanned<i64>>,
-    #[serde(default)]
     shock: Option<Spanned<i64>>,
     #[serde(default)]
     moved: bool,
@@ -112,19 +96,15 @@ struct RawFirer {
 #[serde(deny_unknown_fields)]
 struct RawWeaponUse {
     weapon: Spanned<String>,
-    #[serde(default)]
     count: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTarget {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
     figures: Spanned<i64>,
-    #[serde(default)]
     shock: Option<Spanned<i64>>,
     cover: Spanned<String>,
 }

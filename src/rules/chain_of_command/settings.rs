@@ -28,15 +28,10 @@ pub struct Settings {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
-    #[serde(default)]
     to_hit_quality: Option<Spanned<String>>,
-    #[serde(default)]
     hard_cover_four: Option<Spanned<String>>,
-    #[serde(default)]
     shock_thresholds: Option<Spanned<String>>,
-    #[serde(default)]
     pinned_effects: Option<Spanned<String>>,
-    #[serde(default)]
     halved_firepower: Option<Spanned<String>>,
 }
 

@@ -120,7 +120,6 @@ struct RawCover {
     miss: Spanned<String>,
     shock: Spanned<String>,
     kill: Spanned<String>,
-    #[serde(default)]
     lost_face: Option<Spanned<u32>>,
 }
 

@@ -161,16 +161,13 @@ pub struct Weapon {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWeapon {
-    #[serde(default)]
     label: Option<String>,
     rof: Spanned<toml::Value>,
     close: Option<Spanned<RawBand>>,
     medium: Option<Spanned<RawBand>>,
     long: Option<Spanned<RawBand>>,
     extreme: Option<Spanned<RawBand>>,
-    #[serde(default)]
     caliber_mm: Option<u32>,
-    #[serde(default)]
     idf: Option<Spanned<Idf>>,
 }
 
@@ -323,9 +320,7 @@ pub struct Vehicle {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawVehicle {
-    #[serde(default)]
     label: Option<String>,
-    #[serde(default)]
     armour: Option<RawArmour>,
     afv: Spanned<String>,
     #[serde(default)]

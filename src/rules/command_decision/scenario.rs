@@ -37,40 +37,27 @@ struct ScenarioFile {
     #[serde(default)]
     settings: RawSettings,
     // direct_fire
-    #[serde(default)]
     phase: Option<Spanned<String>>,
-    #[serde(default)]
     range: Option<Spanned<f64>>,
-    #[serde(default)]
     close_assault: Option<Spanned<bool>>,
-    #[serde(default)]
     firer: Option<Spanned<Vec<RawFirer>>>,
     // direct_fire and indirect_fire
-    #[serde(default)]
     target: Option<Spanned<RawTarget>>,
     // indirect_fire
-    #[serde(default)]
     artillery: Option<Spanned<RawArtillery>>,
     // morale
-    #[serde(default)]
     company: Option<Spanned<RawCompany>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFirer {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     weapon: Option<Spanned<String>>,
-    #[serde(default)]
     weapon_data: Option<Spanned<RawWeapon>>,
     quality: Spanned<String>,
-    #[serde(default)]
     stands: Option<Spanned<i64>>,
-    #[serde(default)]
     mount: Option<Spanned<String>>,
-    #[serde(default)]
     role: Option<Spanned<String>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,
@@ -79,14 +66,10 @@ struct RawFirer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawArtillery {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     weapon: Option<Spanned<String>>,
-    #[serde(default)]
     weapon_data: Option<Spanned<RawWeapon>>,
     quality: Spanned<String>,
-    #[serde(default)]
     stands: Option<Spanned<i64>>,
     artillery: Spanned<String>,
     #[serde(default)]
@@ -98,14 +81,10 @@ struct RawArtillery {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTarget {
-    #[serde(default)]
     name: Option<String>,
     quality: Spanned<String>,
-    #[serde(default)]
     vehicle: Option<Spanned<String>>,
-    #[serde(default)]
     vehicle_data: Option<RawVehicle>,
-    #[serde(default)]
     aspect: Option<Spanned<String>>,
     #[serde(default)]
     moving: bool,
@@ -119,21 +98,16 @@ struct RawTarget {
 #[serde(deny_unknown_fields)]
 struct RawPassengers {
     quality: Spanned<String>,
-    #[serde(default)]
     stands: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCompany {
-    #[serde(default)]
     name: Option<String>,
     morale: Spanned<i64>,
-    #[serde(default)]
     status: Option<Spanned<String>>,
-    #[serde(default)]
     stands_forced_back: Option<Spanned<i64>>,
-    #[serde(default)]
     stands_eliminated: Option<Spanned<i64>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,

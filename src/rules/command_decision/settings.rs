@@ -40,11 +40,8 @@ pub struct Settings {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
-    #[serde(default)]
     artillery_response: Option<Spanned<String>>,
-    #[serde(default)]
     min_modified_rof: Option<Spanned<i64>>,
-    #[serde(default)]
     close_assault_target_modifiers: Option<Spanned<String>>,
 }
 

@@ -115,17 +115,12 @@ pub struct Vehicle {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWeapon {
-    #[serde(default)]
     label: Option<String>,
-    #[serde(default)]
     direct: Option<Spanned<RawMode>>,
-    #[serde(default)]
     indirect: Option<Spanned<RawMode>>,
     #[serde(default)]
     smart: bool,
-    #[serde(default)]
     rangefinder: Option<Spanned<u32>>,
-    #[serde(default)]
     stabiliser: Option<Spanned<String>>,
     #[serde(default)]
     overworked: bool,
@@ -138,19 +133,13 @@ pub struct RawWeapon {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawMode {
-    #[serde(default)]
     stationary_rof: Option<Spanned<u32>>,
-    #[serde(default)]
     moving_rof: Option<Spanned<u32>>,
     range: Spanned<[u32; 2]>,
-    #[serde(default)]
     penetration: Option<Spanned<RawPenetration>>,
-    #[serde(default)]
     ap: Option<Spanned<u32>>,
     strength: Spanned<u32>,
-    #[serde(default)]
     range_modifiers: Option<bool>,
-    #[serde(default)]
     barrage: Option<Spanned<String>>,
 }
 

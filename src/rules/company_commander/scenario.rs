@@ -40,30 +40,21 @@ const MAX_UNITS: u32 = 20;
 struct ScenarioFile {
     #[serde(default)]
     settings: RawSettings,
-    #[serde(default)]
     range: Option<Spanned<i64>>,
-    #[serde(default)]
     firer: Option<Spanned<RawFirer>>,
-    #[serde(default)]
     target: Option<Spanned<RawTarget>>,
-    #[serde(default)]
     assault: Option<Spanned<RawAssault>>,
     #[serde(default)]
     nearby: Vec<Spanned<RawTarget>>,
-    #[serde(default)]
     aa_firer: Option<Spanned<Vec<RawAaFirer>>>,
-    #[serde(default)]
     aircraft: Option<Spanned<RawAircraft>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFirer {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
-    #[serde(default)]
     strength: Option<Spanned<u32>>,
     #[serde(default)]
     weapons: Vec<Spanned<String>>,
@@ -80,46 +71,29 @@ struct RawFirer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTarget {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
-    #[serde(default)]
     strength: Option<Spanned<u32>>,
-    #[serde(default)]
     status: Option<Spanned<String>>,
-    #[serde(default)]
     vehicle: Option<Spanned<String>>,
-    #[serde(default)]
     armour: Option<Spanned<RawArmour>>,
-    #[serde(default)]
     open_topped: Option<bool>,
     #[serde(default)]
     vulnerable: bool,
-    #[serde(default)]
     hull_down: Option<Spanned<bool>>,
-    #[serde(default)]
     cover: Option<Spanned<String>>,
-    #[serde(default)]
     front_line: Option<Spanned<bool>>,
-    #[serde(default)]
     facing: Option<Spanned<String>>,
-    #[serde(default)]
     bearing: Option<Spanned<f64>>,
-    #[serde(default)]
     visible: Option<Spanned<bool>>,
-    #[serde(default)]
     count: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAssault {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
-    #[serde(default)]
     strength: Option<Spanned<u32>>,
     weapon_class: Spanned<String>,
 }
@@ -127,22 +101,17 @@ struct RawAssault {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAaFirer {
-    #[serde(default)]
     name: Option<String>,
     level: Spanned<String>,
-    #[serde(default)]
     mount: Option<Spanned<String>>,
-    #[serde(default)]
     units: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAircraft {
-    #[serde(default)]
     name: Option<String>,
     save: Spanned<u32>,
-    #[serde(default)]
     strength: Option<Spanned<u32>>,
 }
 

@@ -46,21 +46,13 @@ pub struct Settings {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
-    #[serde(default)]
     weapon_strength_outcome: Option<Spanned<String>>,
-    #[serde(default)]
     suppressed_again: Option<Spanned<String>>,
-    #[serde(default)]
     suppression_during_fire: Option<Spanned<String>>,
-    #[serde(default)]
     penetration_between_ranges: Option<Spanned<String>>,
-    #[serde(default)]
     inside_minimum_range: Option<Spanned<String>>,
-    #[serde(default)]
     close_assault_attacks: Option<Spanned<String>>,
-    #[serde(default)]
     barrage_original_target: Option<Spanned<String>>,
-    #[serde(default)]
     cover_save_values: Option<Spanned<String>>,
 }
 

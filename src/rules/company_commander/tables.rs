@@ -274,7 +274,6 @@ struct RawToHit {
 #[serde(deny_unknown_fields)]
 struct RawRangeBand {
     up_to_percent: Spanned<u32>,
-    #[serde(default)]
     modifier: Option<Spanned<String>>,
 }
 
@@ -730,7 +729,6 @@ struct RawReading {
     name: Spanned<String>,
     label: String,
     damaged_up_to: Spanned<i32>,
-    #[serde(default)]
     suppressed_up_to: Option<Spanned<i32>>,
 }
 

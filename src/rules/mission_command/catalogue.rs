@@ -42,14 +42,11 @@ impl Weapon {
 #[serde(deny_unknown_fields)]
 pub struct RawWeapon {
     /// Required in the catalogue; a scenario's `weapon_data` is named by its firer.
-    #[serde(default)]
     name: Option<Spanned<String>>,
-    #[serde(default)]
     label: Option<String>,
     to_hit: Spanned<String>,
     #[serde(default)]
     casualty: Vec<RawCasualty>,
-    #[serde(default)]
     ko: Option<Spanned<String>>,
     #[serde(default)]
     artillery: bool,
@@ -59,7 +56,6 @@ pub struct RawWeapon {
 #[serde(deny_unknown_fields)]
 struct RawCasualty {
     row: Spanned<String>,
-    #[serde(default)]
     up_to_cm: Option<Spanned<f64>>,
 }
 

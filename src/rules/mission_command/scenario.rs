@@ -52,48 +52,32 @@ struct ScenarioFile {
     #[serde(default)]
     settings: RawSettings,
     // point_to_point and area fire
-    #[serde(default)]
     range: Option<Spanned<f64>>,
     // point_to_point
-    #[serde(default)]
     opportunity_fire: Option<Spanned<bool>>,
-    #[serde(default)]
     firer: Option<Spanned<Vec<RawFirer>>>,
-    #[serde(default)]
     target: Option<Spanned<RawTarget>>,
     // area fire
-    #[serde(default)]
     fire: Option<Spanned<RawAreaFire>>,
-    #[serde(default)]
     vehicle: Option<Spanned<Vec<RawVehicle>>>,
-    #[serde(default)]
     structure: Option<Spanned<RawStructure>>,
     // reaction_test
-    #[serde(default)]
     group: Option<Spanned<RawGroup>>,
     // anti_aircraft
-    #[serde(default)]
     aa_firer: Option<Spanned<Vec<RawAaFirer>>>,
-    #[serde(default)]
     aircraft: Option<Spanned<RawAircraft>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFirer {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     weapon: Option<Spanned<String>>,
-    #[serde(default)]
     weapon_data: Option<Spanned<RawWeapon>>,
-    #[serde(default)]
     elements: Option<Spanned<i64>>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
     #[serde(default)]
     engineers: bool,
-    #[serde(default)]
     suppression_markers: Option<Spanned<i64>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,
@@ -102,11 +86,8 @@ struct RawFirer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTarget {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     situation: Option<Spanned<String>>,
-    #[serde(default)]
     armour_class: Option<Spanned<i64>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,
@@ -115,12 +96,9 @@ struct RawTarget {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAreaFire {
-    #[serde(default)]
     name: Option<String>,
     system: Spanned<String>,
-    #[serde(default)]
     weapon: Option<Spanned<String>>,
-    #[serde(default)]
     intensity: Option<Spanned<String>>,
     #[serde(default)]
     rockets: bool,
@@ -129,21 +107,17 @@ struct RawAreaFire {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawVehicle {
-    #[serde(default)]
     name: Option<String>,
     armour_front: Spanned<i64>,
-    #[serde(default)]
     armour_side: Option<Spanned<i64>>,
     #[serde(default)]
     open_topped: bool,
-    #[serde(default)]
     count: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawStructure {
-    #[serde(default)]
     name: Option<String>,
     strength: Spanned<String>,
 }
@@ -151,19 +125,13 @@ struct RawStructure {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawGroup {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     quality: Option<Spanned<String>>,
     #[serde(default)]
     out_of_command: bool,
-    #[serde(default)]
     elements_suppressed: Option<Spanned<i64>>,
-    #[serde(default)]
     elements_eliminated: Option<Spanned<i64>>,
-    #[serde(default)]
     enemy_afvs_knocked_out: Option<Spanned<i64>>,
-    #[serde(default)]
     friendly_afvs_knocked_out: Option<Spanned<i64>>,
     #[serde(default)]
     modifiers: Vec<Spanned<String>>,
@@ -172,10 +140,8 @@ struct RawGroup {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAaFirer {
-    #[serde(default)]
     name: Option<String>,
     weapon: Spanned<String>,
-    #[serde(default)]
     elements: Option<Spanned<i64>>,
     #[serde(default)]
     infantry: bool,
@@ -186,7 +152,6 @@ struct RawAaFirer {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAircraft {
-    #[serde(default)]
     name: Option<String>,
     altitude: Spanned<String>,
     size: Spanned<String>,

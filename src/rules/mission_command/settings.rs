@@ -40,15 +40,10 @@ pub struct Settings {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
-    #[serde(default)]
     ko_outside_listed_ranges: Option<Spanned<String>>,
-    #[serde(default)]
     auto_cannon_bonus: Option<Spanned<String>>,
-    #[serde(default)]
     friendly_afv_knocked_out: Option<Spanned<String>>,
-    #[serde(default)]
     rockets_vs_buildings: Option<Spanned<String>>,
-    #[serde(default)]
     all_cell: Option<Spanned<String>>,
 }
 

@@ -657,11 +657,8 @@ struct RawToHitRow {
     name: Spanned<String>,
     label: String,
     cells: Vec<Spanned<String>>,
-    #[serde(default)]
     closer_than_cm: Option<f64>,
-    #[serde(default)]
     split: Option<String>,
-    #[serde(default)]
     note: Option<String>,
 }
 
@@ -678,7 +675,6 @@ struct ToHitFile {
 struct ColumnsFile {
     columns: Vec<String>,
     column_labels: Vec<String>,
-    #[serde(default)]
     infantry_dice: Option<u32>,
     source: Source,
     firer: Vec<RawRow>,
@@ -706,15 +702,11 @@ struct RawClass {
 struct RawSystem {
     name: Spanned<String>,
     label: String,
-    #[serde(default)]
     class: Option<Spanned<String>>,
-    #[serde(default)]
     intensity: Option<Spanned<String>>,
-    #[serde(default)]
     facing: Option<Spanned<String>>,
     #[serde(default)]
     no_effect: bool,
-    #[serde(default)]
     note: Option<String>,
 }
 

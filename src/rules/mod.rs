@@ -26,6 +26,17 @@ pub struct TableView {
     pub columns: Vec<(String, Vec<String>)>,
 }
 
+impl TableView {
+    /// A listing of `file` from (column name, cells) pairs.
+    pub fn new(file: &str, source: &Source, columns: Vec<(&str, Vec<String>)>) -> Self {
+        TableView {
+            file: file.to_string(),
+            source: source.clone(),
+            columns: columns.into_iter().map(|(name, cells)| (name.to_string(), cells)).collect(),
+        }
+    }
+}
+
 /// One modifier as `combat-odds modifiers` lists it.
 #[derive(Debug, Clone)]
 pub struct ModifierInfo {

@@ -11,7 +11,6 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::tables::DiceByForceMorale;
-use super::view;
 use crate::dice::D6;
 use crate::document::Document;
 use crate::engine::{Measure, Resolution, Streams};
@@ -169,7 +168,7 @@ impl ForceMoraleTables {
             setback_columns.push((face, rows.iter().map(|r| r.change[i].to_string()).collect()));
         }
         vec![
-            view(
+            TableView::new(
                 "force_morale.toml (quality)",
                 &s.source,
                 vec![
@@ -178,7 +177,7 @@ impl ForceMoraleTables {
                     ("d6_modifier", q.iter().map(|q| format!("{:+}", q.modifier)).collect()),
                 ],
             ),
-            view(
+            TableView::new(
                 "force_morale.toml (starting value)",
                 &s.source,
                 vec![
@@ -186,7 +185,7 @@ impl ForceMoraleTables {
                     ("force_morale", s.force_morale.iter().map(ToString::to_string).collect()),
                 ],
             ),
-            view("setbacks.toml", &self.setbacks.source, setback_columns),
+            TableView::new("setbacks.toml", &self.setbacks.source, setback_columns),
         ]
     }
 }

@@ -57,15 +57,6 @@ impl ChainOfCommand {
     }
 }
 
-/// A listing from (column name, cells) pairs.
-fn view(file: &str, source: &Source, columns: Vec<(&str, Vec<String>)>) -> TableView {
-    TableView {
-        file: file.to_string(),
-        source: source.clone(),
-        columns: columns.into_iter().map(|(name, cells)| (name.to_string(), cells)).collect(),
-    }
-}
-
 impl Ruleset for ChainOfCommand {
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
@@ -83,7 +74,7 @@ impl Ruleset for ChainOfCommand {
         let levels = &self.tables.dice_by_force_morale;
         let (at_seed, at_table, at_status) = ANTI_TANK_SOURCE;
         let mut views = vec![
-            view(
+            TableView::new(
                 "command_dice.toml",
                 &d.source,
                 vec![
@@ -114,7 +105,7 @@ impl Ruleset for ChainOfCommand {
                     ),
                 ],
             ),
-            view(
+            TableView::new(
                 "leaders.toml",
                 &d.leaders_source,
                 vec![
@@ -125,7 +116,7 @@ impl Ruleset for ChainOfCommand {
                     ("range_inches", d.leaders.iter().map(|l| l.range.to_string()).collect()),
                 ],
             ),
-            view(
+            TableView::new(
                 "sixes.toml",
                 &d.sixes.source,
                 vec![
@@ -137,12 +128,12 @@ impl Ruleset for ChainOfCommand {
                     ("random_event", sixes.iter().map(|r| yes(r.random_event)).collect()),
                 ],
             ),
-            view(
+            TableView::new(
                 "chain_of_command_points.toml",
                 &d.points_source,
                 vec![("points_per_die", vec![d.points_per_die.to_string()])],
             ),
-            view(
+            TableView::new(
                 "dice_by_force_morale.toml",
                 &levels.source,
                 vec![

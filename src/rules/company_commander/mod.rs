@@ -23,7 +23,7 @@ use std::path::Path;
 use super::{Compiled, ModifierInfo, Ruleset, TableView, modifier_listing, modifier_view};
 use crate::document::Document;
 use crate::error::Result;
-use crate::tables::{ModifierTable, Source, TableFile};
+use crate::tables::{ModifierTable, TableFile};
 
 /// The loaded ruleset.
 pub struct CompanyCommander {
@@ -62,15 +62,6 @@ impl CompanyCommander {
     }
 }
 
-/// A listing from (column name, cells) pairs.
-fn view(file: &str, source: &Source, columns: Vec<(&str, Vec<String>)>) -> TableView {
-    TableView {
-        file: file.to_string(),
-        source: source.clone(),
-        columns: columns.into_iter().map(|(name, cells)| (name.to_string(), cells)).collect(),
-    }
-}
-
 impl Ruleset for CompanyCommander {
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
@@ -83,7 +74,7 @@ impl Ruleset for CompanyCommander {
     fn tables(&self) -> Vec<TableView> {
         let t = &self.tables;
         let q = &t.quality;
-        let mut views = vec![view(
+        let mut views = vec![TableView::new(
             "quality.toml",
             &q.source,
             std::iter::once(("quality", q.rows.iter().map(|r| r.name.clone()).collect()))
@@ -96,7 +87,7 @@ impl Ruleset for CompanyCommander {
                 .collect(),
         )];
         let th = &t.to_hit;
-        views.push(view(
+        views.push(TableView::new(
             "to_hit.toml (score and range bands)",
             &th.source,
             vec![
@@ -122,7 +113,7 @@ impl Ruleset for CompanyCommander {
                 ),
             ],
         ));
-        views.push(view(
+        views.push(TableView::new(
             "attacks.toml",
             &t.attacks.source,
             vec![
@@ -138,7 +129,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let a = &t.armour;
-        views.push(view(
+        views.push(TableView::new(
             "armour.toml",
             &a.source,
             vec![
@@ -163,7 +154,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let h = &t.hit_damage;
-        views.push(view(
+        views.push(TableView::new(
             "hit_damage.toml",
             &h.source,
             vec![
@@ -190,7 +181,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let w = &t.weapon_strength;
-        views.push(view(
+        views.push(TableView::new(
             "weapon_strength.toml",
             &w.source,
             vec![
@@ -216,7 +207,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let c = &t.close_assault;
-        views.push(view(
+        views.push(TableView::new(
             "close_assault.toml (hit score)",
             &c.source,
             vec![
@@ -225,7 +216,7 @@ impl Ruleset for CompanyCommander {
                 ("score", c.hit_score.iter().map(|s| format!("{s} or more")).collect()),
             ],
         ));
-        views.push(view(
+        views.push(TableView::new(
             "close_assault.toml (weapon effectiveness)",
             &c.source,
             vec![
@@ -234,7 +225,7 @@ impl Ruleset for CompanyCommander {
                 ("success", c.weapons.iter().map(|w| format!("{} or less", w.success_up_to)).collect()),
             ],
         ));
-        views.push(view(
+        views.push(TableView::new(
             "close_assault.toml (outcome)",
             &c.source,
             vec![
@@ -243,7 +234,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let b = &t.barrage;
-        views.push(view(
+        views.push(TableView::new(
             "barrage.toml",
             &b.source,
             vec![
@@ -253,7 +244,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let aa = &t.aa_fire;
-        views.push(view(
+        views.push(TableView::new(
             "aa_fire.toml",
             &aa.source,
             vec![
@@ -280,7 +271,7 @@ impl Ruleset for CompanyCommander {
                 )
             })
         };
-        views.push(view(
+        views.push(TableView::new(
             "catalogue.toml (weapons, illustrative)",
             &cat.source,
             vec![
@@ -290,7 +281,7 @@ impl Ruleset for CompanyCommander {
             ],
         ));
         let vehicles: Vec<&Vehicle> = cat.vehicles.values().collect();
-        views.push(view(
+        views.push(TableView::new(
             "catalogue.toml (vehicles, illustrative)",
             &cat.source,
             vec![

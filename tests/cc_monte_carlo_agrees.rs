@@ -24,18 +24,11 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
-use combat_odds::dice::Ratio;
-use combat_odds::export::Report;
-use common::plan;
-use statrs::distribution::{ChiSquared, ContinuousCDF, DiscreteCDF, Poisson};
+use common::grid::Family;
 
 const TRIALS: u64 = 1_000_000;
 const SEED: u64 = 20_261_123;
 const FAMILY_ALPHA: f64 = 0.01;
-/// Outcomes expected fewer times than this are pooled before the chi-square test.
-const MIN_EXPECTED: f64 = 5.0;
 
 const HEADER: &str = "ruleset = \"company-commander\"\n";
 
@@ -569,126 +562,17 @@ fn grid() -> Cases {
 
 // ---------------------------------------------------------------- the test
 
-/// The test of one measure's counts.
-#[derive(Debug)]
-struct Fit {
-    /// Pearson's statistic over the (pooled) cells.
-    chi_square: f64,
-    /// Its degrees of freedom.
-    dof: u32,
-    /// Its p-value.
-    p_value: f64,
-    /// When outcomes were pooled: the two-sided Poisson p-value of the pool's count.
-    rare_p_value: Option<f64>,
-}
-
-/// Pearson's chi-square over outcomes of positive probability, those expected under
-/// [`MIN_EXPECTED`] times pooled into one cell (folded into the smallest other cell if
-/// still under it), plus a Poisson test of the pooled cell. (As in
-/// `mc_monte_carlo_agrees.rs`.)
-fn pooled_fit(counts: &[u64], exact: &[Ratio]) -> Fit {
-    let n: u64 = counts.iter().sum();
-    let mut cells: Vec<(f64, f64)> = Vec::new();
-    let mut rare: Option<(f64, u64)> = None;
-    for (&observed, p) in counts.iter().zip(exact).filter(|(_, p)| !p.is_zero()) {
-        let expected = p.to_f64() * n as f64;
-        if expected < MIN_EXPECTED {
-            let r = rare.get_or_insert((0.0, 0));
-            r.0 += expected;
-            r.1 += observed;
-        } else {
-            cells.push((expected, observed as f64));
-        }
-    }
-    if let Some((expected, observed)) = rare {
-        if expected < MIN_EXPECTED && !cells.is_empty() {
-            let smallest = (0..cells.len()).min_by(|&a, &b| cells[a].0.total_cmp(&cells[b].0)).expect("some cell");
-            cells[smallest].0 += expected;
-            cells[smallest].1 += observed as f64;
-        } else {
-            cells.push((expected, observed as f64));
-        }
-    }
-    let chi_square: f64 = cells.iter().map(|(e, o)| (o - e).powi(2) / e).sum();
-    let dof = cells.len().saturating_sub(1) as u32;
-    let p_value = if dof == 0 { 1.0 } else { ChiSquared::new(f64::from(dof)).unwrap().sf(chi_square) };
-    let rare_p_value = rare.map(|(expected, observed)| {
-        let poisson = Poisson::new(expected).unwrap();
-        let at_least = if observed == 0 { 1.0 } else { poisson.sf(observed - 1) };
-        (2.0 * poisson.cdf(observed).min(at_least)).min(1.0)
-    });
-    Fit { chi_square, dof, p_value, rare_p_value }
-}
-
-/// What one case contributes: its tests (label, p-value), how many impossible outcomes
-/// it checked, and the `target` outcomes its exact distribution can reach.
-#[derive(Default)]
-struct Checked {
-    tests: Vec<(String, f64)>,
-    impossible: usize,
-    reached: BTreeSet<String>,
-}
-
-/// Runs one case. Panics on a missing exact table, a distribution not summing to one,
-/// an impossible outcome observed, or (where nothing was pooled) a chi-square differing
-/// from the report's.
-fn run_case(name: &str, text: &str, seed: u64, out: &mut Checked) {
-    let p = plan(name, text, TRIALS, seed, 2);
-    let experiment = p.compiled.experiment.as_ref();
-    let measures = experiment.measures().to_vec();
-    let exact = experiment.exact().unwrap_or_else(|| panic!("{name}: no exact distribution"));
-    common::assert_sums_to_one(name, &measures, &exact);
-    let report: Report = p.report().unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(report.trials, TRIALS, "{name}");
-    for ((m, rows, agreement), (measure, row)) in report.all_measures().zip(measures.iter().zip(&exact)) {
-        assert_eq!(m, measure.name, "{name}: measure order");
-        let agreement = agreement.unwrap_or_else(|| panic!("{name}: measure {m} has no agreement with exact"));
-        let counts: Vec<u64> = rows.iter().map(|r| r.count).collect();
-        assert_eq!(counts.iter().sum::<u64>(), TRIALS, "{name} / {m}: counts");
-        for ((r, p), label) in rows.iter().zip(row).zip(&measure.outcomes) {
-            if p.is_zero() {
-                out.impossible += 1;
-                assert_eq!(r.count, 0, "{name} / {m}: outcome `{label}` has exact probability 0 but was observed");
-            } else if m == "target" {
-                out.reached.insert(label.clone());
-            }
-        }
-        let fit = pooled_fit(&counts, row);
-        match fit.rare_p_value {
-            None => assert!(
-                (agreement.chi_square - fit.chi_square).abs() <= 1e-9 * fit.chi_square.max(1.0)
-                    && agreement.dof == fit.dof,
-                "{name} / {m}: the report's chi-square {agreement:?} differs from {fit:?}"
-            ),
-            Some(p_value) => out.tests.push((format!("{name} / {m} (pooled rare outcomes)"), p_value)),
-        }
-        out.tests.push((format!("{name} / {m}"), fit.p_value));
-    }
-}
-
 #[test]
 fn monte_carlo_agrees_with_exact_on_a_company_commander_grid() {
     let cases = grid();
     assert!(cases.len() >= 50, "grid has {} cases", cases.len());
-    let mut checked = Checked::default();
-    for (i, (name, text)) in cases.iter().enumerate() {
-        run_case(name, text, SEED + i as u64, &mut checked);
-    }
-    // The zero-probability assertion is exercised, not vacuous, and every result of a
-    // fire action is reachable somewhere in the grid.
-    assert!(checked.impossible >= 50, "only {} impossible outcomes were checked", checked.impossible);
+    let family = Family::run_all(&cases, TRIALS, SEED);
+    // Every result of a fire action is reachable somewhere in the grid, and the
+    // zero-probability assertion is exercised, not vacuous.
     for outcome in ["no_effect", "suppressed", "damaged", "destroyed"] {
-        assert!(checked.reached.contains(outcome), "no case reaches target = {outcome}");
+        assert!(family.reached.contains(outcome), "no case reaches target = {outcome}");
     }
-    let tests = &checked.tests;
-    let per_test = FAMILY_ALPHA / tests.len() as f64;
-    let failures: Vec<_> = tests.iter().filter(|(_, p)| p.is_nan() || *p < per_test).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} tests disagree at alpha {per_test:.2e}: {failures:?}",
-        failures.len(),
-        tests.len()
-    );
+    family.assert_agrees(FAMILY_ALPHA, 50);
 }
 
 #[test]

@@ -25,15 +25,12 @@
 mod common;
 
 use combat_odds::dice::Ratio;
-use combat_odds::export::Report;
+use common::grid::{Family, pooled_fit};
 use common::plan;
-use statrs::distribution::{ChiSquared, ContinuousCDF, DiscreteCDF, Poisson};
 
 const TRIALS: u64 = 200_000;
 const SEED: u64 = 20_261_122;
 const FAMILY_ALPHA: f64 = 0.01;
-/// Outcomes expected fewer times than this are pooled before the chi-square test.
-const MIN_EXPECTED: f64 = 5.0;
 
 const HEADER: &str = "ruleset = \"mission-command\"\n";
 
@@ -540,129 +537,12 @@ fn grid() -> Vec<(String, String)> {
 
 // ---------------------------------------------------------------- the test
 
-/// The test of one measure's counts.
-#[derive(Debug)]
-struct Fit {
-    /// Pearson's statistic over the (pooled) cells.
-    chi_square: f64,
-    /// Its degrees of freedom.
-    dof: u32,
-    /// Its p-value.
-    p_value: f64,
-    /// When outcomes were pooled: the two-sided Poisson p-value of the pooled rare
-    /// outcomes' total count, so a rare outcome seen far too often (or a likely-ish
-    /// one never seen) is caught even where pooling hides it from the chi-square.
-    rare_p_value: Option<f64>,
-}
-
-/// Pearson's chi-square over outcomes of positive probability, those expected under
-/// [`MIN_EXPECTED`] times pooled into one cell (itself folded into the smallest other
-/// cell if still under it), plus a Poisson test of the pooled cell.
-fn pooled_fit(counts: &[u64], exact: &[Ratio]) -> Fit {
-    let n: u64 = counts.iter().sum();
-    let mut cells: Vec<(f64, f64)> = Vec::new();
-    let mut rare: Option<(f64, u64)> = None;
-    for (&observed, p) in counts.iter().zip(exact) {
-        if p.is_zero() {
-            continue;
-        }
-        let expected = p.to_f64() * n as f64;
-        if expected < MIN_EXPECTED {
-            let r = rare.get_or_insert((0.0, 0));
-            r.0 += expected;
-            r.1 += observed;
-        } else {
-            cells.push((expected, observed as f64));
-        }
-    }
-    if let Some((expected, observed)) = rare {
-        if expected < MIN_EXPECTED && !cells.is_empty() {
-            let smallest = (0..cells.len()).min_by(|&a, &b| cells[a].0.total_cmp(&cells[b].0)).expect("some cell");
-            cells[smallest].0 += expected;
-            cells[smallest].1 += observed as f64;
-        } else {
-            cells.push((expected, observed as f64));
-        }
-    }
-    let chi_square: f64 = cells.iter().map(|(e, o)| (o - e).powi(2) / e).sum();
-    let dof = cells.len().saturating_sub(1) as u32;
-    let p_value = if dof == 0 { 1.0 } else { ChiSquared::new(f64::from(dof)).unwrap().sf(chi_square) };
-    let rare_p_value = rare.map(|(expected, observed)| {
-        let poisson = Poisson::new(expected).unwrap();
-        let at_most = poisson.cdf(observed);
-        let at_least = if observed == 0 { 1.0 } else { poisson.sf(observed - 1) };
-        (2.0 * at_most.min(at_least)).min(1.0)
-    });
-    Fit { chi_square, dof, p_value, rare_p_value }
-}
-
-/// One test of the family: its label and p-value.
-struct Test {
-    label: String,
-    p_value: f64,
-}
-
-/// Runs one case; returns its tests and how many impossible outcomes it checked.
-/// Panics on a missing exact table, a distribution not summing to one, an impossible
-/// outcome observed, or (where nothing was pooled) a chi-square differing from the
-/// report's.
-fn run_case(name: &str, text: &str, seed: u64) -> (Vec<Test>, usize) {
-    let p = plan(name, text, TRIALS, seed, 2);
-    let experiment = p.compiled.experiment.as_ref();
-    let measures = experiment.measures().to_vec();
-    let exact = experiment.exact().unwrap_or_else(|| panic!("{name}: no exact distribution"));
-    common::assert_sums_to_one(name, &measures, &exact);
-    let report: Report = p.report().unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(report.trials, TRIALS, "{name}");
-    let mut tests = Vec::new();
-    let mut impossible = 0;
-    for ((m, rows, agreement), (measure, row)) in report.all_measures().zip(measures.iter().zip(&exact)) {
-        assert_eq!(m, measure.name, "{name}: measure order");
-        let agreement = agreement.unwrap_or_else(|| panic!("{name}: measure {m} has no agreement with exact"));
-        let counts: Vec<u64> = rows.iter().map(|r| r.count).collect();
-        assert_eq!(counts.iter().sum::<u64>(), TRIALS, "{name} / {m}: counts");
-        for ((r, p), label) in rows.iter().zip(row).zip(&measure.outcomes) {
-            if p.is_zero() {
-                impossible += 1;
-                assert_eq!(r.count, 0, "{name} / {m}: outcome `{label}` has exact probability 0 but was observed");
-            }
-        }
-        let fit = pooled_fit(&counts, row);
-        match fit.rare_p_value {
-            None => assert!(
-                (agreement.chi_square - fit.chi_square).abs() <= 1e-9 * fit.chi_square.max(1.0)
-                    && agreement.dof == fit.dof,
-                "{name} / {m}: the report's chi-square {agreement:?} differs from {fit:?}"
-            ),
-            Some(p_value) => tests.push(Test { label: format!("{name} / {m} (pooled rare outcomes)"), p_value }),
-        }
-        tests.push(Test { label: format!("{name} / {m}"), p_value: fit.p_value });
-    }
-    (tests, impossible)
-}
-
 #[test]
 fn monte_carlo_agrees_with_exact_on_a_mission_command_grid() {
     let cases = grid();
     assert!(cases.len() >= 60, "grid has {} cases", cases.len());
-    let mut tests = Vec::new();
-    let mut impossible = 0;
-    for (i, (name, text)) in cases.iter().enumerate() {
-        let (t, z) = run_case(name, text, SEED + i as u64);
-        tests.extend(t);
-        impossible += z;
-    }
     // The zero-probability assertion is exercised, not vacuous.
-    assert!(impossible >= 20, "only {impossible} impossible outcomes were checked");
-    let per_test = FAMILY_ALPHA / tests.len() as f64;
-    let failures: Vec<_> =
-        tests.iter().filter(|t| t.p_value.is_nan() || t.p_value < per_test).map(|t| (&t.label, t.p_value)).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} tests disagree at alpha {per_test:.2e}: {failures:?}",
-        failures.len(),
-        tests.len()
-    );
+    Family::run_all(&cases, TRIALS, SEED).assert_agrees(FAMILY_ALPHA, 20);
 }
 
 #[test]

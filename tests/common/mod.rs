@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod exact;
+pub mod grid;
 
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::Ratio;

@@ -6,11 +6,11 @@
 
 mod common;
 
-use std::path::Path;
-
-use combat_odds::engine::{self, CHUNK_TRIALS, Tally};
-use common::cli::{stdout_of, write};
-use common::{experiment_path, plan};
+use common::cli::stdout_of;
+use common::determinism::{
+    assert_cli_thread_independent, assert_pinned, assert_seed_matters, assert_thread_independent, counts,
+};
+use common::experiment_path;
 
 /// Direct fire at armour with several attacks: a three-point Sherman platoon fires its
 /// 75mm guns (2 x 3 attacks) and its .50 cals (3 x 3 attacks) at a two-point Pz IV
@@ -145,51 +145,14 @@ const SCENARIOS: [(&str, &str); 5] = [
     ("anti_aircraft", ANTI_AIRCRAFT),
 ];
 
-/// The merged tally of `trials` trials from `seed` on `threads` threads.
-fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
-    let p = plan(name, text, trials, seed, threads);
-    engine::run(p.compiled.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Every measure's counts, in measure order.
-fn counts(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Vec<Vec<u64>> {
-    let p = plan(name, text, trials, seed, threads);
-    let experiment = p.compiled.experiment.as_ref();
-    let t = engine::run(experiment, &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (0..experiment.measures().len()).map(|m| t.counts(m).to_vec()).collect()
-}
-
 #[test]
 fn every_kind_gives_identical_tallies_on_1_2_and_8_threads() {
-    // Less than a chunk, one chunk and one trial, and three chunks and a part: none a
-    // multiple of the chunk size, so a partial last chunk is always in play.
-    let partial = [1, 1_000, CHUNK_TRIALS + 1, 3 * CHUNK_TRIALS + 4_321];
-    // Exactly one and exactly two whole chunks: no partial chunk at all.
-    let whole = [CHUNK_TRIALS, 2 * CHUNK_TRIALS];
-    for (name, text) in SCENARIOS {
-        let measures = plan(name, text, 1, 1, 1).compiled.experiment.measures().len();
-        assert!(measures >= 2, "{name}: {measures} measures");
-        for trials in partial.into_iter().chain(whole) {
-            assert_eq!(partial.contains(&trials), trials % CHUNK_TRIALS != 0, "{trials}");
-            let one = tally(name, text, trials, 7, 1);
-            assert_eq!(one.trials(), trials, "{name}: {trials} trials");
-            for m in 0..measures {
-                assert_eq!(one.counts(m).iter().sum::<u64>(), trials, "{name}: measure {m}, {trials} trials");
-            }
-            for threads in [2, 8] {
-                assert_eq!(one, tally(name, text, trials, 7, threads), "{name}: {trials} trials on {threads} threads");
-            }
-        }
-    }
+    assert_thread_independent(&SCENARIOS);
 }
 
 #[test]
 fn a_different_seed_gives_different_tallies() {
-    // Guards the test above against a generator that ignores its seed.
-    for (name, text) in SCENARIOS {
-        let trials = CHUNK_TRIALS + 1;
-        assert_ne!(tally(name, text, trials, 7, 2), tally(name, text, trials, 8, 2), "{name}");
-    }
+    assert_seed_matters(&SCENARIOS);
 }
 
 #[test]
@@ -203,25 +166,9 @@ fn every_scenario_can_end_more_than_one_way() {
     }
 }
 
-/// `combat-odds fire FILE --format json` on `threads` threads.
-fn fire_json(file: &Path, threads: usize) -> String {
-    let (file, threads) = (file.to_str().expect("utf-8 temp path"), threads.to_string());
-    stdout_of(&["fire", file, "--format", "json", "--trials", "200001", "--seed", "11", "--threads", &threads])
-}
-
 #[test]
 fn the_cli_gives_identical_json_on_1_2_and_8_threads() {
-    // 200,001 trials: three full chunks and a partial one.
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    for (name, text) in SCENARIOS {
-        let file = write(dir.path(), &format!("{name}.toml"), text);
-        let one = fire_json(&file, 1);
-        let v: serde_json::Value = serde_json::from_str(&one).expect("JSON");
-        assert_eq!(v["ruleset"], "company-commander", "{name}");
-        assert_eq!(v["trials"], 200_001, "{name}");
-        assert_eq!(one, fire_json(&file, 2), "{name}: 2 threads");
-        assert_eq!(one, fire_json(&file, 8), "{name}: 8 threads");
-    }
+    assert_cli_thread_independent(&SCENARIOS, "company-commander");
 }
 
 /// The direct-fire-at-armour scenario's counts at seed 1, 1,000 trials, one thread:
@@ -242,14 +189,7 @@ const PINNED_DIRECT_ARMOUR: [&[u64]; 4] = [
 
 #[test]
 fn company_commander_direct_fire_counts_are_pinned() {
-    let got = counts("pinned direct_armour", DIRECT_ARMOUR, 1_000, 1, 1);
-    let want: Vec<Vec<u64>> = PINNED_DIRECT_ARMOUR.iter().map(|m| m.to_vec()).collect();
-    assert_eq!(got, want, "pinned counts changed: see PINNED_DIRECT_ARMOUR");
-    // The same counts through the report the CLI prints.
-    let report = plan("pinned direct_armour", DIRECT_ARMOUR, 1_000, 1, 1).report().expect("a report");
-    let reported: Vec<Vec<u64>> =
-        report.all_measures().map(|(_, rows, _)| rows.iter().map(|r| r.count).collect()).collect();
-    assert_eq!(reported, want, "the report's counts differ from the tally's");
+    assert_pinned("pinned direct_armour", DIRECT_ARMOUR, &PINNED_DIRECT_ARMOUR, "PINNED_DIRECT_ARMOUR");
 }
 
 #[test]

@@ -5,11 +5,9 @@
 
 mod common;
 
-use std::path::Path;
-
-use combat_odds::engine::{self, CHUNK_TRIALS, Tally};
-use common::cli::{stdout_of, write};
-use common::plan;
+use common::determinism::{
+    assert_cli_thread_independent, assert_pinned, assert_seed_matters, assert_thread_independent,
+};
 
 /// Point-to-point fire by several elements of two weapons at foot: `target`, `hits`
 /// (0-6) and `casualties` (0-6).
@@ -68,69 +66,19 @@ modifiers = ["under_fire_from_unlocated", "under_fire_from_afv_within_15cm"]
 const SCENARIOS: [(&str, &str); 3] =
     [("point_to_point", POINT_TO_POINT), ("area_fire_afv", AREA_FIRE_AFV), ("reaction_test", REACTION_TEST)];
 
-/// The merged tally of `trials` trials from `seed` on `threads` threads.
-fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
-    let p = plan(name, text, trials, seed, threads);
-    engine::run(p.compiled.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Every measure's counts, in measure order.
-fn counts(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Vec<Vec<u64>> {
-    let p = plan(name, text, trials, seed, threads);
-    let experiment = p.compiled.experiment.as_ref();
-    let t = engine::run(experiment, &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (0..experiment.measures().len()).map(|m| t.counts(m).to_vec()).collect()
-}
-
 #[test]
 fn every_kind_gives_identical_tallies_on_1_2_and_8_threads() {
-    // Less than a chunk, one chunk and one trial, and three chunks and a part: none a
-    // multiple of the chunk size, so a partial last chunk is always in play.
-    let trial_counts = [1, 1_000, CHUNK_TRIALS + 1, 3 * CHUNK_TRIALS + 4_321];
-    for (name, text) in SCENARIOS {
-        let measures = plan(name, text, 1, 1, 1).compiled.experiment.measures().len();
-        for trials in trial_counts {
-            assert_ne!(trials % CHUNK_TRIALS, 0);
-            let one = tally(name, text, trials, 7, 1);
-            assert_eq!(one.trials(), trials, "{name}: {trials} trials");
-            for m in 0..measures {
-                assert_eq!(one.counts(m).iter().sum::<u64>(), trials, "{name}: measure {m}, {trials} trials");
-            }
-            for threads in [2, 8] {
-                assert_eq!(one, tally(name, text, trials, 7, threads), "{name}: {trials} trials on {threads} threads");
-            }
-        }
-    }
+    assert_thread_independent(&SCENARIOS);
 }
 
 #[test]
 fn a_different_seed_gives_different_tallies() {
-    // Guards the test above against a generator that ignores its seed.
-    for (name, text) in SCENARIOS {
-        let trials = CHUNK_TRIALS + 1;
-        assert_ne!(tally(name, text, trials, 7, 2), tally(name, text, trials, 8, 2), "{name}");
-    }
-}
-
-/// `combat-odds fire FILE --format json` on `threads` threads.
-fn fire_json(file: &Path, threads: usize) -> String {
-    let (file, threads) = (file.to_str().expect("utf-8 temp path"), threads.to_string());
-    stdout_of(&["fire", file, "--format", "json", "--trials", "200001", "--seed", "11", "--threads", &threads])
+    assert_seed_matters(&SCENARIOS);
 }
 
 #[test]
 fn the_cli_gives_identical_json_on_1_2_and_8_threads() {
-    // 200,001 trials: three full chunks and a partial one.
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    for (name, text) in SCENARIOS {
-        let file = write(dir.path(), &format!("{name}.toml"), text);
-        let one = fire_json(&file, 1);
-        let v: serde_json::Value = serde_json::from_str(&one).expect("JSON");
-        assert_eq!(v["ruleset"], "mission-command", "{name}");
-        assert_eq!(v["trials"], 200_001, "{name}");
-        assert_eq!(one, fire_json(&file, 2), "{name}: 2 threads");
-        assert_eq!(one, fire_json(&file, 8), "{name}: 8 threads");
-    }
+    assert_cli_thread_independent(&SCENARIOS, "mission-command");
 }
 
 /// The point-to-point scenario's counts at seed 1, 1,000 trials, one thread:
@@ -145,12 +93,5 @@ const PINNED_POINT_TO_POINT: [&[u64]; 3] =
 
 #[test]
 fn mission_command_point_to_point_counts_are_pinned() {
-    let got = counts("pinned point_to_point", POINT_TO_POINT, 1_000, 1, 1);
-    let want: Vec<Vec<u64>> = PINNED_POINT_TO_POINT.iter().map(|m| m.to_vec()).collect();
-    assert_eq!(got, want, "pinned counts changed: see PINNED_POINT_TO_POINT");
-    // The same counts through the report the CLI prints.
-    let report = plan("pinned point_to_point", POINT_TO_POINT, 1_000, 1, 1).report().expect("a report");
-    let reported: Vec<Vec<u64>> =
-        report.all_measures().map(|(_, rows, _)| rows.iter().map(|r| r.count).collect()).collect();
-    assert_eq!(reported, want, "the report's counts differ from the tally's");
+    assert_pinned("pinned point_to_point", POINT_TO_POINT, &PINNED_POINT_TO_POINT, "PINNED_POINT_TO_POINT");
 }

@@ -940,3 +940,19 @@ fn aa_fire_levels_by_mount_and_the_aircraft_save() {
     assert_eq!(e.p_kill(), r(1, 400));
     assert_eq!(e.p("target", "damaged"), r(19, 200));
 }
+
+#[test]
+fn inside_the_minimum_range_the_range_band_reads_the_actual_range() {
+    // The seed's example weapon (range 2-8, penetration 9 at 2) fires at 1 hex: CC-8's
+    // default fires at the minimum-range penetration, but the to-hit band reads the
+    // real range: 1 of 8 hexes is 12.5%, up to 20%: +1 -> score 6 -> 6/10 (reading the
+    // 2-hex minimum instead would give 25%, no modifier, 5/10).
+    // Armour front 6: NPV = 9 - 6 - d6 = 3 - d6: penetrating on 1-2 (2/6), glancing on 3.
+    // Damaged: 6/10 x 2/6 x 66/100 = 792/6000 = 33/250.
+    let e = Exact::of(
+        "inside minimum range",
+        &direct(1, "weapons = [\"seed_example_gun\"]", "armour = { front = 6, side = 3, rear = 2 }\nstrength = 2", ""),
+    );
+    assert_eq!(e.p("hits", "1"), r(3, 5));
+    assert_eq!(e.p("target", "damaged"), r(33, 250));
+}

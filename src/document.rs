@@ -57,7 +57,7 @@ impl Document {
             return if key == "source" {
                 "missing `[source]`: every table file names the seed file and table it was transcribed from (`seed = \"...\"`, `table = \"...\"`)".into()
             } else {
-                format!("missing key `{key}`; add it (the embedded file shows its form)")
+                format!("missing key `{key}`; add it")
             };
         }
         let key = self.key_on_line(offset);

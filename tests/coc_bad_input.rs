@@ -705,6 +705,8 @@ fn override_dice_by_force_morale_out_of_bounds_is_located() {
         ("force_morale = 9\ndice = 13", "dice = 13", "dice 13: a hand holds 1 to 12 Command Dice"),
         ("force_morale = 9\ndice = 0", "dice = 0", "dice 0: a hand holds 1 to 12 Command Dice"),
         ("force_morale = 10\ndice = 5", "force_morale = 10", "Force Morale 10 is listed twice"),
+        // More dice at a lower level: caught on loading, at the growing row.
+        ("force_morale = 9\ndice = 6", "dice = 6", "6 dice at Force Morale 9 but 5 at 10"),
     ] {
         let (_dir, path, text, lines) = bad_override(
             "dice_by_force_morale.toml",
@@ -746,5 +748,15 @@ fn override_with_an_unknown_table_file_name_is_corrected() {
     for line in override_errors(dir.path(), SHOOTING) {
         assert_names_file_maybe_placed(&line, &path);
         assert_contains(&line, &["unknown table file `efect.toml`", "did you mean `effect.toml`?"]);
+    }
+}
+
+#[test]
+fn leaders_without_a_senior_rank_are_refused_on_loading() {
+    let text = LEADERS.replace("rank = \"senior\"", "rank = \"junior\"");
+    let (dir, path) = override_dir("leaders.toml", &text);
+    for line in override_errors(dir.path(), FORCE_MORALE) {
+        assert_names_file_maybe_placed(&line, &path);
+        assert_contains(&line, &["no `rank = \"senior\"` row", "Senior Leader"]);
     }
 }

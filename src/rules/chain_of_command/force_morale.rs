@@ -324,17 +324,9 @@ fn lowered(force_morale: u32, change: i32) -> u32 {
 
 impl ForceMorale {
     /// From the start, the setbacks' changes for faces 1 to 6 in the order they happen,
-    /// and the dice table (levels highest first, as `dice_by_force_morale.toml` loads). The table must not give more dice at a lower level
-    /// ("fewer dice are rolled as Force Morale falls", seed 002 7.1), so `dice_lost` is
-    /// never negative; otherwise the message says where it grows.
-    pub fn new(start: Start, setbacks: Vec<[i32; 6]>, dice: DiceByForceMorale) -> std::result::Result<Self, String> {
-        // Levels run highest first.
-        if let Some(w) = dice.levels.windows(2).find(|w| w[1].1 > w[0].1) {
-            let ((hi, a), (lo, b)) = (w[0], w[1]);
-            return Err(format!(
-                "dice_by_force_morale.toml gives {b} dice at Force Morale {lo} but {a} at {hi}; dice lost needs a hand that never grows as Force Morale falls"
-            ));
-        }
+    /// and the dice table (levels highest first, never more dice at a lower level, as
+    /// `dice_by_force_morale.toml` loads), so `dice_lost` is never negative.
+    pub fn new(start: Start, setbacks: Vec<[i32; 6]>, dice: DiceByForceMorale) -> Self {
         let mut dice_counts: Vec<u32> = dice.levels.iter().map(|(_, d)| *d).collect();
         dice_counts.sort_unstable();
         dice_counts.dedup();
@@ -359,7 +351,7 @@ impl ForceMorale {
                 (0..=most_lost).map(|n| n.to_string()).chain(std::iter::once("not_listed".into())),
             ),
         ];
-        Ok(ForceMorale { start, setbacks, levels, dice, dice_counts, measures })
+        ForceMorale { start, setbacks, levels, dice, dice_counts, measures }
     }
 
     /// The highest Force Morale a trial can end on: the highest start.
@@ -522,7 +514,7 @@ pub fn compile(
     if changes.is_empty() {
         notes.push("no setbacks: the final Force Morale is the starting one".into());
     }
-    let force = ForceMorale::new(start, changes, dice.clone()).map_err(|m| doc.error(m))?;
+    let force = ForceMorale::new(start, changes, dice.clone());
     let top = force.top();
     notes.push(
         "Force Morale never falls below 0; no break level is applied (the level at which a force breaks has no source)"
@@ -664,12 +656,6 @@ mod tests {
             (p(&lost, "1"), p(&lost, "2"), p(&lost, "0")),
             (Ratio::new(1, 3), Ratio::new(2, 3), Ratio::new(0, 1))
         );
-    }
-
-    #[test]
-    fn a_dice_table_that_grows_as_morale_falls_is_refused() {
-        let err = compile_with("starting = 10", &dice(&[(10, 4), (9, 5)])).unwrap_err().to_string();
-        assert!(err.contains("5 dice at Force Morale 9 but 4 at 10"), "{err}");
     }
 
     #[test]

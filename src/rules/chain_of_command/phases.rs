@@ -80,7 +80,16 @@ pub trait Phases: Sync {
 
     /// The common total of every Phase's weights.
     fn phase_total(&self) -> BigUint;
+
+    /// About how many weight products one exact Phase costs; past [`EXACT_BUDGET`]
+    /// over the horizon the exact engine stands aside and Monte Carlo answers alone.
+    fn phase_cost(&self) -> u64 {
+        0
+    }
 }
+
+/// The most weight products an exact multi-Phase answer may cost (about a second).
+pub const EXACT_BUDGET: u64 = 20_000_000;
 
 /// A [`Phases`] process cut at a horizon: reports whether the event came within it,
 /// the Phase it came in (or `more_than_N`), and optionally what it reported.
@@ -152,6 +161,9 @@ impl<P: Phases> Resolution for Horizon<P> {
     /// Mass over the held states, multiplied through by the Phase total each Phase so
     /// every weight shares the denominator total^horizon.
     fn exact_state(&self) -> Result<Dist<Self::State, BigUint>, TooLarge> {
+        if self.process.phase_cost().saturating_mul(u64::from(self.horizon)) > EXACT_BUDGET {
+            return Err(TooLarge);
+        }
         let mut mass: BTreeMap<P::Held, BigUint> = match self.process.start() {
             Ok(h) => BTreeMap::from([(h, BigUint::one())]),
             Err(end) => return Dist::from_weights([((1, Some(end)), BigUint::one())]),
@@ -298,5 +310,59 @@ impl Phases for TurnLength {
 
     fn phase_total(&self) -> BigUint {
         self.total.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Ratio;
+    use crate::engine::Experiment;
+
+    /// A coin flipped each Phase until heads; `cost` is what it claims a Phase costs.
+    struct Coin {
+        cost: u64,
+    }
+
+    impl Phases for Coin {
+        type Held = ();
+        type End = ();
+
+        fn start(&self) -> Result<(), ()> {
+            Ok(())
+        }
+
+        fn phase(&self, _: &(), streams: &mut Streams) -> Result<(), ()> {
+            if D6.roll(&mut streams.command) <= 3 { Err(()) } else { Ok(()) }
+        }
+
+        fn phase_exact(&self, _: &()) -> Vec<(Step<Self>, BigUint)> {
+            vec![(Err(()), BigUint::one()), (Ok(()), BigUint::one())]
+        }
+
+        fn phase_total(&self) -> BigUint {
+            BigUint::from(2u32)
+        }
+
+        fn phase_cost(&self) -> u64 {
+            self.cost
+        }
+    }
+
+    #[test]
+    fn a_horizon_ends_in_each_phase_with_the_chance_left_over() {
+        // Heads with 1/2 each Phase: ends in Phase 1, 2, 3 with 1/2, 1/4, 1/8; more
+        // than 3 Phases with 1/8.
+        let exact = Horizon::new(Coin { cost: 1 }, 3, "heads", None).exact().expect("small");
+        let halves = [Ratio::new(1, 2), Ratio::new(1, 4), Ratio::new(1, 8), Ratio::new(1, 8)];
+        assert_eq!(exact[1], halves);
+        assert_eq!(exact[0], [Ratio::new(1, 8), Ratio::new(7, 8)]);
+    }
+
+    #[test]
+    fn past_the_budget_only_monte_carlo_answers() {
+        // 10 Phases at a claimed cost of EXACT_BUDGET / 5 each: twice the budget.
+        let horizon = Horizon::new(Coin { cost: EXACT_BUDGET / 5 }, 10, "heads", None);
+        assert!(horizon.exact().is_none());
     }
 }

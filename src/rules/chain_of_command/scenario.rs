@@ -113,6 +113,8 @@ struct RawTarget {
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Result<Compiled> {
     let kind = scenario_kind(doc, kind, SECTIONS)?;
     let mut s: ScenarioFile = doc.parse()?;
+    // Read for every kind, so a misspelt reading is refused even where it is not used.
+    let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
     let mut notes = Vec::new();
     let experiment: Box<dyn Experiment> = match kind {
         "command_dice" => {
@@ -135,7 +137,6 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Resul
             Box::new(ChainOfCommandDie::new(tables.dice.clone(), hand, points, horizon))
         }
         "shooting" | "shooting_phases" => {
-            let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
             let firer = present(doc, s.firer.take(), "[firer]", kind)?;
             let target = present(doc, s.target.take(), "[target]", kind)?;
             let fire = fire(doc, tables, &settings, s.range.as_ref(), firer, target, &mut notes)?;
@@ -348,21 +349,18 @@ fn platoon(doc: &Document, tables: &Tables, raw: Option<BTreeMap<String, Spanned
             kinds.push(&l.name);
         }
     }
-    let Some(raw) = raw else {
-        let get = |k: &str| DEFAULT_PLATOON.iter().find(|(n, _)| *n == k).map_or(0, |(_, c)| *c);
-        return Ok(Platoon {
-            leaders: kinds.iter().map(|k| (k.to_string(), get(k))).collect(),
-            sections: get("sections"),
-            teams: get("teams"),
-        });
-    };
     let known: Vec<&str> = kinds.iter().copied().chain(["sections", "teams"]).collect();
     let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
-    for (key, value) in &raw {
-        let Some(k) = known.iter().find(|k| **k == key) else {
-            return Err(doc.error_at(value.span().start, unknown("platoon entry", key, known.iter().copied())));
-        };
-        counts.insert(k, count(doc, &Some(value.clone()), key, 0, 20, 0)?);
+    match raw {
+        None => counts.extend(DEFAULT_PLATOON.iter().copied().filter(|(k, _)| known.contains(k))),
+        Some(raw) => {
+            for (key, value) in &raw {
+                let Some(k) = known.iter().find(|k| **k == key) else {
+                    return Err(doc.error_at(value.span().start, unknown("platoon entry", key, known.iter().copied())));
+                };
+                counts.insert(k, count(doc, &Some(value.clone()), key, 0, 20, 0)?);
+            }
+        }
     }
     let platoon = Platoon {
         leaders: kinds.iter().map(|k| (k.to_string(), counts.get(k).copied().unwrap_or(0))).collect(),

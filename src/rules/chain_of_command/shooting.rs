@@ -5,6 +5,7 @@
 //! repeated each Phase until the target breaks is [`ShootingPhases`].
 
 use num_bigint::BigUint;
+use num_traits::{One, Zero};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -432,6 +433,17 @@ impl Volley {
     }
 }
 
+/// n! / (c1! c2! ...) for counts summing to n.
+fn multinomial(n: u32, counts: &[u32]) -> BigUint {
+    let fact = |k: u32| (1..=k).fold(BigUint::one(), |acc, i| acc * i);
+    counts.iter().fold(fact(n), |acc, &c| acc / fact(c))
+}
+
+/// `base^exp` as a BigUint.
+fn pow(base: u32, exp: u32) -> BigUint {
+    BigUint::from(base).pow(exp)
+}
+
 /// A target: figures left and Shock on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Unit {
@@ -460,21 +472,49 @@ impl Fire {
         (self.cover + up).min(self.effect_by_cover.len() - 1)
     }
 
-    /// One die's exact outcome at a cover level: weights over 36, a miss on the to-hit
-    /// roll or a hit whose effect face is read on the cover row.
-    fn die(&self, cover: usize) -> Dist<Volley, BigUint> {
-        let hit_faces = BigUint::from(7 - self.hit_on);
-        let mut pairs = vec![(Volley::default(), BigUint::from(6 * (self.hit_on - 1)))];
-        for e in &self.effect_by_cover[cover] {
-            pairs.push((Volley::of(*e), hit_faces.clone()));
-        }
-        Dist::from_weights(pairs).expect("a die has weight")
+    /// Each die's weights over 36 at a cover level: no hit, then a hit read as a
+    /// miss, a Shock or a kill (each effect face counts the faces that hit).
+    fn die_weights(&self, cover: usize) -> [u32; 4] {
+        let hit_faces = 7 - self.hit_on;
+        let count = |e: HitEffect| self.effect_by_cover[cover].iter().filter(|f| **f == e).count() as u32 * hit_faces;
+        [6 * (self.hit_on - 1), count(HitEffect::Miss), count(HitEffect::Shock), count(HitEffect::Kill)]
     }
 
-    /// The exact distribution of one fire's volley at a cover level.
-    fn volley_dist(&self, cover: usize) -> Result<Dist<Volley, BigUint>, TooLarge> {
-        let die = self.die(cover);
-        die.fold_n(self.dice, Dist::certain(Volley::default()), Volley::plus)
+    /// The exact distribution of one fire's volley at a cover level, in closed form:
+    /// the dice fall into four kinds (no hit, a hit that misses, Shock, kill), so
+    /// (hits, Shock, kills) is multinomial, weighted over 36^dice.
+    fn volley_dist(&self, cover: usize) -> Dist<Volley, BigUint> {
+        let [none, miss, shock, kill] = self.die_weights(cover);
+        let n = self.dice;
+        let mut pairs = Vec::new();
+        for hits in 0..=n {
+            for s in 0..=hits {
+                for k in 0..=hits - s {
+                    let ways = multinomial(n, &[n - hits, hits - s - k, s, k]);
+                    let w = ways * pow(none, n - hits) * pow(miss, hits - s - k) * pow(shock, s) * pow(kill, k);
+                    pairs.push((Volley { hits, shock: s, kills: k }, w));
+                }
+            }
+        }
+        Dist::from_weights(pairs).expect("arbitrary-precision weights do not overflow")
+    }
+
+    /// The (Shock, kills) of one fire at a cover level over 36^dice: what a target
+    /// carries into the next Phase (hits alone change nothing). Trinomial, so a
+    /// hundred dice make about five thousand outcomes.
+    fn effect_dist(&self, cover: usize) -> Vec<((u32, u32), BigUint)> {
+        let [none, miss, shock, kill] = self.die_weights(cover);
+        let (n, nothing) = (self.dice, none + miss);
+        let mut out = Vec::new();
+        for s in 0..=n {
+            for k in 0..=n - s {
+                let w = multinomial(n, &[n - s - k, s, k]) * pow(nothing, n - s - k) * pow(shock, s) * pow(kill, k);
+                if !w.is_zero() {
+                    out.push(((s, k), w));
+                }
+            }
+        }
+        out
     }
 
     /// One literal fire at `u`: each die to hit, then its effect.
@@ -545,7 +585,7 @@ impl Resolution for Shooting {
     }
 
     fn exact_state(&self) -> Result<Dist<Volley, BigUint>, TooLarge> {
-        self.fire.volley_dist(self.fire.cover_of(&self.fire.start()))
+        Ok(self.fire.volley_dist(self.fire.cover_of(&self.fire.start())))
     }
 }
 
@@ -553,16 +593,14 @@ impl Resolution for Shooting {
 #[derive(Debug, Clone)]
 pub struct ShootingPhases {
     fire: Fire,
-    /// One fire's volley by cover level, each over its own reduced total.
-    per_cover: Vec<Dist<Volley, BigUint>>,
+    /// One fire's (Shock, kills) by cover level, each over 36^dice.
+    per_cover: Vec<Vec<((u32, u32), BigUint)>>,
 }
 
 impl ShootingPhases {
     /// Followed for `horizon` Phases; the event is the target Broken (or wiped out).
     pub fn new(fire: Fire, horizon: u32) -> Horizon<Self> {
-        let per_cover = (0..fire.effect_by_cover.len())
-            .map(|c| fire.volley_dist(c).expect("arbitrary-precision weights do not overflow"))
-            .collect();
+        let per_cover = (0..fire.effect_by_cover.len()).map(|c| fire.effect_dist(c)).collect();
         Horizon::new(ShootingPhases { fire, per_cover }, horizon, "broken", None)
     }
 
@@ -588,9 +626,14 @@ impl Phases for ShootingPhases {
     /// The volley at the cover the target holds now (better while Pinned), brought back
     /// to 36^dice.
     fn phase_exact(&self, u: &Unit) -> Vec<(Result<Unit, ()>, BigUint)> {
-        let d = &self.per_cover[self.fire.cover_of(u)];
-        let scale = self.phase_total() / d.total();
-        d.iter().map(|(v, w)| (self.after(u, v), w * &scale)).collect()
+        let volley = |&(shock, kills): &(u32, u32)| Volley { hits: shock + kills, shock, kills };
+        self.per_cover[self.fire.cover_of(u)].iter().map(|(sk, w)| (self.after(u, &volley(sk)), w.clone())).collect()
+    }
+
+    /// Held states (figures x Shock below Broken) times one Phase's outcomes.
+    fn phase_cost(&self) -> u64 {
+        let held = u64::from(self.fire.figures) * u64::from(2 * self.fire.figures + 1);
+        held * self.per_cover.iter().map(|d| d.len() as u64).max().unwrap_or(1)
     }
 
     fn phase_total(&self) -> BigUint {

@@ -363,6 +363,9 @@ impl DiceRules {
                 range: l.range,
             });
         }
+        if !leader_rows.iter().any(|l| l.rank == Rank::Senior) {
+            return Err(leaders.error("no `rank = \"senior\"` row: every platoon has a Senior Leader to activate"));
+        }
         let sixes = Sixes::load(sixes)?;
         let raw_points: RawPoints = points.parse()?;
         if *raw_points.points_per_die.get_ref() == 0 {
@@ -449,6 +452,16 @@ impl DiceByForceMorale {
             return Err(f.error("no `[[level]]` rows: list the dice rolled at each Force Morale level"));
         }
         levels.sort_by_key(|l| std::cmp::Reverse(l.0));
+        // "As Force Morale decreases, fewer Command Dice will be rolled" (7.1): never
+        // more dice at a lower level, so dice lost to a setback is never negative.
+        if let Some(w) = levels.windows(2).find(|w| w[1].1 > w[0].1) {
+            let ((hi, a), (lo, b)) = (w[0], w[1]);
+            let at = raw.level.iter().find(|l| *l.force_morale.get_ref() == lo).map_or(0, |l| l.dice.span().start);
+            return Err(f.error_at(
+                at,
+                format!("{b} dice at Force Morale {lo} but {a} at {hi}: fewer Command Dice are rolled as Force Morale falls (7.1), never more"),
+            ));
+        }
         Ok(DiceByForceMorale { levels, source: raw.source })
     }
 }

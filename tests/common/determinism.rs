@@ -51,6 +51,16 @@ pub fn assert_seed_matters(scenarios: &[(&str, &str)]) {
     }
 }
 
+/// Each scenario's first measure spreads over at least two outcomes: one that always
+/// read the same would pass the thread checks without exercising the dice.
+pub fn assert_every_scenario_varies(scenarios: &[(&str, &str)]) {
+    for &(name, text) in scenarios {
+        let got = counts(name, text, 20_000, 3, 2);
+        let spread = got[0].iter().filter(|c| **c > 0).count();
+        assert!(spread >= 2, "{name}: first measure's counts {:?}", got[0]);
+    }
+}
+
 /// `combat-odds fire FILE --format json` gives identical output on 1, 2 and 8 threads
 /// at 200,001 trials (three full chunks and a partial one), naming `ruleset`.
 pub fn assert_cli_thread_independent(scenarios: &[(&str, &str)], ruleset: &str) {

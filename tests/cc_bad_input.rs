@@ -8,8 +8,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::cli::{
-    self, assert_contains, assert_located, assert_names_file, assert_names_file_maybe_placed, error_line, fire,
-    p_kill_exact, place, replace_once, run, scenario_error, write,
+    self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file,
+    assert_names_file_maybe_placed, assert_setting_typos_corrected, error_line, fire, p_kill_exact, place,
+    replace_once, run, scenario_error, write,
 };
 use tempfile::TempDir;
 
@@ -412,12 +413,7 @@ fn misspellings_are_located_and_corrected() {
         (AA, "\"quad\"", "\"quadd\"", "unknown mount `quadd`", "quad"),
         (INLINE, "\"first\"", "\"frist\"", "unknown stabiliser `frist`", "first"),
     ];
-    for (base, from, to, what, correction) in cases {
-        let text = replace_once(base, from, to);
-        let (_dir, path, line) = scenario_error("typo.toml", &text);
-        assert_located(&line, &path, &place(&text, to, 0));
-        assert_contains(&line, &[what, &format!("did you mean `{correction}`?")]);
-    }
+    assert_misspellings_corrected(&cases);
 }
 
 #[test]
@@ -434,21 +430,19 @@ fn misspelt_barrage_type_of_an_inline_weapon_is_located_and_corrected() {
 
 #[test]
 fn misspelt_setting_values_are_located_and_corrected() {
-    for (setting, value, correction) in [
-        ("weapon_strength_outcome", "suppressed_on_strenght", "suppressed_on_strength"),
-        ("suppressed_again", "destroyd", "destroyed"),
-        ("suppression_during_fire", "later_attack", "later_attacks"),
-        ("penetration_between_ranges", "linear_neerest", "linear_nearest"),
-        ("inside_minimum_range", "cannot_fir", "cannot_fire"),
-        ("close_assault_attacks", "per_strength_pont", "per_strength_point"),
-        ("barrage_original_target", "attacked_onse", "attacked_once"),
-        ("cover_save_values", "highest_onl", "highest_only"),
-    ] {
-        let text = format!("{PANTHER}\n[settings]\n{setting} = \"{value}\"\n");
-        let (_dir, path, line) = scenario_error("typo_setting.toml", &text);
-        assert_located(&line, &path, &place(&text, &format!("\"{value}\""), 0));
-        assert_contains(&line, &[&format!("`{value}`"), setting, &format!("did you mean `{correction}`?")]);
-    }
+    assert_setting_typos_corrected(
+        PANTHER,
+        &[
+            ("weapon_strength_outcome", "suppressed_on_strenght", "suppressed_on_strength"),
+            ("suppressed_again", "destroyd", "destroyed"),
+            ("suppression_during_fire", "later_attack", "later_attacks"),
+            ("penetration_between_ranges", "linear_neerest", "linear_nearest"),
+            ("inside_minimum_range", "cannot_fir", "cannot_fire"),
+            ("close_assault_attacks", "per_strength_pont", "per_strength_point"),
+            ("barrage_original_target", "attacked_onse", "attacked_once"),
+            ("cover_save_values", "highest_onl", "highest_only"),
+        ],
+    );
 }
 
 #[test]

@@ -9,8 +9,8 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::cli::{
-    self, assert_contains, assert_located, assert_names_file_maybe_placed, assert_placed_in, error_line, fire, place,
-    replace_once, scenario_error, write,
+    self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file_maybe_placed,
+    assert_placed_in, assert_setting_typos_corrected, error_line, fire, place, replace_once, scenario_error, write,
 };
 use tempfile::TempDir;
 
@@ -491,17 +491,12 @@ fn misspellings_are_located_and_corrected() {
         (PHASES, "\"close\"", "\"clsoe\"", "unknown range band `clsoe`", "close"),
         (PHASES, "\"open\"", "\"opne\"", "unknown cover `opne`", "open"),
     ];
-    for (base, from, to, what, correction) in cases {
-        let text = replace_once(base, from, to);
-        let (_dir, path, line) = scenario_error("typo.toml", &text);
-        assert_located(&line, &path, &place(&text, to, 0));
-        assert_contains(&line, &[what, &format!("did you mean `{correction}`?")]);
-    }
+    assert_misspellings_corrected(&cases);
 }
 
 #[test]
 fn misspelt_setting_values_are_located_and_corrected() {
-    for (setting, value, correction) in [
+    let cases = [
         ("to_hit_quality", "targt", "target"),
         ("to_hit_quality", "firr", "firer"),
         ("hard_cover_four", "shok", "shock"),
@@ -509,16 +504,9 @@ fn misspelt_setting_values_are_located_and_corrected() {
         ("shock_thresholds", "first_editon", "first_edition"),
         ("pinned_effects", "nnone", "none"),
         ("halved_firepower", "round_dwn", "round_down"),
-    ] {
-        for base in [SHOOTING, PHASES] {
-            let text = format!("{base}\n[settings]\n{setting} = \"{value}\"\n");
-            let (_dir, path, line) = scenario_error("typo_setting.toml", &text);
-            assert_located(&line, &path, &place(&text, &format!("\"{value}\""), 0));
-            assert_contains(
-                &line,
-                &[&format!("unknown {setting} reading `{value}`"), &format!("did you mean `{correction}`?")],
-            );
-        }
+    ];
+    for base in [SHOOTING, PHASES] {
+        assert_setting_typos_corrected(base, &cases);
     }
 }
 

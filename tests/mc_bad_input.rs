@@ -8,8 +8,9 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::cli::{
-    self, assert_contains, assert_located, assert_names_file_maybe_placed, assert_placed_in, error_line, fire,
-    p_kill_exact, place, replace_once, scenario_error, write,
+    self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file_maybe_placed,
+    assert_placed_in, assert_setting_typos_corrected, error_line, fire, p_kill_exact, place, replace_once,
+    scenario_error, write,
 };
 use tempfile::TempDir;
 
@@ -295,12 +296,7 @@ fn misspellings_are_located_and_corrected() {
         (AREA_BUILDING, "\"light\"", "\"lihgt\"", "unknown structure strength `lihgt`", "light"),
         (AREA_BUILDING, "\"mortar_us_81mm\"", "\"mortar_us_81\"", "`mortar_us_81`", "mortar_us_81mm"),
     ];
-    for (base, from, to, what, correction) in cases {
-        let text = replace_once(base, from, to);
-        let (_dir, path, line) = scenario_error("typo.toml", &text);
-        assert_located(&line, &path, &place(&text, to, 0));
-        assert_contains(&line, &[what, &format!("did you mean `{correction}`?")]);
-    }
+    assert_misspellings_corrected(&cases);
 }
 
 #[test]
@@ -313,16 +309,14 @@ fn misspelt_target_modifier_is_located_and_corrected() {
 
 #[test]
 fn misspelt_setting_values_are_located_and_corrected() {
-    for (setting, value, correction) in [
-        ("ko_outside_listed_ranges", "nearst", "nearest"),
-        ("all_cell", "within_cp", "within_cap"),
-        ("friendly_afv_knocked_out", "ignord", "ignored"),
-    ] {
-        let text = format!("{PAK}\n[settings]\n{setting} = \"{value}\"\n");
-        let (_dir, path, line) = scenario_error("typo_setting.toml", &text);
-        assert_located(&line, &path, &place(&text, &format!("\"{value}\""), 0));
-        assert_contains(&line, &[&format!("`{value}`"), setting, &format!("did you mean `{correction}`?")]);
-    }
+    assert_setting_typos_corrected(
+        PAK,
+        &[
+            ("ko_outside_listed_ranges", "nearst", "nearest"),
+            ("all_cell", "within_cp", "within_cap"),
+            ("friendly_afv_knocked_out", "ignord", "ignored"),
+        ],
+    );
 }
 
 #[test]

@@ -159,3 +159,28 @@ pub fn p_kill_exact(scenario: &Path, extra: &[&str]) -> f64 {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("--format json prints JSON");
     report["p_kill"]["exact"].as_f64().unwrap_or_else(|| panic!("p_kill.exact in {report}"))
 }
+
+/// One misspelling in a valid scenario: (the scenario, the right text, the misspelt
+/// text, what the error calls it, the correction it suggests).
+pub type Misspelling<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str);
+
+/// Each misspelling is refused where it stands, named, with the nearest valid name.
+pub fn assert_misspellings_corrected(cases: &[Misspelling]) {
+    for &(base, from, to, what, correction) in cases {
+        let text = replace_once(base, from, to);
+        let (_dir, path, line) = scenario_error("typo.toml", &text);
+        assert_located(&line, &path, &place(&text, to, 0));
+        assert_contains(&line, &[what, &format!("did you mean `{correction}`?")]);
+    }
+}
+
+/// Each (setting, misspelt reading, correction) in `base`'s `[settings]` is refused
+/// where it stands, with the nearest reading.
+pub fn assert_setting_typos_corrected(base: &str, cases: &[(&str, &str, &str)]) {
+    for &(setting, value, correction) in cases {
+        let text = format!("{base}\n[settings]\n{setting} = \"{value}\"\n");
+        let (_dir, path, line) = scenario_error("typo_setting.toml", &text);
+        assert_located(&line, &path, &place(&text, &format!("\"{value}\""), 0));
+        assert_contains(&line, &[&format!("`{value}`"), setting, &format!("did you mean `{correction}`?")]);
+    }
+}

@@ -93,3 +93,38 @@ fn a_scenario_of_another_kind_or_ruleset_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert_contains(&error_line(&out), &["cd.toml:1:11", "chain-of-command", "`command-decision`"]);
 }
+
+#[test]
+fn the_mean_phases_to_a_full_die_agree_with_the_horizon_distribution() {
+    // The mean solved without a horizon equals sum k P(k) from `fire` at a horizon of
+    // 100 Phases, where the rest (P(more than 100) < 1e-30) no longer counts.
+    let json = default_answers();
+    let mean: f64 = json["answers"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["answer"] == "phases_to_full_chain_of_command_die_mean"))
+        .and_then(|r| r["value"].as_f64())
+        .expect("the mean is reported");
+    let dir = TempDir::new().expect("temp dir");
+    let die = write(
+        dir.path(),
+        "die.toml",
+        "ruleset = \"chain-of-command\"\nkind = \"chain_of_command_die\"\nhorizon = 100\n[hand]\ndice = 5\n",
+    );
+    let fire: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "fire",
+        die.to_str().expect("utf-8"),
+        "--format",
+        "json",
+        "--trials",
+        "1000",
+    ]))
+    .expect("JSON output");
+    let phases = fire["measures"]
+        .as_array()
+        .and_then(|ms| ms.iter().find(|m| m["measure"] == "phases"))
+        .and_then(|m| m["outcomes"].as_array())
+        .expect("a phases measure");
+    let by_horizon: f64 =
+        phases[..100].iter().enumerate().map(|(k, o)| (k + 1) as f64 * o["exact"].as_f64().expect("exact")).sum();
+    assert!((mean - by_horizon).abs() < 1e-9, "{mean} vs {by_horizon}");
+}

@@ -88,6 +88,8 @@ impl Answers {
             push("any", "phases_per_turn_mean_both_sides_this_hand", mean);
         }
         let die = ChainOfCommandDie::new(tables.dice.clone(), hand, 0, DIE_WITHIN[DIE_WITHIN.len() - 1]);
+        let (numer, denom) = die.process().mean_phases();
+        push("any", "phases_to_full_chain_of_command_die_mean", Fraction::new(numer, denom));
         let by_phase = die.exact().expect("the Chain of Command die chain is exact");
         for within in DIE_WITHIN {
             let p = sum(by_phase[1].iter().take(within as usize));

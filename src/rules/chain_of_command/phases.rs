@@ -123,6 +123,13 @@ impl<P: Phases> Horizon<P> {
     }
 }
 
+impl<P: Phases> Horizon<P> {
+    /// The process followed.
+    pub fn process(&self) -> &P {
+        &self.process
+    }
+}
+
 impl<P: Phases> Resolution for Horizon<P> {
     type State = HorizonState<P::End>;
     type Weight = BigUint;
@@ -211,6 +218,37 @@ impl ChainOfCommandDie {
     pub fn new(rules: DiceRules, hand: Hand, start_points: u32, horizon: u32) -> Horizon<Self> {
         let per_phase = points_and_sixes(&rules, &hand);
         Horizon::new(ChainOfCommandDie { rules, hand, start_points, per_phase }, horizon, "full_die", None)
+    }
+
+    /// The mean number of Phases to a full die, exactly, as (numerator, denominator),
+    /// with no horizon. With E[s] the mean from `s` points held and w the weights of
+    /// one Phase over their total T: E[s] = (T + sum of w E[s + p] over the Phases
+    /// that add p > 0 points without filling the die) / (T - the weight of Phases that
+    /// add nothing), solved from the most points held down.
+    pub fn mean_phases(&self) -> (BigUint, BigUint) {
+        let per_die = self.rules.points_per_die;
+        let total: BigUint = self.per_phase.iter().map(|(_, w)| w).sum();
+        let mut mean: Vec<(BigUint, BigUint)> = vec![(BigUint::zero(), BigUint::one()); per_die as usize];
+        for held in (self.start_points..per_die).rev() {
+            let (mut numer, mut denom) = (BigUint::zero(), BigUint::one());
+            let mut stay = BigUint::zero();
+            for ((points, row), w) in &self.per_phase {
+                match self.after(held, *points, *row) {
+                    Ok(next) if next == held => stay += w,
+                    Ok(next) => {
+                        let (n, d) = &mean[next as usize];
+                        numer = numer * d + w * n * &denom;
+                        denom *= d;
+                    }
+                    Err(()) => {}
+                }
+            }
+            let numer = &total * &denom + numer;
+            let denom = denom * (&total - stay);
+            let g = numer.gcd(&denom);
+            mean[held as usize] = (numer / &g, denom / g);
+        }
+        mean[self.start_points as usize].clone()
     }
 
     /// Points held after a Phase that added `points` with sixes row `row`, or the die.

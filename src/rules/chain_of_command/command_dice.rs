@@ -233,47 +233,52 @@ impl Allocator {
         if let Some(f) = self.section_face {
             direct.sections = (results[f] as u32).min(self.sections) as u8;
         }
-        let mut best = direct;
-        self.assign(0, &mut results.clone(), direct, &mut best);
-        best
+        let mut search = Search { allocator: self, left: results.clone(), best: direct };
+        search.assign(0, direct);
+        search.best
     }
+}
 
-    /// Tries every split of each Leader kind over its activating rows.
-    fn assign(&self, kind: usize, left: &mut Pool, so_far: Allocation, best: &mut Allocation) {
-        let Some(k) = self.leaders.get(kind) else {
-            if so_far.key(self.policy) > best.key(self.policy) {
-                *best = so_far;
+/// The search for the best Leader activations of one result vector: the results not
+/// yet used, and the best allocation found so far.
+struct Search<'a> {
+    allocator: &'a Allocator,
+    left: Pool,
+    best: Allocation,
+}
+
+impl Search<'_> {
+    /// Tries every split of each Leader kind from `kind` on over its activating rows.
+    fn assign(&mut self, kind: usize, so_far: Allocation) {
+        let policy = self.allocator.policy;
+        let Some(k) = self.allocator.leaders.get(kind) else {
+            if so_far.key(policy) > self.best.key(policy) {
+                self.best = so_far;
             }
             return;
         };
-        self.split(k, 0, k.count, kind, left, so_far, best);
+        self.split(kind, 0, k.count, so_far);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn split(
-        &self,
-        k: &LeaderKind,
-        option: usize,
-        unassigned: u32,
-        kind: usize,
-        left: &mut Pool,
-        so_far: Allocation,
-        best: &mut Allocation,
-    ) {
+    /// Gives `n` of the `unassigned` Leaders of `kind` row `option`, for each `n`
+    /// the results left allow, then moves on to the next row.
+    fn split(&mut self, kind: usize, option: usize, unassigned: u32, so_far: Allocation) {
+        let k = &self.allocator.leaders[kind];
         let Some(&(face, orders)) = k.options.get(option) else {
-            return self.assign(kind + 1, left, so_far, best);
+            return self.assign(kind + 1, so_far);
         };
-        let most = unassigned.min(left[face] as u32) as u8;
+        let rank = k.rank;
+        let most = unassigned.min(self.left[face] as u32) as u8;
         for n in 0..=most {
-            left[face] -= n;
+            self.left[face] -= n;
             let mut a = so_far;
-            match k.rank {
+            match rank {
                 Rank::Senior => a.senior += n,
                 Rank::Junior => a.junior += n,
             }
             a.orders += n * orders;
-            self.split(k, option + 1, unassigned - n as u32, kind, left, a, best);
-            left[face] += n;
+            self.split(kind, option + 1, unassigned - n as u32, a);
+            self.left[face] += n;
         }
     }
 }

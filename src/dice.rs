@@ -129,12 +129,18 @@ impl std::ops::Add for &Ratio {
     }
 }
 
-/// Greatest common divisor (gcd(0, 0) = 1 so it can always divide).
-pub fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
+impl Ratio {
+    /// The probability of the event not happening: 1 - p.
+    pub fn complement(&self) -> Ratio {
+        Ratio::from_big(&self.den - &self.num, self.den.clone())
     }
-    a.max(1)
+}
+
+impl<'a> std::iter::Sum<&'a Ratio> for Ratio {
+    /// The sum of the probabilities of disjoint events.
+    fn sum<I: Iterator<Item = &'a Ratio>>(ps: I) -> Ratio {
+        ps.fold(Ratio::new(0, 1), |acc, p| &acc + p)
+    }
 }
 
 /// Integer weights over the consecutive integer values `min..min + weights.len()`.

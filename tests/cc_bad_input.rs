@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use common::cli::{
     self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file,
-    assert_names_file_maybe_placed, assert_setting_typos_corrected, error_line, fire, p_kill_exact, place,
-    replace_once, run, scenario_error, write,
+    assert_names_file_maybe_placed, assert_setting_typos_corrected, error_line, fire, fire_with_rules, p_kill_exact,
+    place, replace_once, run, scenario_error, write,
 };
 use tempfile::TempDir;
 
@@ -155,10 +155,7 @@ fn override_errors(dir: &Path) -> Vec<String> {
 /// The override folder holding `file`, the shipped `table` with `from` replaced by
 /// `to`: the folder, the file's path, the new text and both error lines.
 fn bad_override(file: &str, table: &str, from: &str, to: &str) -> (TempDir, PathBuf, String, Vec<String>) {
-    let text = replace_once(table, from, to);
-    let (dir, path) = override_dir(file, &text);
-    let lines = override_errors(dir.path());
-    (dir, path, text, lines)
+    cli::bad_override("company-commander", (file, table), (from, to), ("panther.toml", PANTHER))
 }
 
 #[test]
@@ -794,11 +791,10 @@ fn percent_destroy_of_a_missing_file_is_refused() {
 fn percent_destroy_with_a_bad_override_fails_as_fire_does() {
     let text = replace_once(CATALOGUE, "penetration = [16, 11], ap = 5,", "penetration = [16, 11], ap = 7,");
     let (dir, path) = override_dir("catalogue.toml", &text);
+    let (_scenario_dir, scenario, by_fire) = fire_with_rules(dir.path(), "panther.toml", PANTHER, &[]);
     let rules = dir.path().to_str().expect("utf-8 temp path");
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let scenario = write(scenario_dir.path(), "panther.toml", PANTHER);
     let line = error_line(&percent_destroy(&scenario, &["--rules", rules, "--format", "json"]));
-    assert_eq!(line, error_line(&fire(&scenario, &["--rules", rules])));
+    assert_eq!(line, error_line(&by_fire));
     assert_located(&line, &path, &place(&text, "ap = 7", "ap = ".len()));
     assert_contains(&line, &["weapon `ge_75mm_kwk42`", "AP 7", "2 to 6"]);
 }

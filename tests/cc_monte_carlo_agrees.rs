@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::grid::Family;
+use common::grid::{Family, settings};
 
 const TRIALS: u64 = 1_000_000;
 const SEED: u64 = 20_261_123;
@@ -33,11 +33,6 @@ const FAMILY_ALPHA: f64 = 0.01;
 const HEADER: &str = "ruleset = \"company-commander\"\n";
 
 // ---------------------------------------------------------------- scenario text
-
-/// A `[settings]` body from (setting, reading) pairs.
-fn settings(pairs: &[(&str, &str)]) -> String {
-    pairs.iter().map(|(k, v)| format!("{k} = \"{v}\"\n")).collect()
-}
 
 /// A direct or indirect fire scenario; `firer` and `target` are table bodies. The firer
 /// comes last so that its body may end in `[[firer.weapon_data]]` entries.

@@ -9,6 +9,8 @@
 
 mod common;
 
+use common::lines;
+
 use combat_odds::rules::company_commander::{CompanyCommander, Effect, Facing, HitKind, Penetration, QUALITIES};
 use combat_odds::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
 
@@ -176,12 +178,6 @@ const AIRCRAFT_SAVES: (u32, &str) = (441, "Aircraft Saves");
 // ---------------------------------------------------------------------------------
 // Reading the embedded lines.
 // ---------------------------------------------------------------------------------
-
-/// The seed lines of an embedded block.
-fn lines(block: &'static str) -> Vec<&'static str> {
-    let inner = block.strip_prefix('\n').and_then(|b| b.strip_suffix('\n'));
-    inner.expect("an embedded block opens and closes on a line break").split('\n').collect()
-}
 
 /// A seed line's tab-separated fields, each trimmed.
 fn fields(line: &str) -> Vec<&str> {

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use common::cli::{
     self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file_maybe_placed,
-    assert_placed_in, assert_setting_typos_corrected, error_line, fire, place, replace_once, scenario_error, write,
+    assert_placed_in, assert_setting_typos_corrected, error_line, fire, fire_with_rules, p_kill_exact, place,
+    replace_once, scenario_error, write,
 };
 use tempfile::TempDir;
 
@@ -127,18 +128,7 @@ fn bad_override(
     to: &str,
     scenario: &str,
 ) -> (TempDir, PathBuf, String, Vec<String>) {
-    let text = replace_once(table, from, to);
-    let (dir, path) = override_dir(file, &text);
-    let lines = override_errors(dir.path(), scenario);
-    (dir, path, text, lines)
-}
-
-/// `fire SCENARIO --rules DIR` with the override folder `dir`: the outcome.
-fn fire_with_rules(dir: &Path, name: &str, scenario: &str) -> (TempDir, PathBuf, std::process::Output) {
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let path = write(scenario_dir.path(), name, scenario);
-    let out = fire(&path, &["--rules", dir.to_str().expect("utf-8 temp path")]);
-    (scenario_dir, path, out)
+    cli::bad_override("chain-of-command", (file, table), (from, to), ("scenario.toml", scenario))
 }
 
 /// "line:column" of the last occurrence of `needle` in `text`, plus `skip` chars.
@@ -166,11 +156,7 @@ fn the_control_scenarios_are_valid() {
         ("phases.toml", PHASES),
         ("force_morale.toml", FORCE_MORALE),
     ] {
-        let path = write(dir.path(), name, text);
-        let out = fire(&path, &["--format", "json"]);
-        assert_eq!(out.status.code(), Some(0), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-        let p = report["p_kill"]["exact"].as_f64().unwrap_or_else(|| panic!("{name}: p_kill.exact in {report}"));
+        let p = p_kill_exact(&write(dir.path(), name, text), &[]);
         // Force Morale cannot fall from 8 to 0 in two setbacks: its kill is impossible.
         let real = if name == "force_morale.toml" { p == 0.0 } else { p > 0.0 && p < 1.0 };
         assert!(real, "{name}: p_kill {p}");
@@ -343,10 +329,10 @@ fn a_cover_level_the_effect_table_lacks_is_located() {
     // makes `heavy` valid and `hard` the unknown one.
     let (dir, _path) = override_dir("effect.toml", &replace_once(EFFECT, "name = \"hard\"", "name = \"heavy\""));
     let heavy = replace_once(SHOOTING, "\"light\"", "\"heavy\"");
-    let (_scenario_dir, _path, out) = fire_with_rules(dir.path(), "heavy.toml", &heavy);
+    let (_scenario_dir, _path, out) = fire_with_rules(dir.path(), "heavy.toml", &heavy, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let hard = replace_once(SHOOTING, "\"light\"", "\"hard\"");
-    let (_scenario_dir, path, out) = fire_with_rules(dir.path(), "hard.toml", &hard);
+    let (_scenario_dir, path, out) = fire_with_rules(dir.path(), "hard.toml", &hard, &[]);
     let line = error_line(&out);
     assert_located(&line, &path, &place(&hard, "\"hard\"", 0));
     assert_contains(&line, &["unknown cover `hard`", "`open`, `light`, `heavy`"]);
@@ -430,13 +416,13 @@ fn a_setback_with_a_cut_off_cell_is_refused_until_an_override_supplies_it() {
         "change = [-1, -1, -1, -2, -2, -2]\n\n[[setback]]\nevent = \"command_afv_knocked_out\"",
     );
     let (dir, _path) = override_dir("setbacks.toml", &filled);
-    let (_scenario_dir, _path, out) = fire_with_rules(dir.path(), "filled.toml", &text);
+    let (_scenario_dir, _path, out) = fire_with_rules(dir.path(), "filled.toml", &text, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     // ...and one that cuts a cell off a known row refuses that row, in the scenario.
     let cut = replace_once(SETBACKS, "change = [0, -1, -1, -1, -1, -2]", "change = [0, -1, -1, -1, -1, \"?\"]");
     let (dir, _path) = override_dir("setbacks.toml", &cut);
     let text = replace_once(FORCE_MORALE, "\"senior_leader_killed\"", "\"team_breaks\"");
-    let (_scenario_dir, path, out) = fire_with_rules(dir.path(), "cut.toml", &text);
+    let (_scenario_dir, path, out) = fire_with_rules(dir.path(), "cut.toml", &text, &[]);
     let line = error_line(&out);
     assert_located(&line, &path, &place(&text, "\"team_breaks\"", 0));
     assert_contains(&line, &["setback `team_breaks` (Team breaks)", "face 6 of its d6 is \"?\""]);

@@ -25,7 +25,7 @@
 
 mod common;
 
-use common::grid::Family;
+use common::grid::{Family, settings};
 
 const TRIALS: u64 = 4_000_000;
 const SEED: u64 = 20_261_207;
@@ -34,11 +34,6 @@ const FAMILY_ALPHA: f64 = 0.01;
 const HEADER: &str = "ruleset = \"chain-of-command\"\n";
 
 // ---------------------------------------------------------------- scenario text
-
-/// A `[settings]` body from (setting, reading) pairs.
-fn settings(pairs: &[(&str, &str)]) -> String {
-    pairs.iter().map(|(k, v)| format!("{k} = \"{v}\"\n")).collect()
-}
 
 /// A hand's body: `dice`, the Red Dice and Elite flags.
 fn hand(dice: u32, red: bool, elite: bool) -> String {

@@ -9,6 +9,10 @@
 //! variations written as prose), the expected values are literals with the source line
 //! quoted above them.
 
+mod common;
+
+use common::lines;
+
 use combat_odds::rules::Ruleset;
 use combat_odds::rules::chain_of_command::{
     ChainOfCommand, Change, EMBEDDED, HitEffect, QUALITIES, Rank, SETTINGS, Tables, Threshold, Use,
@@ -239,12 +243,6 @@ const FACTS_HEADINGS: [(u32, &str, &[&str]); 5] = [
 // ---------------------------------------------------------------------------------
 // Reading the embedded lines.
 // ---------------------------------------------------------------------------------
-
-/// The source lines of an embedded block.
-fn lines(block: &'static str) -> Vec<&'static str> {
-    let inner = block.strip_prefix('\n').and_then(|b| b.strip_suffix('\n'));
-    inner.expect("an embedded block opens and closes on a line break").split('\n').collect()
-}
 
 /// The cells of a Markdown table row, each trimmed.
 fn cells(line: &str) -> Vec<&str> {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use common::cli::{
     self, assert_contains, assert_located, assert_misspellings_corrected, assert_names_file_maybe_placed,
-    assert_placed_in, assert_setting_typos_corrected, error_line, fire, p_kill_exact, place, replace_once,
+    assert_placed_in, assert_setting_typos_corrected, error_line, fire_with_rules, p_kill_exact, place, replace_once,
     scenario_error, write,
 };
 use tempfile::TempDir;
@@ -508,10 +508,7 @@ fn counts_and_ranges_out_of_bounds_are_located() {
 /// shipped `table` with `from` replaced by `to`: the override's path and the error line.
 fn fire_with_override(file: &str, table: &str, from: &str, to: &str, name: &str, text: &str) -> (PathBuf, String) {
     let (dir, path) = override_dir(file, &replace_once(table, from, to));
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let scenario = write(scenario_dir.path(), name, text);
-    let line = error_line(&fire(&scenario, &["--rules", dir.path().to_str().expect("utf-8 temp path")]));
-    (path, line)
+    (path, error_line(&fire_with_rules(dir.path(), name, text, &[]).2))
 }
 
 const TO_HIT_MODIFIERS: &str =

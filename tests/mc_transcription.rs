@@ -6,6 +6,10 @@
 //! one value, the two tangled columns of Reaction Test adjustments, the reaction
 //! bands), the expected values are literals with the seed line quoted above them.
 
+mod common;
+
+use common::lines;
+
 use std::fmt::Display;
 
 use combat_odds::rules::mission_command::{MissionCommand, Tables, ToHitCell};
@@ -297,12 +301,6 @@ More than 57mm flak	13 / 16	14 / 17	15 / 18
 // ---------------------------------------------------------------------------------
 // Reading the embedded lines.
 // ---------------------------------------------------------------------------------
-
-/// The seed lines of an embedded block.
-fn lines(block: &'static str) -> Vec<&'static str> {
-    let inner = block.strip_prefix('\n').and_then(|b| b.strip_suffix('\n'));
-    inner.expect("an embedded block opens and closes on a line break").split('\n').collect()
-}
 
 /// A seed field with its white space normalised (trimmed, runs become one space).
 fn norm(field: &str) -> String {

@@ -7,12 +7,12 @@ use std::io::Write;
 use std::path::Path;
 
 pub use args::Args;
-use args::{Command, FireArgs, Format, ListArgs, ViewArgs};
+use args::{Command, FireArgs, Format, ListArgs, OutputArgs, ViewArgs};
 
 use crate::document::Document;
 use crate::engine::{self, MonteCarlo};
 use crate::error::{Error, Result};
-use crate::export::{Header, PercentView, Report, frames};
+use crate::export::{Header, PercentView, Rendered, Report, Source, frames};
 use crate::rules::{self, Compiled, LoadError, Ruleset};
 
 /// The scenario `fire` resolves when given no file.
@@ -58,6 +58,13 @@ struct ScenarioHeader {
     _description: Option<String>,
 }
 
+impl ScenarioHeader {
+    /// The scenario's name, or its file name.
+    fn scenario(&self, doc: &Document) -> String {
+        self.name.clone().unwrap_or_else(|| doc.name.clone())
+    }
+}
+
 impl FirePlan {
     /// Loads the scenario's ruleset and compiles the scenario.
     pub fn new(doc: &Document, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Self> {
@@ -75,12 +82,26 @@ impl FirePlan {
         let compiled = ruleset.compile(doc, &head.kind)?;
         let header = Header {
             ruleset: ruleset.name().to_string(),
-            scenario: head.name.unwrap_or_else(|| doc.name.clone()),
+            scenario: head.scenario(doc),
             kind: head.kind.into_inner(),
             rules_hash: crate::tables::rules_hash(ruleset.files()),
             notes: compiled.notes.clone(),
         };
         Ok(FirePlan { ruleset, compiled, header, monte_carlo })
+    }
+
+    /// The percentages a game screen shows: from the exact engine where it reaches,
+    /// else from a Monte Carlo run.
+    pub fn percent_view(&self) -> Result<PercentView> {
+        let experiment = self.compiled.experiment.as_ref();
+        let (measures, kill) = (experiment.measures(), experiment.kill());
+        Ok(match experiment.exact() {
+            Some(table) => PercentView::new(&self.header, measures, kill, Source::Exact(&table)),
+            None => {
+                let tally = engine::run(experiment, &self.monte_carlo)?;
+                PercentView::new(&self.header, measures, kill, Source::Estimate(&tally, &self.monte_carlo))
+            }
+        })
     }
 
     /// Runs Monte Carlo and the exact engine and assembles the report.
@@ -99,57 +120,53 @@ impl FirePlan {
     }
 }
 
-/// The scenario a fire command names, or the embedded default.
-fn scenario(a: &FireArgs) -> Result<Document> {
-    match &a.file {
-        Some(path) => Document::read(path),
-        None => Ok(Document::new(
-            "cd_tank_duel.toml",
-            format!("{} (embedded default)", DEFAULT_SCENARIO.0),
-            DEFAULT_SCENARIO.1,
-        )),
+/// The scenario file a command names, or its embedded default (path, text).
+fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document> {
+    match file {
+        Some(file) => Document::read(file),
+        None => {
+            let name = Path::new(path).file_name().map_or(path.into(), |n| n.to_string_lossy());
+            Ok(Document::new(name, format!("{path} (embedded default)"), text))
+        }
     }
 }
 
-fn fire(a: &FireArgs) -> Result<()> {
-    let doc = scenario(a)?;
-    let plan =
-        FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
-    let report = plan.report()?;
-    let text = match a.out.format {
-        Format::Table => report.to_table(),
-        Format::Json => report.to_json() + "\n",
-        Format::Csv => report.to_csv(),
+impl FireArgs {
+    /// The scenario (or the embedded default) compiled with these flags.
+    fn plan(&self) -> Result<FirePlan> {
+        let doc = document(self.file.as_deref(), DEFAULT_SCENARIO)?;
+        FirePlan::new(
+            &doc,
+            self.rules.as_deref(),
+            MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads },
+        )
+    }
+}
+
+/// Writes a result in the chosen format.
+fn write(result: &impl Rendered, out: &OutputArgs) -> Result<()> {
+    let text = match out.format {
+        Format::Table => result.to_table(),
+        Format::Json => result.to_json() + "\n",
+        Format::Csv => result.to_csv(),
     };
-    emit(&text, a.out.output.as_deref(), a.out.force)
+    emit(&text, out.output.as_deref(), out.force)
+}
+
+fn fire(a: &FireArgs) -> Result<()> {
+    write(&a.plan()?.report()?, &a.out)
 }
 
 /// What a game screen shows for a fire: the chance of destroying the target, and of at
 /// least the mildest effect, each as a whole percentage (exact where the exact engine
 /// reaches, else the Monte Carlo estimate).
 fn percent_destroy(a: &FireArgs) -> Result<()> {
-    let doc = scenario(a)?;
-    let plan =
-        FirePlan::new(&doc, a.rules.as_deref(), MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads })?;
-    let view = PercentView::new(&plan)?;
-    let text = match a.out.format {
-        Format::Json => serde_json::to_string_pretty(&view).expect("a view always serializes") + "\n",
-        Format::Csv => view.to_csv(),
-        Format::Table => view.to_table(),
-    };
-    emit(&text, a.out.output.as_deref(), a.out.force)
+    write(&a.plan()?.percent_view()?, &a.out)
 }
 
 /// Every answer about one hand of Command Dice, exactly, for every allocation policy.
 fn command_dice(a: &ViewArgs) -> Result<()> {
-    let doc = match &a.file {
-        Some(path) => Document::read(path)?,
-        None => Document::new(
-            "coc_five_dice_senior_leader.toml",
-            format!("{} (embedded default)", DEFAULT_HAND.0),
-            DEFAULT_HAND.1,
-        ),
-    };
+    let doc = document(a.file.as_deref(), DEFAULT_HAND)?;
     let head: ScenarioHeader = doc.parse()?;
     let coc = "chain-of-command";
     if head.ruleset.get_ref() != coc {
@@ -160,17 +177,8 @@ fn command_dice(a: &ViewArgs) -> Result<()> {
     }
     let ruleset = rules::chain_of_command::ChainOfCommand::load(a.rules.as_deref())?;
     let (hand, platoon, notes) = rules::chain_of_command::command_dice_setup(&doc, &head.kind, ruleset.tables())?;
-    let scenario = head.name.unwrap_or_else(|| doc.name.clone());
-    let answers = rules::chain_of_command::Answers::new(scenario, notes, ruleset.tables(), hand, &platoon);
-    let polars_error = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot build the answers: {e}"));
-    let text = match a.out.format {
-        Format::Table => answers.to_table(),
-        Format::Json => serde_json::to_string_pretty(&answers).expect("answers always serialize") + "\n",
-        Format::Csv => {
-            frames::answers_frame(&answers.answers).and_then(|mut f| frames::csv(&mut f)).map_err(polars_error)?
-        }
-    };
-    emit(&text, a.out.output.as_deref(), a.out.force)
+    let answers = rules::chain_of_command::Answers::new(head.scenario(&doc), notes, ruleset.tables(), hand, &platoon);
+    write(&answers, &a.out)
 }
 
 fn list(a: &ListArgs, tables: bool) -> Result<()> {

@@ -4,7 +4,7 @@
 pub mod frames;
 mod percent;
 
-pub use percent::{Percent, PercentView};
+pub use percent::{Percent, PercentView, Source};
 
 use serde::Serialize;
 
@@ -200,14 +200,24 @@ impl Report {
         std::iter::once((self.measure.as_str(), self.outcomes.as_slice(), self.agreement.as_ref()))
             .chain(self.measures.iter().map(|m| (m.measure.as_str(), m.outcomes.as_slice(), m.agreement.as_ref())))
     }
+}
 
-    /// The report as one JSON object.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a report always serializes")
+/// A result the CLI prints as a human-readable table, one JSON object, or CSV.
+pub trait Rendered: Serialize {
+    /// As a human-readable table.
+    fn to_table(&self) -> String;
+
+    /// As CSV, through a polars frame.
+    fn to_csv(&self) -> String;
+
+    /// As one JSON object.
+    fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a result always serializes")
     }
+}
 
-    /// The report as a human-readable table.
-    pub fn to_table(&self) -> String {
+impl Rendered for Report {
+    fn to_table(&self) -> String {
         let mut s = format!("{} -- {} ({})\n", self.scenario, self.ruleset, self.kind);
         for note in &self.notes {
             s += &format!("  {note}\n");
@@ -231,8 +241,8 @@ impl Report {
         s
     }
 
-    /// The report as CSV, one row per (measure, outcome).
-    pub fn to_csv(&self) -> String {
+    /// One row per (measure, outcome).
+    fn to_csv(&self) -> String {
         frames::report_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a report frame always writes")
     }
 }

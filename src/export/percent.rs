@@ -5,11 +5,9 @@
 
 use serde::Serialize;
 
-use crate::cli::FirePlan;
+use super::{Header, Rendered, frames};
 use crate::dice::Ratio;
-use crate::engine;
-use crate::error::Result;
-use crate::export::frames;
+use crate::engine::{ExactTable, Measure, MonteCarlo, Tally};
 
 /// One probability as a screen would show it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -45,37 +43,42 @@ pub struct PercentView {
     pub method: String,
 }
 
+/// What a percent view rests on.
+pub enum Source<'a> {
+    /// The exact distribution.
+    Exact(&'a ExactTable),
+    /// A Monte Carlo tally, where the exact engine does not reach, and how it was run.
+    Estimate(&'a Tally, &'a MonteCarlo),
+}
+
 impl PercentView {
-    /// Computes the view: exactly where the exact engine reaches, else by Monte Carlo.
-    pub fn new(plan: &FirePlan) -> Result<Self> {
-        let experiment = plan.compiled.experiment.as_ref();
-        let (km, ko) = experiment.kill();
-        let primary = &experiment.measures()[0];
-        let (destroy, nothing, exact, method) = match experiment.exact() {
-            Some(table) => {
-                let (d, n) = (table[km][ko].clone(), table[0][0].clone());
-                (d.to_f64(), n.to_f64(), Some((d, n)), "exact".to_string())
+    /// The view of a scenario's `measures`, whose `kill` cell is the destroy chance and
+    /// whose first outcome is "nothing happened".
+    pub fn new(header: &Header, measures: &[Measure], (km, ko): (usize, usize), source: Source) -> Self {
+        let (destroy, nothing, exact, method) = match source {
+            Source::Exact(table) => {
+                let (d, n) = (&table[km][ko], &table[0][0]);
+                (d.to_f64(), n.to_f64(), Some((d, n.complement())), "exact".to_string())
             }
-            None => {
-                let mc = &plan.monte_carlo;
-                let tally = engine::run(experiment, mc)?;
+            Source::Estimate(tally, mc) => {
                 let share = |m: usize, o: usize| tally.counts(m)[o] as f64 / tally.trials() as f64;
                 (share(km, ko), share(0, 0), None, format!("Monte Carlo ({} trials, seed {})", mc.trials, mc.seed))
             }
         };
-        let at_least = exact.as_ref().map(|(_, n)| Ratio::from_big(n.denom() - n.numer(), n.denom().clone()));
-        Ok(PercentView {
-            scenario: plan.header.scenario.clone(),
-            ruleset: plan.header.ruleset.clone(),
-            destroy: Percent::new(destroy, exact.as_ref().map(|(d, _)| d)),
-            mildest: primary.outcomes.get(1).cloned().unwrap_or_default(),
-            at_least_mildest: Percent::new(1.0 - nothing, at_least.as_ref()),
+        PercentView {
+            scenario: header.scenario.clone(),
+            ruleset: header.ruleset.clone(),
+            destroy: Percent::new(destroy, exact.as_ref().map(|(d, _)| *d)),
+            mildest: measures[0].outcomes.get(1).cloned().unwrap_or_default(),
+            at_least_mildest: Percent::new(1.0 - nothing, exact.as_ref().map(|(_, at_least)| at_least)),
             method,
-        })
+        }
     }
+}
 
-    /// As printed: the two percentages and what they rest on.
-    pub fn to_table(&self) -> String {
+impl Rendered for PercentView {
+    /// The two percentages and what they rest on.
+    fn to_table(&self) -> String {
         let line = |what: &str, p: &Percent| {
             let fraction = p.exact_fraction.as_ref().map_or(String::new(), |f| format!(" = {f}"));
             format!("  {what:<28} {:>3}%   ({:.6}{fraction})\n", p.percent, p.probability)
@@ -90,8 +93,7 @@ impl PercentView {
         )
     }
 
-    /// As CSV, through the same frame writer as reports.
-    pub fn to_csv(&self) -> String {
+    fn to_csv(&self) -> String {
         frames::percent_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a percent frame always writes")
     }
 }

@@ -78,7 +78,7 @@ pub fn choice<'n>(
 
 /// The index of the reading a scenario chose for setting `name` among `readings`
 /// (the default first).
-pub fn reading(doc: &Document, value: &Option<Spanned<String>>, name: &str, readings: &[&str]) -> Result<usize> {
+pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings): (&str, &[&str])) -> Result<usize> {
     let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
     Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
 }

@@ -138,14 +138,37 @@ pub fn override_dir(ruleset: &str, file: &str, text: &str) -> (TempDir, PathBuf)
     (dir, path)
 }
 
+/// `fire SCENARIO --rules DIR` then `extra`, the scenario `text` written as `name` in a
+/// folder of its own: that folder, the scenario's path and the outcome.
+pub fn fire_with_rules(dir: &Path, name: &str, text: &str, extra: &[&str]) -> (TempDir, PathBuf, Output) {
+    let scenario_dir = tempfile::tempdir().expect("temp dir");
+    let path = write(scenario_dir.path(), name, text);
+    let mut args = vec!["--rules", dir.to_str().expect("utf-8 temp path")];
+    args.extend_from_slice(extra);
+    let out = fire(&path, &args);
+    (scenario_dir, path, out)
+}
+
+/// The override folder `DIR/RULESET/FILE` holding the shipped `table` with `from`
+/// replaced by `to`, and the error lines of `fire` (of `scenario`, written as `name`)
+/// and `tables` with it: the folder, the file's path, the new text and both lines.
+pub fn bad_override(
+    ruleset: &str,
+    (file, table): (&str, &str),
+    (from, to): (&str, &str),
+    (name, scenario): (&str, &str),
+) -> (TempDir, PathBuf, String, Vec<String>) {
+    let text = replace_once(table, from, to);
+    let (dir, path) = override_dir(ruleset, file, &text);
+    let lines = override_errors(dir.path(), ruleset, name, scenario);
+    (dir, path, text, lines)
+}
+
 /// The same bad override folder `dir` of `ruleset` fails the same way under `fire` (of the
 /// valid scenario `text`, written as `name`) and `tables`: both error lines.
 pub fn override_errors(dir: &Path, ruleset: &str, name: &str, text: &str) -> Vec<String> {
-    let rules = dir.to_str().expect("utf-8 temp path");
-    let scenario_dir = tempfile::tempdir().expect("temp dir");
-    let scenario = write(scenario_dir.path(), name, text);
-    let by_fire = error_line(&fire(&scenario, &["--rules", rules]));
-    let by_tables = error_line(&run(&["tables", ruleset, "--rules", rules]));
+    let by_fire = error_line(&fire_with_rules(dir, name, text, &[]).2);
+    let by_tables = error_line(&run(&["tables", ruleset, "--rules", dir.to_str().expect("utf-8 temp path")]));
     assert_eq!(by_fire, by_tables, "fire and tables report a bad override alike");
     vec![by_fire, by_tables]
 }

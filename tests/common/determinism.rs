@@ -16,10 +16,9 @@ pub fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> 
 
 /// Every measure's counts, in measure order.
 pub fn counts(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Vec<Vec<u64>> {
-    let p = plan(name, text, trials, seed, threads);
-    let experiment = p.compiled.experiment.as_ref();
-    let t = engine::run(experiment, &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (0..experiment.measures().len()).map(|m| t.counts(m).to_vec()).collect()
+    let measures = plan(name, text, 1, seed, 1).compiled.experiment.measures().len();
+    let t = tally(name, text, trials, seed, threads);
+    (0..measures).map(|m| t.counts(m).to_vec()).collect()
 }
 
 /// Identical tallies on 1, 2 and 8 threads for each (name, scenario): at trial counts

@@ -16,6 +16,11 @@ use super::{assert_sums_to_one, plan};
 /// Outcomes expected fewer times than this are pooled before the chi-square test.
 pub const MIN_EXPECTED: f64 = 5.0;
 
+/// The body of a `[settings]` table from (setting, reading) pairs.
+pub fn settings(pairs: &[(&str, &str)]) -> String {
+    pairs.iter().map(|(k, v)| format!("{k} = \"{v}\"\n")).collect()
+}
+
 /// The test of one measure's counts.
 #[derive(Debug)]
 pub struct Fit {

@@ -28,10 +28,17 @@ pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> FireP
         .unwrap_or_else(|e| panic!("scenario {} should compile: {e}", doc.name))
 }
 
+/// The lines of a block copied from a source, written between line breaks
+/// (`"\nfirst\n...\nlast\n"`).
+pub fn lines(block: &'static str) -> Vec<&'static str> {
+    let inner = block.strip_prefix('\n').and_then(|b| b.strip_suffix('\n'));
+    inner.expect("an embedded block opens and closes on a line break").split('\n').collect()
+}
+
 /// Every measure is a distribution: its exact outcomes sum to exactly 1.
 pub fn assert_sums_to_one(name: &str, measures: &[Measure], exact: &[Vec<Ratio>]) {
     for (m, row) in measures.iter().zip(exact) {
-        let sum = row.iter().fold(Ratio::new(0, 1), |a, b| &a + b);
+        let sum: Ratio = row.iter().sum();
         assert_eq!(sum, Ratio::new(1, 1), "{name}: measure `{}` sums to {sum}", m.name);
     }
 }

@@ -13,6 +13,7 @@ use super::phases::ChainOfCommandDie;
 use super::tables::Tables;
 use crate::dice::Ratio;
 use crate::engine::Experiment;
+use crate::export::{Rendered, frames};
 
 /// One answer: which policy it holds for ("any" when none matters), the question,
 /// and its exact value.
@@ -62,7 +63,7 @@ impl Answers {
                 let m = phase.measures().iter().position(|m| m.name == measure).expect("a measure of the Phase");
                 table[m].clone()
             };
-            let at_least_one = |measure: &str| Fraction::of(&sum(row(measure).iter().skip(1)));
+            let at_least_one = |measure: &str| Fraction::of(&row(measure).iter().skip(1).sum());
             let name = policy.name();
             push(name, "senior_leader_activates", at_least_one("senior_leaders"));
             push(name, "junior_leader_activates", at_least_one("junior_leaders"));
@@ -75,8 +76,8 @@ impl Answers {
         // The 5s and 6s do not depend on the policy: read them from the first.
         let (points, sixes, turn) = any.expect("at least one policy");
         push("any", "chain_of_command_points_per_phase_mean", points);
-        push("any", "at_least_one_six", Fraction::of(&sum(sixes.iter().skip(1))));
-        push("any", "two_or_more_sixes", Fraction::of(&sum(sixes.iter().skip(2))));
+        push("any", "at_least_one_six", Fraction::of(&sixes.iter().skip(1).sum()));
+        push("any", "two_or_more_sixes", Fraction::of(&sixes.iter().skip(2).sum()));
         push("any", "phase_passes_to_the_opponent", Fraction::of(&turn[0]));
         push("any", "keeps_the_next_phase", Fraction::of(&turn[1]));
         push("any", "turn_ends", Fraction::of(&turn[2]));
@@ -92,14 +93,16 @@ impl Answers {
         push("any", "phases_to_full_chain_of_command_die_mean", Fraction::new(numer, denom));
         let by_phase = die.exact().expect("the Chain of Command die chain is exact");
         for within in DIE_WITHIN {
-            let p = sum(by_phase[1].iter().take(within as usize));
+            let p: Ratio = by_phase[1].iter().take(within as usize).sum();
             push("any", &format!("full_chain_of_command_die_within_{within}_phases"), Fraction::of(&p));
         }
         Answers { scenario, notes, answers }
     }
+}
 
-    /// As printed: one line per answer.
-    pub fn to_table(&self) -> String {
+impl Rendered for Answers {
+    /// One line per answer.
+    fn to_table(&self) -> String {
         let mut out = format!("{} -- chain-of-command (command dice)\n", self.scenario);
         for n in &self.notes {
             out += &format!("  {n}\n");
@@ -114,6 +117,12 @@ impl Answers {
             out += &format!("  {:<48} {:>10.6}   {}\n", a.answer, a.value, a.exact_fraction);
         }
         out + "(exact; probabilities unless the name ends in _mean)\n"
+    }
+
+    fn to_csv(&self) -> String {
+        frames::answers_frame(&self.answers)
+            .and_then(|mut f| frames::csv(&mut f))
+            .expect("an answers frame always writes")
     }
 }
 
@@ -153,9 +162,4 @@ fn mean(row: &[Ratio]) -> Fraction {
     let denom = row.iter().fold(BigUint::one(), |l, p| l.lcm(p.denom()));
     let numer = row.iter().enumerate().map(|(k, p)| p.numer() * (&denom / p.denom()) * k as u64).sum();
     Fraction::new(numer, denom)
-}
-
-/// The exact sum of some probabilities.
-fn sum<'a>(ps: impl Iterator<Item = &'a Ratio>) -> Ratio {
-    ps.fold(Ratio::new(0, 1), |acc, p| &acc + p)
 }

@@ -9,7 +9,7 @@
 //! once ([`Allocator`]) and the Monte Carlo trial and the exact enumeration read the
 //! same answers: they can disagree only by chance.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use num_bigint::BigUint;
 
@@ -94,8 +94,12 @@ impl Allocation {
 }
 
 /// How many dice of each usable face, 1 up to the highest combined result (index 0 is
-/// face 1).
-pub type Pool = Vec<u8>;
+/// face 1; the rest stay 0). The highest combined result lies below the point and
+/// turn-sequence faces (checked on loading), so it is 4 at most.
+pub type Pool = [u8; MOST_COMBINED];
+
+/// The most faces a pool holds.
+pub const MOST_COMBINED: usize = 4;
 
 /// The outcome of one Phase's hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -112,7 +116,10 @@ pub struct PhaseRoll {
 #[derive(Debug, Clone)]
 pub struct Allocator {
     policy: Policy,
-    best: HashMap<Pool, Allocation>,
+    /// The allocation of every pool of up to `radix - 1` dice, indexed by
+    /// [`Allocator::index`]: one array read per Monte Carlo trial.
+    best: Vec<Allocation>,
+    radix: usize,
     /// The combined results a pool can make: non-decreasing runs of faces, each at
     /// least two dice, summing to at most the highest combined result.
     groups: Vec<Vec<u8>>,
@@ -155,7 +162,8 @@ impl Allocator {
             .collect();
         Allocator {
             policy,
-            best: HashMap::new(),
+            best: Vec::new(),
+            radix: 1,
             groups,
             leaders,
             team_face: rules.team_face.map(|f| f as usize - 1),
@@ -165,38 +173,39 @@ impl Allocator {
         }
     }
 
-    /// The policy's allocation of `pool`, solved on first sight.
-    pub fn allocate(&mut self, pool: &Pool) -> Allocation {
-        if let Some(a) = self.best.get(pool) {
-            return *a;
-        }
+    /// The policy's allocation of `pool`.
+    fn allocate(&self, pool: Pool) -> Allocation {
         let mut results = BTreeSet::new();
-        self.combine(pool.clone(), 0, &mut results);
+        self.combine(pool, 0, &mut results);
         let policy = self.policy;
-        let best = results
+        results
             .iter()
             .map(|r| self.activate(r))
             .max_by_key(|a| a.key(policy))
-            .expect("a pool makes at least its own faces");
-        self.best.insert(pool.clone(), best);
-        best
+            .expect("a pool makes at least its own faces")
     }
 
-    /// The policy's allocation of `pool` when every pool has been solved already
-    /// (the Monte Carlo trial reads the table built by [`Allocator::solve_all`]).
+    /// A pool's place in the table: its counts as digits in base `radix`.
+    fn index(&self, pool: &Pool) -> usize {
+        pool.iter().rev().fold(0, |i, &n| i * self.radix + n as usize)
+    }
+
+    /// The policy's allocation of `pool`, from the table [`Allocator::solve_all`] built.
     pub fn solved(&self, pool: &Pool) -> Allocation {
-        self.best[pool]
+        self.best[self.index(pool)]
     }
 
     /// Solves every pool of at most `dice` dice.
-    pub fn solve_all(&mut self, faces: usize, dice: u8) {
-        let mut pool = vec![0; faces];
-        self.solve_from(&mut pool, 0, dice);
+    pub fn solve_all(&mut self, dice: u8) {
+        self.radix = dice as usize + 1;
+        self.best = vec![Allocation::default(); self.radix.pow(MOST_COMBINED as u32)];
+        self.solve_from(&mut [0; MOST_COMBINED], 0, dice);
     }
 
     fn solve_from(&mut self, pool: &mut Pool, face: usize, left: u8) {
-        if face == pool.len() {
-            self.allocate(&pool.clone());
+        if face == MOST_COMBINED {
+            let i = self.index(pool);
+            self.best[i] = self.allocate(*pool);
             return;
         }
         for n in 0..=left {
@@ -209,9 +218,9 @@ impl Allocator {
     /// Every result vector the pool can be combined into (dice may also be left as
     /// they are): groups are taken in a fixed order so each combination is met once.
     fn combine(&self, results: Pool, from: usize, out: &mut BTreeSet<Pool>) {
-        out.insert(results.clone());
+        out.insert(results);
         for (g, group) in self.groups.iter().enumerate().skip(from) {
-            let mut next = results.clone();
+            let mut next = results;
             let fits = group.iter().all(|&f| {
                 let slot = &mut next[f as usize - 1];
                 slot.checked_sub(1).map(|n| *slot = n).is_some()
@@ -233,7 +242,7 @@ impl Allocator {
         if let Some(f) = self.section_face {
             direct.sections = (results[f] as u32).min(self.sections) as u8;
         }
-        let mut search = Search { allocator: self, left: results.clone(), best: direct };
+        let mut search = Search { allocator: self, left: *results, best: direct };
         search.assign(0, direct);
         search.best
     }
@@ -316,7 +325,8 @@ impl Hand {
     /// discards: the pool of usable 1-4s, the 5s and the 6s.
     fn read(&self, rules: &DiceRules, counts: &[u8; 6], red: Option<u32>) -> (Pool, u8, u8) {
         let highest = rules.highest_combined as usize;
-        let mut pool: Pool = counts[..highest].to_vec();
+        let mut pool: Pool = [0; MOST_COMBINED];
+        pool[..highest].copy_from_slice(&counts[..highest]);
         let (fives, sixes) = (counts[rules.point_face as usize - 1], counts[rules.sequence_face as usize - 1]);
         let converted = sixes - self.sixes_after_elite(sixes);
         if let Some(face) = red.filter(|f| rules.red_used.contains(f)) {
@@ -365,9 +375,10 @@ impl PhaseDice {
     pub fn new(rules: DiceRules, hand: Hand, platoon: &Platoon, policy: Policy) -> Self {
         let mut allocator = Allocator::new(&rules, platoon, policy);
         let dice = hand.dice + u8::from(hand.red_dice);
-        allocator.solve_all(rules.highest_combined as usize, dice);
-        // Each measure runs up to the most any hand of this size can reach.
-        let most = |f: fn(&Allocation) -> u8| allocator.best.values().map(f).max().unwrap_or(0) as u32;
+        allocator.solve_all(dice);
+        // Each measure runs up to the most any hand of this size can reach (pools
+        // larger than the hand are left at no activations, which never raise it).
+        let most = |f: fn(&Allocation) -> u8| allocator.best.iter().map(f).max().unwrap_or(0) as u32;
         let measures = vec![
             Measure::counts("senior_leaders", most(|a| a.senior)),
             Measure::counts("junior_leaders", most(|a| a.junior)),

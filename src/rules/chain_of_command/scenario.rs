@@ -118,10 +118,7 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Resul
     let mut notes = Vec::new();
     let experiment: Box<dyn Experiment> = match kind {
         "command_dice" => {
-            let hand = hand(doc, tables, present(doc, s.hand.take(), "[hand]", kind)?, &mut notes)?;
-            let policy = choice(doc, s.policy.as_ref(), "allocation policy", &Policy::NAMES, "max_senior")?;
-            let policy = Policy::named(policy).expect("a listed policy");
-            let platoon = platoon(doc, tables, s.platoon.take())?;
+            let (hand, policy, platoon) = command_dice(doc, &mut s, tables, &mut notes)?;
             notes.push(format!("policy {}: {}", policy.name(), describe_policy(policy)));
             notes.push(describe_platoon(&platoon));
             Box::new(PhaseDice::new(tables.dice.clone(), hand, &platoon, policy))
@@ -186,15 +183,27 @@ pub fn command_dice_setup(
         return Err(doc.error(format!("command-dice reads a command_dice scenario; this one is {}", article(kind))));
     }
     let mut s: ScenarioFile = doc.parse()?;
+    Settings::resolve(doc, &s.settings, &tables.shooting)?;
     let mut notes = Vec::new();
-    choice(doc, s.policy.as_ref(), "allocation policy", &Policy::NAMES, "max_senior")?;
-    let hand = hand(doc, tables, present(doc, s.hand.take(), "[hand]", kind)?, &mut notes)?;
-    let platoon = platoon(doc, tables, s.platoon.take())?;
+    let (hand, _, platoon) = command_dice(doc, &mut s, tables, &mut notes)?;
     notes.push(describe_platoon(&platoon));
     for p in Policy::ALL {
         notes.push(format!("policy {}: {}", p.name(), describe_policy(p)));
     }
     Ok((hand, platoon, notes))
+}
+
+/// A `command_dice` scenario's hand (its note added), allocation policy and platoon.
+fn command_dice(
+    doc: &Document,
+    s: &mut ScenarioFile,
+    tables: &Tables,
+    notes: &mut Vec<String>,
+) -> Result<(Hand, Policy, Platoon)> {
+    let hand = hand(doc, tables, present(doc, s.hand.take(), "[hand]", "command_dice")?, notes)?;
+    let policy = choice(doc, s.policy.as_ref(), "allocation policy", &Policy::NAMES, "max_senior")?;
+    let policy = Policy::named(policy).expect("a listed policy");
+    Ok((hand, policy, platoon(doc, tables, s.platoon.take())?))
 }
 
 /// One fire with every cell and setting read, and a note for each number reached.

@@ -7,7 +7,7 @@ use toml::Spanned;
 use super::shooting::{HitEffect, ShootingTables};
 use crate::document::Document;
 use crate::error::Result;
-use crate::rules::compile::{choice, reading};
+use crate::rules::compile::reading;
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,15 +47,13 @@ pub const SETTINGS: [(&str, &[&str]); 4] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
-        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
         let names: Vec<&str> = tables.threshold_readings.iter().map(|(n, _)| n.as_str()).collect();
-        let thresholds = choice(doc, raw.shock_thresholds.as_ref(), "shock_thresholds reading", &names, names[0])?;
         Ok(Settings {
-            to_hit_by_target: pick(0, &raw.to_hit_quality)? == 0,
-            hard_cover_four: [HitEffect::Miss, HitEffect::Shock][pick(1, &raw.hard_cover_four)?],
-            thresholds: names.iter().position(|n| *n == thresholds).expect("a listed reading"),
-            pinned_effects: pick(2, &raw.pinned_effects)? == 0,
-            halves_round_up: pick(3, &raw.halved_firepower)? == 1,
+            to_hit_by_target: reading(doc, &raw.to_hit_quality, SETTINGS[0])? == 0,
+            hard_cover_four: [HitEffect::Miss, HitEffect::Shock][reading(doc, &raw.hard_cover_four, SETTINGS[1])?],
+            thresholds: reading(doc, &raw.shock_thresholds, ("shock_thresholds", &names))?,
+            pinned_effects: reading(doc, &raw.pinned_effects, SETTINGS[2])? == 0,
+            halves_round_up: reading(doc, &raw.halved_firepower, SETTINGS[3])? == 1,
         })
     }
 }

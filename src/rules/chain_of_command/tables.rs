@@ -328,9 +328,12 @@ impl DiceRules {
                 ),
             ));
         }
-        if let Some(bad) = raw.red_dice.used.get_ref().iter().find(|f| !(1..=6).contains(*f)) {
-            return Err(faces
-                .error_at(raw.red_dice.used.span().start, format!("red_dice.used lists {bad}, not a face of a d6")));
+        // A used Red Dice face joins the hand's 1 to `highest_combined` results.
+        if let Some(bad) = raw.red_dice.used.get_ref().iter().find(|f| !(1..=highest).contains(*f)) {
+            return Err(faces.error_at(
+                raw.red_dice.used.span().start,
+                format!("red_dice.used lists {bad}; the Red Dice is used only for results 1 to {highest}"),
+            ));
         }
         let leader_file: RawLeaders = leaders.parse()?;
         let mut leader_rows = Vec::new();

@@ -75,8 +75,6 @@ pub enum Roll {
     ToHit,
     /// Every die after a hit: defence, damage, save, strength, outcome.
     Effect,
-    /// Whether a barrage reaches a unit.
-    Scatter,
 }
 
 /// Where a face of a die leads.
@@ -161,7 +159,6 @@ fn stream(streams: &mut Streams, roll: Roll) -> &mut Stream {
     match roll {
         Roll::ToHit => &mut streams.fire,
         Roll::Effect => &mut streams.effect,
-        Roll::Scatter => &mut streams.scatter,
     }
 }
 
@@ -500,7 +497,7 @@ mod tests {
         // 60 attacks, each resolved on a d10 and a d6: a denominator up to 60^60.
         let exact = action(60, Effect::Damaged, 6, SuppressedAgain::Damaged).exact().unwrap();
         for row in &exact {
-            let sum = row.iter().fold(Ratio::new(0, 1), |a, b| &a + b);
+            let sum: Ratio = row.iter().sum();
             assert_eq!(sum, Ratio::new(1, 1));
         }
     }

@@ -8,7 +8,7 @@ use super::fire::SuppressedAgain;
 use super::tables::{StrengthReading, WeaponStrength};
 use crate::document::Document;
 use crate::error::Result;
-use crate::rules::compile::{choice, reading};
+use crate::rules::compile::reading;
 
 /// How penetration is read at a range between the two the weapon shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,24 +72,19 @@ pub const SETTINGS: [(&str, &[&str]); 7] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings, strength: &WeaponStrength) -> Result<Self> {
-        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
         let readings: Vec<&str> = strength.readings.iter().map(|r| r.name.as_str()).collect();
-        let reading = choice(
-            doc,
-            raw.weapon_strength_outcome.as_ref(),
-            "weapon_strength_outcome reading",
-            &readings,
-            readings[0],
-        )?;
+        let chosen = reading(doc, &raw.weapon_strength_outcome, ("weapon_strength_outcome", &readings))?;
         Ok(Settings {
-            weapon_strength: strength.readings.iter().find(|r| r.name == reading).expect("a listed reading").clone(),
-            suppressed_again: [SuppressedAgain::Damaged, SuppressedAgain::Destroyed][pick(0, &raw.suppressed_again)?],
-            suppression_is_immediate: pick(1, &raw.suppression_during_fire)? == 0,
-            between: [Between::Nearest, Between::Down, Between::Up][pick(2, &raw.penetration_between_ranges)?],
-            inside_minimum_range: pick(3, &raw.inside_minimum_range)? == 0,
-            close_assault_per_strength_point: pick(4, &raw.close_assault_attacks)? == 1,
-            barrage_second_attack: pick(5, &raw.barrage_original_target)? == 0,
-            cover_saves_add_up: pick(6, &raw.cover_save_values)? == 0,
+            weapon_strength: strength.readings[chosen].clone(),
+            suppressed_again: [SuppressedAgain::Damaged, SuppressedAgain::Destroyed]
+                [reading(doc, &raw.suppressed_again, SETTINGS[0])?],
+            suppression_is_immediate: reading(doc, &raw.suppression_during_fire, SETTINGS[1])? == 0,
+            between: [Between::Nearest, Between::Down, Between::Up]
+                [reading(doc, &raw.penetration_between_ranges, SETTINGS[2])?],
+            inside_minimum_range: reading(doc, &raw.inside_minimum_range, SETTINGS[3])? == 0,
+            close_assault_per_strength_point: reading(doc, &raw.close_assault_attacks, SETTINGS[4])? == 1,
+            barrage_second_attack: reading(doc, &raw.barrage_original_target, SETTINGS[5])? == 0,
+            cover_saves_add_up: reading(doc, &raw.cover_save_values, SETTINGS[6])? == 0,
         })
     }
 }

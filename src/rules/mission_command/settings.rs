@@ -59,17 +59,16 @@ pub const SETTINGS: [(&str, &[&str]); 5] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
-        let pick = |i: usize, value: &Option<Spanned<String>>| reading(doc, value, SETTINGS[i].0, SETTINGS[i].1);
         Ok(Settings {
             ko_outside_listed_ranges: [
                 KoOutsideListedRanges::CloserTakesNearest,
                 KoOutsideListedRanges::NoEffect,
                 KoOutsideListedRanges::Nearest,
-            ][pick(0, &raw.ko_outside_listed_ranges)?],
-            every_auto_cannon_gets_multi_barrel: pick(1, &raw.auto_cannon_bonus)? == 1,
-            friendly_afv_knocked_out_counts: pick(2, &raw.friendly_afv_knocked_out)? == 0,
-            rockets_bonus_vs_buildings: pick(3, &raw.rockets_vs_buildings)? == 1,
-            all_cell_beyond_cap: pick(4, &raw.all_cell)? == 0,
+            ][reading(doc, &raw.ko_outside_listed_ranges, SETTINGS[0])?],
+            every_auto_cannon_gets_multi_barrel: reading(doc, &raw.auto_cannon_bonus, SETTINGS[1])? == 1,
+            friendly_afv_knocked_out_counts: reading(doc, &raw.friendly_afv_knocked_out, SETTINGS[2])? == 0,
+            rockets_bonus_vs_buildings: reading(doc, &raw.rockets_vs_buildings, SETTINGS[3])? == 1,
+            all_cell_beyond_cap: reading(doc, &raw.all_cell, SETTINGS[4])? == 0,
         })
     }
 }

@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod dice;
 pub mod document;
+pub mod engagement;
 pub mod engine;
 pub mod error;
 pub mod exact;

@@ -75,6 +75,16 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
         Ok(Dist { weights, total }.reduced())
     }
 
+    /// Number of distinct states.
+    pub fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// Whether there are no states (never, for a built distribution).
+    pub fn is_empty(&self) -> bool {
+        self.weights.is_empty()
+    }
+
     /// The common denominator.
     pub fn total(&self) -> &W {
         &self.total
@@ -124,7 +134,16 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
 
     /// Conditional chaining: for each state, the distribution of what follows it.
     pub fn then<T: Ord + Clone>(&self, next: impl Fn(&S) -> Dist<T, W>) -> Result<Dist<T, W>, TooLarge> {
-        let branches: Vec<(&W, Dist<T, W>)> = self.iter().map(|(s, w)| (w, next(s))).collect();
+        self.try_then(|s| Ok(next(s)))
+    }
+
+    /// Conditional chaining where a branch may itself be out of reach.
+    pub fn try_then<T: Ord + Clone>(
+        &self,
+        next: impl Fn(&S) -> Result<Dist<T, W>, TooLarge>,
+    ) -> Result<Dist<T, W>, TooLarge> {
+        let branches: Vec<(&W, Dist<T, W>)> =
+            self.iter().map(|(s, w)| next(s).map(|d| (w, d))).collect::<Result<_, _>>()?;
         // Bring every branch to a common total, then weight each by its parent.
         let common = branches.iter().try_fold(W::one(), |l, (_, d)| lcm(&l, &d.total))?;
         let mut pairs = Vec::new();

@@ -158,7 +158,7 @@ pub struct Weapon {
 }
 
 /// A weapon as written in TOML.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWeapon {
     label: Option<String>,
@@ -171,7 +171,7 @@ pub struct RawWeapon {
     idf: Option<Spanned<Idf>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBand {
     range: toml::Value,
@@ -317,7 +317,7 @@ pub struct Vehicle {
 }
 
 /// A vehicle as written in TOML.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawVehicle {
     label: Option<String>,
@@ -327,7 +327,7 @@ pub struct RawVehicle {
     weight_class: i64,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawArmour {
     front: i64,

@@ -2,6 +2,7 @@
 //! the Hit Results Chart with AP penetration, ammo depletion, and company morale.
 
 mod catalogue;
+mod engagement;
 mod fire;
 mod morale;
 mod quality;
@@ -10,6 +11,7 @@ mod settings;
 mod tables;
 
 pub use catalogue::{AntiArmour, Catalogue, Vehicle, Weapon};
+pub use engagement::{CdBattle, Morale, Stand};
 pub use fire::{EffectByFace, FireResolution, FireState, Volley};
 pub use morale::morale_check;
 pub use quality::Quality;

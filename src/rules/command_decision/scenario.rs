@@ -27,45 +27,46 @@ const SECTIONS: &Sections = &[
     ("direct_fire", &["phase", "range", "close_assault", "firer", "target"]),
     ("indirect_fire", &["artillery", "target"]),
     ("morale", &["company"]),
+    ("engagement", crate::engagement::scenario::SECTIONS),
 ];
 
 /// A scenario file's sections: `settings`, and each kind's own. The header (ruleset,
 /// kind, name, description) is the CLI's, and which keys a kind may have is checked
 /// by [`scenario_kind`] before this is read.
-#[derive(Deserialize)]
-struct ScenarioFile {
+#[derive(Deserialize, Default)]
+pub(super) struct ScenarioFile {
     #[serde(default)]
-    settings: RawSettings,
+    pub(super) settings: RawSettings,
     // direct_fire
-    phase: Option<Spanned<String>>,
-    range: Option<Spanned<f64>>,
-    close_assault: Option<Spanned<bool>>,
-    firer: Option<Spanned<Vec<RawFirer>>>,
+    pub(super) phase: Option<Spanned<String>>,
+    pub(super) range: Option<Spanned<f64>>,
+    pub(super) close_assault: Option<Spanned<bool>>,
+    pub(super) firer: Option<Spanned<Vec<RawFirer>>>,
     // direct_fire and indirect_fire
-    target: Option<Spanned<RawTarget>>,
+    pub(super) target: Option<Spanned<RawTarget>>,
     // indirect_fire
-    artillery: Option<Spanned<RawArtillery>>,
+    pub(super) artillery: Option<Spanned<RawArtillery>>,
     // morale
-    company: Option<Spanned<RawCompany>>,
+    pub(super) company: Option<Spanned<RawCompany>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
-struct RawFirer {
-    name: Option<String>,
-    weapon: Option<Spanned<String>>,
-    weapon_data: Option<Spanned<RawWeapon>>,
-    quality: Spanned<String>,
-    stands: Option<Spanned<i64>>,
-    mount: Option<Spanned<String>>,
-    role: Option<Spanned<String>>,
+pub(super) struct RawFirer {
+    pub(super) name: Option<String>,
+    pub(super) weapon: Option<Spanned<String>>,
+    pub(super) weapon_data: Option<Spanned<RawWeapon>>,
+    pub(super) quality: Spanned<String>,
+    pub(super) stands: Option<Spanned<i64>>,
+    pub(super) mount: Option<Spanned<String>>,
+    pub(super) role: Option<Spanned<String>>,
     #[serde(default)]
-    modifiers: Vec<Spanned<String>>,
+    pub(super) modifiers: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawArtillery {
+pub(super) struct RawArtillery {
     name: Option<String>,
     weapon: Option<Spanned<String>>,
     weapon_data: Option<Spanned<RawWeapon>>,
@@ -78,32 +79,32 @@ struct RawArtillery {
     modifiers: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
-struct RawTarget {
-    name: Option<String>,
-    quality: Spanned<String>,
-    vehicle: Option<Spanned<String>>,
-    vehicle_data: Option<RawVehicle>,
-    aspect: Option<Spanned<String>>,
+pub(super) struct RawTarget {
+    pub(super) name: Option<String>,
+    pub(super) quality: Spanned<String>,
+    pub(super) vehicle: Option<Spanned<String>>,
+    pub(super) vehicle_data: Option<RawVehicle>,
+    pub(super) aspect: Option<Spanned<String>>,
     #[serde(default)]
-    moving: bool,
+    pub(super) moving: bool,
     #[serde(default)]
-    modifiers: Vec<Spanned<String>>,
+    pub(super) modifiers: Vec<Spanned<String>>,
     #[serde(default)]
-    passengers: Vec<RawPassengers>,
+    pub(super) passengers: Vec<RawPassengers>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
-struct RawPassengers {
+pub(super) struct RawPassengers {
     quality: Spanned<String>,
     stands: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawCompany {
+pub(super) struct RawCompany {
     name: Option<String>,
     morale: Spanned<i64>,
     status: Option<Spanned<String>>,
@@ -150,6 +151,7 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
     match k {
         "direct_fire" => direct_fire(doc, file, tables, catalogue),
         "indirect_fire" => indirect_fire(doc, file, tables, catalogue),
+        "engagement" => super::engagement::compile(doc, tables, catalogue),
         _ => morale(doc, file, tables),
     }
 }
@@ -315,6 +317,19 @@ impl Ctx<'_> {
 }
 
 fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
+    let (fire, notes) = direct_fire_resolution(doc, s, tables, catalogue)?;
+    Ok(Compiled { experiment: Box::new(fire), notes })
+}
+
+/// A direct fire compiled to its resolution and notes: the one path every direct fire
+/// takes, whether a scenario asks for it or an engagement compiles it per firer,
+/// target and range.
+pub(super) fn direct_fire_resolution(
+    doc: &Document,
+    s: ScenarioFile,
+    tables: &Tables,
+    catalogue: &Catalogue,
+) -> Result<(FireResolution, Vec<String>)> {
     let settings = Settings::resolve(doc, &s.settings)?;
     let close_assault = s.close_assault.as_ref().is_some_and(|c| *c.get_ref());
     let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
@@ -546,7 +561,7 @@ fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Cat
         cx.notes.push("target is suppressed: fired at by direct fire H class or HC in prep or op fire (-2 to its own fire until the next artillery phase)".into());
     }
     let passengers = cx.passenger_effects(&target);
-    Ok(Compiled { experiment: Box::new(FireResolution::new(volleys, None, passengers, suppresses)), notes: cx.notes })
+    Ok((FireResolution::new(volleys, None, passengers, suppresses), cx.notes))
 }
 
 /// The d10 face at array index `i`.

@@ -34,22 +34,36 @@ pub struct Settings {
     pub min_modified_rof: u32,
     /// Close assault and target modifiers.
     pub close_assault_target_modifiers: CloseAssaultTargetModifiers,
+    /// In an engagement, whether demoralized companies are given a Rally order.
+    pub demoralized_companies: DemoralizedCompanies,
+}
+
+/// What an engagement's demoralized companies do (seed 000 "Rally Orders").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoralizedCompanies {
+    /// The battalion issues a Rally order: next turn the company becomes shaken and
+    /// neither moves nor fires; the turn after it fights on, shaken.
+    Rally,
+    /// No Rally order reaches it: it stays demoralized and never fires again.
+    StayDemoralized,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawSettings {
     artillery_response: Option<Spanned<String>>,
     min_modified_rof: Option<Spanned<i64>>,
     close_assault_target_modifiers: Option<Spanned<String>>,
+    demoralized_companies: Option<Spanned<String>>,
 }
 
 /// Every setting: name, default, alternatives.
-pub const SETTINGS: [(&str, &str, &str); 3] = [
+pub const SETTINGS: [(&str, &str, &str); 4] = [
     ("artillery_response", "roll_at_most", "roll_at_least"),
     ("min_modified_rof", "1", "0"),
     ("close_assault_target_modifiers", "ignored_by_a_class", "ignored_in_every_close_assault"),
+    ("demoralized_companies", "rally", "stay_demoralized"),
 ];
 
 impl Settings {
@@ -78,6 +92,15 @@ impl Settings {
         } else {
             CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault
         };
+        let demoralized_companies = if pick(
+            &raw.demoralized_companies,
+            ["rally", "stay_demoralized"],
+            "demoralized_companies reading",
+        )? {
+            DemoralizedCompanies::Rally
+        } else {
+            DemoralizedCompanies::StayDemoralized
+        };
         let min_modified_rof = match &raw.min_modified_rof {
             None => 1,
             Some(v) if (0..=1).contains(v.get_ref()) => *v.get_ref() as u32,
@@ -85,6 +108,6 @@ impl Settings {
                 return Err(doc.error_at(v.span().start, format!("min_modified_rof is 0 or 1, not {}", v.get_ref())));
             }
         };
-        Ok(Settings { artillery_response, min_modified_rof, close_assault_target_modifiers })
+        Ok(Settings { artillery_response, min_modified_rof, close_assault_target_modifiers, demoralized_companies })
     }
 }

@@ -41,6 +41,9 @@ pub enum Error {
     /// Bad command-line usage that clap could not catch.
     #[error("{0}")]
     Usage(String),
+    /// The user stopped the run (Ctrl-C) before it finished; nothing was written.
+    #[error("interrupted: the run stopped before it finished and wrote no result files")]
+    Interrupted,
     /// A file could not be read or written.
     #[error("{}: {source}", .path.display())]
     Io {
@@ -69,10 +72,12 @@ impl Error {
         Error::Input { file: file.into(), place: Some(Place::of_offset(text, offset)), message: message.into() }
     }
 
-    /// Exit status: 2 for anything the user can fix in their input, 1 for I/O.
+    /// Exit status: 2 for anything the user can fix in their input, 1 for I/O, 130
+    /// (the shell's code for SIGINT) when interrupted.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Io { .. } => 1,
+            Error::Interrupted => 130,
             _ => 2,
         }
     }

@@ -18,6 +18,12 @@ pub struct Args {
 pub enum Command {
     /// Resolve one fire (or morale check) scenario: exact odds and a seeded Monte Carlo estimate.
     Fire(FireArgs),
+    /// Run a study (an engagement, or any scenario) and write one frame per measure as
+    /// CSV and Parquet, with summary.json, to a results directory.
+    Run(RunArgs),
+    /// Add up the directories of one run's `--shard K/N` parts into the result the
+    /// whole run would have written.
+    Merge(MergeArgs),
     /// The chance a fire destroys its target, as a whole percentage the way Company
     /// Commander's screen shows it, with the exact fraction behind it.
     PercentDestroy(FireArgs),
@@ -50,6 +56,54 @@ pub struct FireArgs {
     /// Format and destination.
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// Flags of `run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Scenario TOML file; without one, the embedded Command Decision tank duel engagement.
+    pub file: Option<PathBuf>,
+    /// Monte Carlo trials (the most, with --precision).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub trials: u64,
+    /// Master seed: the same seed gives the same numbers on any number of threads.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stop once every reported probability's 95% interval half-width is below this
+    /// (checked after fixed batches of trials, so the result stays reproducible).
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// Run only part K of N of the study (e.g. 3/8), for a batch scheduler's job
+    /// array; `combat-odds merge` adds the parts up.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Results directory (default: results/<scenario file name>, with
+    /// -shard-K-of-N for a shard).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Allow --out to replace an existing directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Directory of table overrides, laid out like `rulesets/`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+}
+
+/// Flags of `merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The shards' results directories.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Where to write the merged results.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Allow --out to replace an existing directory.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// How and where a command writes its answer.

@@ -3,21 +3,27 @@
 
 pub mod args;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use args::Args;
-use args::{Command, FireArgs, Format, ListArgs, OutputArgs, ViewArgs};
+use args::{Command, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RunArgs, ViewArgs};
 
 use crate::document::Document;
-use crate::engine::{self, MonteCarlo};
+use crate::engine::{self, MonteCarlo, Shard, Study};
 use crate::error::{Error, Result};
+use crate::export::study::{self, StudyResult};
 use crate::export::{Header, PercentView, Rendered, Report, Source, frames};
 use crate::rules::{self, Compiled, LoadError, Ruleset};
 
 /// The scenario `fire` resolves when given no file.
 pub const DEFAULT_SCENARIO: (&str, &str) =
     ("experiments/cd_tank_duel.toml", include_str!("../../experiments/cd_tank_duel.toml"));
+
+/// The engagement `run` studies when given no file.
+pub const DEFAULT_ENGAGEMENT: (&str, &str) =
+    ("experiments/cd_engagement_tank_duel.toml", include_str!("../../experiments/cd_engagement_tank_duel.toml"));
 
 /// The hand `command-dice` answers for when given no file.
 pub const DEFAULT_HAND: (&str, &str) = (
@@ -29,6 +35,8 @@ pub const DEFAULT_HAND: (&str, &str) = (
 pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Fire(a) => fire(&a),
+        Command::Run(a) => study(&a),
+        Command::Merge(a) => merge(&a),
         Command::PercentDestroy(a) => percent_destroy(&a),
         Command::CommandDice(a) => command_dice(&a),
         Command::Tables(a) => list(&a, true),
@@ -141,6 +149,129 @@ impl FireArgs {
             MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads },
         )
     }
+}
+
+/// Set by Ctrl-C while a study runs: the engine stops after its current batch and
+/// nothing is written.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// `run`: a whole study (or one shard of it) into a results directory.
+fn study(a: &RunArgs) -> Result<()> {
+    let doc = document(a.file.as_deref(), DEFAULT_ENGAGEMENT)?;
+    let shard = a.shard.as_deref().map(|s| Shard::parse(s).map_err(Error::Usage)).transpose()?;
+    if let Some(p) = a.precision {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(Error::Usage(format!(
+                "--precision {p}: give an interval half-width between 0 and 0.5, e.g. 0.001"
+            )));
+        }
+        if shard.is_some() {
+            return Err(Error::Usage(
+                "--precision needs the whole tally to decide when to stop; run without --shard, or give --trials"
+                    .into(),
+            ));
+        }
+    }
+    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads };
+    let plan = FirePlan::new(&doc, a.rules.as_deref(), monte_carlo)?;
+    let out = a.out.clone().unwrap_or_else(|| {
+        let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
+        let name = match shard {
+            Some(s) => format!("{stem}-shard-{}-of-{}", s.index, s.count),
+            None => stem,
+        };
+        Path::new("results").join(name)
+    });
+    study::check_free(&out, a.force)?;
+    // A second handler cannot be set in one process; the first one sets the same flag.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {pos}/{len} trials ({per_sec}, {eta} left)",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    });
+    let progress = |done: u64, planned: u64| {
+        if let Some(bar) = &bar {
+            bar.set_length(planned);
+            bar.set_position(done);
+        }
+    };
+    let experiment = plan.compiled.experiment.as_ref();
+    let started = std::time::Instant::now();
+    let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision: a.precision };
+    let ran = engine::run_study(experiment, &spec, &progress, &INTERRUPTED);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let ran = ran?;
+    let wall_time_s = started.elapsed().as_secs_f64();
+    let exact = experiment.exact();
+    let facts = study::RunFacts {
+        scenario_hash: study::text_hash(&doc.text),
+        monte_carlo,
+        shard,
+        precision: a.precision.map(|p| (p, ran.precise)),
+        wall_time_s,
+    };
+    let result =
+        StudyResult::new(plan.header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref());
+    result.write(&out, a.force)?;
+    print_study(&result, &out);
+    Ok(())
+}
+
+/// `merge`: shards of one run into the run's results.
+fn merge(a: &MergeArgs) -> Result<()> {
+    study::check_free(&a.out, a.force)?;
+    let parts = a.dirs.iter().map(|d| Ok((d.clone(), study::read_summary(d)?))).collect::<Result<Vec<_>>>()?;
+    let result = StudyResult::merge(parts)?;
+    result.write(&a.out, a.force)?;
+    print_study(&result, &a.out);
+    Ok(())
+}
+
+/// A few lines saying what a study found and where its files are.
+fn print_study(result: &StudyResult, out: &Path) {
+    let s = &result.summary;
+    let k = &s.p_kill;
+    let (km, ko) = s.kill;
+    let exact = k.exact.map_or(String::new(), |e| format!(" (exact {e:.6})"));
+    let mut text = format!(
+        "{} -- {} ({}), {} trials, seed {}{}
+{} = {}: {:.6} [{:.6}, {:.6}]{exact}
+",
+        s.scenario,
+        s.ruleset,
+        s.kind,
+        s.trials,
+        s.seed,
+        s.shard.map_or(String::new(), |sh| format!(", shard {sh}")),
+        s.measures[km].name,
+        s.measures[km].outcomes[ko],
+        k.estimate,
+        k.ci_low,
+        k.ci_high,
+    );
+    if let Some(p) = s.precision {
+        text += &format!(
+            "precision {p}: {} (widest half-width {:.6})
+",
+            if s.precision_reached == Some(true) { "reached" } else { "not reached within --trials" },
+            s.widest_half_width
+        );
+    }
+    text += &format!(
+        "wrote {} (one CSV and Parquet frame per measure, summary.json)
+",
+        out.display()
+    );
+    let _ = emit(&text, None, false);
 }
 
 /// Writes a result in the chosen format.

@@ -9,8 +9,12 @@
 
 use num_bigint::BigUint;
 
-use super::{Battle, Engagement, Ending, EndingOf};
+use super::{Battle, Ending, EndingOf, Engagement};
 use crate::exact::{Dist, TooLarge};
+
+/// The most units (both sides together) the solver takes on: every unit's fire
+/// multiplies a turn's branches, so beyond a few the Monte Carlo answers alone.
+pub const MAX_UNITS: usize = 4;
 
 /// The most distinct states a turn may hold before exact solution is given up.
 pub const MAX_STATES: usize = 20_000;

@@ -277,8 +277,13 @@ impl<B: Battle> Engagement<B> {
         }
     }
 
-    /// The exact distribution of endings, from the [`markov`] solver.
+    /// The exact distribution of endings, from the [`markov`] solver: for fields of
+    /// at most [`markov::MAX_UNITS`] units, where a turn's branches stay few.
     pub fn exact_endings(&self) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+        let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
+        if units > markov::MAX_UNITS {
+            return Err(TooLarge);
+        }
         markov::solve(self, markov::MAX_STATES)
     }
 }

@@ -149,7 +149,9 @@ pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result
     let floor = distance(&e.min_range, "min_range", 0.0)?;
     if floor > start {
         let place = e.min_range.as_ref().map_or(at, |m| m.span().start);
-        return Err(doc.error_at(place, format!("min_range {floor} {unit} is beyond the starting range {start} {unit}")));
+        return Err(
+            doc.error_at(place, format!("min_range {floor} {unit} is beyond the starting range {start} {unit}"))
+        );
     }
     let turns = match *e.turns.get_ref() {
         t if (1..=i64::from(MAX_TURNS)).contains(&t) => t as u32,
@@ -243,14 +245,20 @@ fn side<U: UnitEntry, C: CompanyEntry>(doc: &Document, raw: Spanned<RawSide<U, C
             None if raw.company.len() > 1 => {
                 return Err(doc.error_at(
                     u.name().span().start,
-                    format!("unit `{}`: side `{name}` has several companies; say which with `company`", u.name().get_ref()),
+                    format!(
+                        "unit `{}`: side `{name}` has several companies; say which with `company`",
+                        u.name().get_ref()
+                    ),
                 ));
             }
             None => 0,
             Some(c) if raw.company.is_empty() => {
                 return Err(doc.error_at(
                     c.span().start,
-                    format!("company `{}`: side `{name}` lists no [[side.company]]; add one or leave `company` out", c.get_ref()),
+                    format!(
+                        "company `{}`: side `{name}` lists no [[side.company]]; add one or leave `company` out",
+                        c.get_ref()
+                    ),
                 ));
             }
             Some(c) => companies.iter().position(|n| n == c.get_ref()).ok_or_else(|| {

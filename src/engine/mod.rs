@@ -134,23 +134,135 @@ pub struct MonteCarlo {
     pub threads: Option<usize>,
 }
 
-/// Runs the experiment and returns the merged tally.
-pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
+/// Which chunks a process runs: shard `index` of `count` takes the chunks whose
+/// number is `index - 1` modulo `count`. The shards of a study share its chunk
+/// numbering and streams, so their tallies add up to exactly the unsharded one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// From 1.
+    pub index: u64,
+    /// How many shards the study is split into.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole study in one process.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Reads `K/N` with 1 <= K <= N.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        let bad = || format!("shard `{text}` is not K/N with 1 <= K <= N (e.g. 3/8, the third of eight shards)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The chunks of a study of `chunks` chunks this shard runs, in order.
+    pub fn chunks(&self, chunks: u64) -> impl Iterator<Item = u64> + Clone {
+        (self.index - 1..chunks).step_by(self.count as usize)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A whole Monte Carlo study: trials, seed and threads, the shard this process runs,
+/// and an optional precision at which to stop early.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Study {
+    /// Trials (the most, with a precision target), seed and threads.
+    pub monte_carlo: MonteCarlo,
+    /// The chunks this process runs.
+    pub shard: Shard,
+    /// Stop once every outcome's interval half-width is below this.
+    pub precision: Option<f64>,
+}
+
+/// Chunks run between progress reports, precision checks and interruption checks.
+/// Fixed, so a precision target stops at the same trial count on any machine.
+pub const BATCH_CHUNKS: u64 = 8;
+
+/// What a study ran to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ran {
+    /// The merged tally.
+    pub tally: Tally,
+    /// Whether the precision target (if any) was met.
+    pub precise: bool,
+}
+
+/// The widest interval half-width over every outcome of every measure.
+pub fn widest_half_width(tally: &Tally, measures: &[Measure], confidence: f64) -> f64 {
+    (0..measures.len())
+        .flat_map(|m| tally.counts(m).iter().map(|&c| crate::stats::wilson(c, tally.trials(), confidence)))
+        .map(|e| (e.high - e.low) / 2.0)
+        .fold(0.0, f64::max)
+}
+
+/// Runs a study in batches of [`BATCH_CHUNKS`] chunks. After each batch it reports
+/// (trials done, trials planned) to `progress`, stops with [`Error::Interrupted`] if
+/// `stop` is set, and with a precision target stops as soon as every outcome's 95%
+/// interval is narrower than it. Batches are cut from the shard's chunk list alone,
+/// so where a study stops depends only on the seed and the target.
+pub fn run_study(
+    experiment: &dyn Experiment,
+    study: &Study,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Ran> {
+    let plan = &study.monte_carlo;
     let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
-    let work = || {
-        (0..chunks)
-            .into_par_iter()
-            .map(|chunk| {
-                let trials = CHUNK_TRIALS.min(plan.trials - chunk * CHUNK_TRIALS);
-                let mut streams = Streams::for_chunk(plan.seed, chunk);
-                let mut tally = Tally::new(&layout);
-                experiment.simulate(&mut streams, trials, &mut tally);
-                tally
-            })
-            .reduce(|| Tally::new(&layout), Tally::merge)
+    let mine: Vec<u64> = study.shard.chunks(chunks).collect();
+    let planned: u64 = mine.iter().map(|&c| chunk_trials(plan.trials, c)).sum();
+    let work = || -> Result<Ran> {
+        let mut tally = Tally::new(&layout);
+        for batch in mine.chunks(BATCH_CHUNKS as usize) {
+            let part = batch
+                .par_iter()
+                .map(|&chunk| run_chunk(experiment, plan, &layout, chunk))
+                .reduce(|| Tally::new(&layout), Tally::merge);
+            tally = tally.merge(part);
+            progress(tally.trials(), planned);
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            if let Some(p) = study.precision
+                && widest_half_width(&tally, experiment.measures(), crate::export::CONFIDENCE) < p
+            {
+                return Ok(Ran { tally, precise: true });
+            }
+        }
+        let precise = study
+            .precision
+            .is_none_or(|p| widest_half_width(&tally, experiment.measures(), crate::export::CONFIDENCE) < p);
+        Ok(Ran { tally, precise })
     };
-    match plan.threads {
+    in_pool(plan.threads, work)?
+}
+
+/// Trials in chunk `chunk` of a study of `trials` trials.
+fn chunk_trials(trials: u64, chunk: u64) -> u64 {
+    CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS)
+}
+
+/// One chunk: its own streams, its own tally.
+fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], chunk: u64) -> Tally {
+    let mut streams = Streams::for_chunk(plan.seed, chunk);
+    let mut tally = Tally::new(layout);
+    experiment.simulate(&mut streams, chunk_trials(plan.trials, chunk), &mut tally);
+    tally
+}
+
+/// Runs `work` on `threads` threads (rayon's default pool when `None`).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
         None => Ok(work()),
         Some(threads) => {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -158,6 +270,41 @@ pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
                 .build()
                 .map_err(|e| Error::Usage(format!("--threads {threads}: cannot start the thread pool: {e}")))?;
             Ok(pool.install(work))
+        }
+    }
+}
+
+/// Runs the experiment and returns the merged tally.
+pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
+    let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
+    let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
+    in_pool(plan.threads, || {
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| run_chunk(experiment, plan, &layout, chunk))
+            .reduce(|| Tally::new(&layout), Tally::merge)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_the_chunks_without_overlap_or_gap() {
+        let all: Vec<u64> = (0..10).collect();
+        let mut seen: Vec<u64> = (1..=4).flat_map(|k| Shard { index: k, count: 4 }.chunks(10)).collect();
+        seen.sort();
+        assert_eq!(seen, all);
+        assert_eq!(Shard { index: 2, count: 4 }.chunks(10).collect::<Vec<_>>(), [1, 5, 9]);
+        assert_eq!(Shard::WHOLE.chunks(3).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn shard_specs_are_read_and_refused() {
+        assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["3/2", "0/4", "4", "a/b", "1/0", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
         }
     }
 }

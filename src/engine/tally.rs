@@ -23,6 +23,23 @@ impl Tally {
         Tally { trials: 0, offsets, counts: vec![0; end] }
     }
 
+    /// A tally from its counts, measure by measure (as a results file stores them);
+    /// `None` when a measure's counts do not add up to `trials` or the shapes differ.
+    pub fn from_counts(layout: &[usize], trials: u64, counts: &[Vec<u64>]) -> Option<Self> {
+        let mut t = Tally::new(layout);
+        if counts.len() != layout.len() {
+            return None;
+        }
+        for (m, c) in counts.iter().enumerate() {
+            if c.len() != layout[m] || c.iter().sum::<u64>() != trials {
+                return None;
+            }
+            t.counts[t.offsets[m]..t.offsets[m] + c.len()].copy_from_slice(c);
+        }
+        t.trials = trials;
+        Some(t)
+    }
+
     /// Record one trial: `outcome[i]` is the outcome index of measure `i`.
     #[inline]
     pub fn record(&mut self, outcome: &[usize]) {

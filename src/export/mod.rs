@@ -3,6 +3,7 @@
 
 pub mod frames;
 mod percent;
+pub mod study;
 
 pub use percent::{Percent, PercentView, Source};
 
@@ -38,7 +39,7 @@ pub struct Row {
 }
 
 /// The kill probability.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
 pub struct Kill {
     /// Exact, or null.
     pub exact: Option<f64>,

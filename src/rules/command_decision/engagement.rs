@@ -281,7 +281,15 @@ impl CdBattle {
     /// (target stand, compiled variant). Fire is simultaneous, and nothing a fire
     /// changes (the target's hit, the firer's own ammunition) is read here, so each
     /// stand's choice is the one it makes from the field as the phase began.
-    fn shot(&self, field: &FieldOf<Self>, side: usize, u: usize, turn: u32, suppressing: bool, rallying: [u16; 2]) -> Option<(usize, &Variant)> {
+    fn shot(
+        &self,
+        field: &FieldOf<Self>,
+        side: usize,
+        u: usize,
+        turn: u32,
+        suppressing: bool,
+        rallying: [u16; 2],
+    ) -> Option<(usize, &Variant)> {
         let r = self.schedule.index(turn);
         let layout = &self.layout.sides[side];
         let force = &field.sides[side];
@@ -450,7 +458,11 @@ impl Battle for CdBattle {
         }
     }
 
-    fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    fn turn_exact(
+        &self,
+        field: &FieldOf<Self>,
+        turn: u32,
+    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
         let mut start = field.clone();
         let rallying = self.rally(&mut start);
         let mut fired = Dist::certain(start.clone());
@@ -561,8 +573,12 @@ pub(super) fn compile(doc: &Document, tables: &Tables, catalogue: &Catalogue) ->
             let f = setup.units[side][firer].get_ref();
             let t = setup.units[enemy(side)][target].get_ref();
             let weapon = match (&f.weapon, &f.weapon_data) {
-                (Some(n), None) => catalogue.weapon(n.get_ref()).cloned().map_err(|m| doc.error_at(n.span().start, m))?,
-                (None, Some(d)) => d.get_ref().clone().resolve(&format!("{} weapon_data", f.name.get_ref()), doc, d.span().start)?,
+                (Some(n), None) => {
+                    catalogue.weapon(n.get_ref()).cloned().map_err(|m| doc.error_at(n.span().start, m))?
+                }
+                (None, Some(d)) => {
+                    d.get_ref().clone().resolve(&format!("{} weapon_data", f.name.get_ref()), doc, d.span().start)?
+                }
                 _ => {
                     return Err(doc.error_at(
                         f.name.span().start,
@@ -580,7 +596,9 @@ pub(super) fn compile(doc: &Document, tables: &Tables, catalogue: &Catalogue) ->
             }
             // Conditions that do not apply to this pair (suppression of personnel, a
             // pinned vehicle target) compile as the same fire without them.
-            let applies = 1 | usize::from(kinds[side][firer].vehicle) << 1 | usize::from(!kinds[enemy(side)][target].vehicle) << 2;
+            let applies = 1
+                | usize::from(kinds[side][firer].vehicle) << 1
+                | usize::from(!kinds[enemy(side)][target].vehicle) << 2;
             let mut variants = Vec::with_capacity(8);
             for variant in 0..8usize {
                 let v = variant & applies;
@@ -604,7 +622,10 @@ pub(super) fn compile(doc: &Document, tables: &Tables, catalogue: &Catalogue) ->
                     shot_notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
                 }
                 variants.push(Variant::new(fire).map_err(|_| {
-                    doc.error_at(f.name.span().start, format!("unit `{}`: too many dice for one fire", f.name.get_ref()))
+                    doc.error_at(
+                        f.name.span().start,
+                        format!("unit `{}`: too many dice for one fire", f.name.get_ref()),
+                    )
                 })?);
             }
             let variants: [Variant; 8] = variants.try_into().ok().expect("eight variants");
@@ -672,13 +693,14 @@ fn vehicle_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Opt
     Quality::parse(s.quality.get_ref()).map_err(|m| doc.error_at(s.quality.span().start, m))?;
     choice(doc, s.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
     Ok(match (&s.vehicle, &s.vehicle_data) {
-        (Some(n), None) => {
-            Some(catalogue.vehicle(n.get_ref()).map_err(|m| doc.error_at(n.span().start, m))?.afv)
-        }
+        (Some(n), None) => Some(catalogue.vehicle(n.get_ref()).map_err(|m| doc.error_at(n.span().start, m))?.afv),
         (None, Some(d)) => Some(d.clone().resolve(&format!("{} vehicle_data", s.name.get_ref()), doc)?.afv),
         (None, None) => None,
         (Some(n), Some(_)) => {
-            return Err(doc.error_at(n.span().start, format!("unit `{}`: give `vehicle` or `vehicle_data`, not both", s.name.get_ref())));
+            return Err(doc.error_at(
+                n.span().start,
+                format!("unit `{}`: give `vehicle` or `vehicle_data`, not both", s.name.get_ref()),
+            ));
         }
     })
 }

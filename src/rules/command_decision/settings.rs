@@ -92,15 +92,12 @@ impl Settings {
         } else {
             CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault
         };
-        let demoralized_companies = if pick(
-            &raw.demoralized_companies,
-            ["rally", "stay_demoralized"],
-            "demoralized_companies reading",
-        )? {
-            DemoralizedCompanies::Rally
-        } else {
-            DemoralizedCompanies::StayDemoralized
-        };
+        let demoralized_companies =
+            if pick(&raw.demoralized_companies, ["rally", "stay_demoralized"], "demoralized_companies reading")? {
+                DemoralizedCompanies::Rally
+            } else {
+                DemoralizedCompanies::StayDemoralized
+            };
         let min_modified_rof = match &raw.min_modified_rof {
             None => 1,
             Some(v) if (0..=1).contains(v.get_ref()) => *v.get_ref() as u32,

@@ -1,0 +1,363 @@
+//! A study's results on disk: one Polars frame per measure (probability, count, 95%
+//! interval, exact where known) as CSV and Parquet, and `summary.json` with the seed,
+//! trials, shard, rules hash, wall time and every count, from which `merge` rebuilds
+//! the frames of shards exactly as one machine would have written them.
+
+use std::path::{Path, PathBuf};
+
+use num_bigint::BigUint;
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{GENERATOR, Header, INTERVAL, Kill, Report, Row};
+use crate::dice::Ratio;
+use crate::engine::{ExactTable, Measure, MonteCarlo, Shard, Tally};
+use crate::error::{Error, Result};
+
+/// Version of the results layout; `merge` refuses another.
+pub const FORMAT: u32 = 1;
+
+/// One measure as a results file keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MeasureCounts {
+    /// Measure name (the frame's file name).
+    pub name: String,
+    /// Outcome labels.
+    pub outcomes: Vec<String>,
+    /// Trials with each outcome.
+    pub counts: Vec<u64>,
+    /// Exact probability of each outcome as a reduced fraction, where known.
+    pub exact: Option<Vec<String>>,
+}
+
+/// `summary.json`: everything about a run but its frames, and the counts behind them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    /// Results layout version.
+    pub format: u32,
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario kind.
+    pub kind: String,
+    /// Hash of the scenario file's text, so shards of different scenarios never merge.
+    pub scenario_hash: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Trials asked for (the most, with a precision target).
+    pub trials_requested: u64,
+    /// Trials run (by this shard, or in all).
+    pub trials: u64,
+    /// The shard this directory holds, or `null` for a whole study.
+    pub shard: Option<Shard>,
+    /// The precision target, if one was set.
+    pub precision: Option<f64>,
+    /// Whether every interval's half-width came under the target.
+    pub precision_reached: Option<bool>,
+    /// Widest 95% interval half-width of any outcome.
+    pub widest_half_width: f64,
+    /// Hash of the loaded table files.
+    pub rules_hash: String,
+    /// combat-odds version.
+    pub version: String,
+    /// Random generator.
+    pub generator: String,
+    /// Interval method.
+    pub interval: String,
+    /// Seconds from the first trial to the last (summed over shards after a merge).
+    pub wall_time_s: f64,
+    /// P(first side wins) or the scenario's kill outcome.
+    pub p_kill: Kill,
+    /// Which (measure, outcome) `p_kill` is.
+    pub kill: (usize, usize),
+    /// Every measure's counts.
+    pub measures: Vec<MeasureCounts>,
+    /// How the numbers were reached.
+    pub notes: Vec<String>,
+}
+
+/// What a run produced, ready to write.
+pub struct StudyResult {
+    /// The summary.
+    pub summary: Summary,
+    /// The report (rows with intervals) behind the frames.
+    pub report: Report,
+}
+
+/// Scenario identity for merging: FNV-1a of the text (as the rules hash).
+pub fn text_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The run's parts that are not counts.
+pub struct RunFacts {
+    /// Hash of the scenario text.
+    pub scenario_hash: String,
+    /// Trials, seed, threads.
+    pub monte_carlo: MonteCarlo,
+    /// Which shard, if sharded.
+    pub shard: Option<Shard>,
+    /// Precision target and whether it was met.
+    pub precision: Option<(f64, bool)>,
+    /// Seconds.
+    pub wall_time_s: f64,
+}
+
+impl StudyResult {
+    /// Assembles a result from a tally.
+    pub fn new(
+        header: Header,
+        facts: RunFacts,
+        measures: &[Measure],
+        kill: (usize, usize),
+        tally: &Tally,
+        exact: Option<&ExactTable>,
+    ) -> Self {
+        let report = Report::new(header.clone(), &facts.monte_carlo, measures, kill, tally, exact);
+        let summary = Summary {
+            format: FORMAT,
+            ruleset: header.ruleset,
+            scenario: header.scenario,
+            kind: header.kind,
+            scenario_hash: facts.scenario_hash,
+            seed: facts.monte_carlo.seed,
+            trials_requested: facts.monte_carlo.trials,
+            trials: tally.trials(),
+            shard: facts.shard,
+            precision: facts.precision.map(|(p, _)| p),
+            precision_reached: facts.precision.map(|(_, reached)| reached),
+            widest_half_width: crate::engine::widest_half_width(tally, measures, super::CONFIDENCE),
+            rules_hash: header.rules_hash,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            generator: GENERATOR.to_string(),
+            interval: INTERVAL.to_string(),
+            wall_time_s: facts.wall_time_s,
+            p_kill: report.p_kill.clone(),
+            kill,
+            measures: measures
+                .iter()
+                .enumerate()
+                .map(|(m, measure)| MeasureCounts {
+                    name: measure.name.clone(),
+                    outcomes: measure.outcomes.clone(),
+                    counts: tally.counts(m).to_vec(),
+                    exact: exact.map(|e| e[m].iter().map(Ratio::to_string).collect()),
+                })
+                .collect(),
+            notes: header.notes,
+        };
+        StudyResult { summary, report }
+    }
+
+    /// Adds up shards of one study into the result one machine would have produced.
+    /// `dirs` name each summary, for messages.
+    pub fn merge(parts: Vec<(PathBuf, Summary)>) -> Result<Self> {
+        let Some((first_dir, first)) = parts.first().cloned() else {
+            return Err(Error::Usage("merge needs at least one results directory".into()));
+        };
+        let shard_count = first.shard.map_or(1, |s| s.count);
+        let mut seen = vec![false; shard_count as usize];
+        for (dir, s) in &parts {
+            let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
+                Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    format!("{what} {a} differs from {b} in {}: only shards of one run merge", first_dir.display()),
+                )
+            };
+            if s.format != FORMAT {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    format!("results format {} is not {FORMAT}; re-run it with this version", s.format),
+                ));
+            }
+            if s.scenario_hash != first.scenario_hash {
+                return Err(differs("scenario", &s.scenario_hash, &first.scenario_hash));
+            }
+            if s.rules_hash != first.rules_hash {
+                return Err(differs("rules hash", &s.rules_hash, &first.rules_hash));
+            }
+            if s.seed != first.seed {
+                return Err(differs("seed", &s.seed, &first.seed));
+            }
+            if s.trials_requested != first.trials_requested {
+                return Err(differs("--trials", &s.trials_requested, &first.trials_requested));
+            }
+            let shard = s.shard.ok_or_else(|| {
+                Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    "a whole run, not a shard: merge the directories of one run's `--shard K/N` parts",
+                )
+            })?;
+            if shard.count != shard_count {
+                return Err(differs("shard count", &shard.count, &shard_count));
+            }
+            let slot = &mut seen[shard.index as usize - 1];
+            if *slot {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    format!("shard {shard} is given twice"),
+                ));
+            }
+            *slot = true;
+        }
+        let missing: Vec<String> =
+            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{shard_count}", k + 1)).collect();
+        if !missing.is_empty() {
+            return Err(Error::Usage(format!(
+                "shard(s) {} missing: merge needs all {shard_count}",
+                missing.join(", ")
+            )));
+        }
+        let measures: Vec<Measure> =
+            first.measures.iter().map(|m| Measure::new(&m.name, m.outcomes.iter().cloned())).collect();
+        let layout: Vec<usize> = measures.iter().map(|m| m.outcomes.len()).collect();
+        let mut counts: Vec<Vec<u64>> = layout.iter().map(|&n| vec![0; n]).collect();
+        let mut trials = 0;
+        for (_, s) in &parts {
+            trials += s.trials;
+            for (sum, m) in counts.iter_mut().zip(&s.measures) {
+                sum.iter_mut().zip(&m.counts).for_each(|(a, b)| *a += b);
+            }
+        }
+        let tally = Tally::from_counts(&layout, trials, &counts)
+            .ok_or_else(|| Error::Usage("the shards' counts do not add up; re-run them".into()))?;
+        // Exact odds are known for every measure or for none.
+        let exact: Option<ExactTable> = match first.measures.iter().all(|m| m.exact.is_some()) {
+            true => {
+                Some(first.measures.iter().flat_map(|m| m.exact.as_deref()).map(parse_ratios).collect::<Result<_>>()?)
+            }
+            false => None,
+        };
+        let header = Header {
+            ruleset: first.ruleset.clone(),
+            scenario: first.scenario.clone(),
+            kind: first.kind.clone(),
+            rules_hash: first.rules_hash.clone(),
+            notes: first.notes.clone(),
+        };
+        let facts = RunFacts {
+            scenario_hash: first.scenario_hash.clone(),
+            monte_carlo: MonteCarlo { trials: first.trials_requested, seed: first.seed, threads: None },
+            shard: None,
+            precision: None,
+            wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(),
+        };
+        Ok(StudyResult::new(header, facts, &measures, first.kill, &tally, exact.as_ref()))
+    }
+
+    /// Every measure's frame: outcome, probability, 95% interval, count, exact.
+    pub fn frames(&self) -> PolarsResult<Vec<(String, DataFrame)>> {
+        self.report.all_measures().map(|(name, rows, _)| Ok((name.to_string(), measure_frame(rows)?))).collect()
+    }
+
+    /// Writes the frames (CSV and Parquet) and `summary.json` into `dir`, whole or not
+    /// at all: into a temporary directory beside it, then renamed into place. An
+    /// existing `dir` is replaced only with `force`.
+    pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
+        check_free(dir, force)?;
+        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = dir.file_name().map_or("results".into(), |n| n.to_string_lossy().into_owned());
+        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
+        let written = self.write_into(&tmp);
+        if let Err(e) = written {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+        let replacing = dir.exists();
+        if replacing {
+            std::fs::rename(dir, &old).map_err(|e| io(dir, e))?;
+        }
+        if let Err(e) = std::fs::rename(&tmp, dir) {
+            if replacing {
+                let _ = std::fs::rename(&old, dir);
+            }
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(io(dir, e));
+        }
+        if replacing {
+            let _ = std::fs::remove_dir_all(&old);
+        }
+        Ok(())
+    }
+
+    fn write_into(&self, dir: &Path) -> Result<()> {
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        let polars = |e: PolarsError| Error::Usage(format!("cannot write a results frame: {e}"));
+        for (name, mut frame) in self.frames().map_err(polars)? {
+            let csv = dir.join(format!("{name}.csv"));
+            let mut file = std::fs::File::create(&csv).map_err(|e| io(&csv, e))?;
+            CsvWriter::new(&mut file).include_header(true).finish(&mut frame).map_err(polars)?;
+            let parquet = dir.join(format!("{name}.parquet"));
+            let file = std::fs::File::create(&parquet).map_err(|e| io(&parquet, e))?;
+            ParquetWriter::new(file).finish(&mut frame).map_err(polars)?;
+        }
+        let summary = dir.join("summary.json");
+        let text = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
+        std::fs::write(&summary, text).map_err(|e| io(&summary, e))
+    }
+}
+
+/// Refuses to replace an existing results directory without `force`; checked before
+/// a run starts, so a long run never ends in this error.
+pub fn check_free(dir: &Path, force: bool) -> Result<()> {
+    if dir.exists() && !force {
+        return Err(Error::Usage(format!(
+            "{} already exists; pass --force to replace it or choose another --out",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Reads a results directory's `summary.json`.
+pub fn read_summary(dir: &Path) -> Result<Summary> {
+    let path = dir.join("summary.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Error::input(
+            path.display().to_string(),
+            format!("cannot read it ({e}); is this a `combat-odds run` directory?"),
+        )
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            path.display().to_string(),
+            format!("line {} column {}: {e}; it is not a summary this version writes", e.line(), e.column()),
+        )
+    })
+}
+
+fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
+    fractions
+        .iter()
+        .map(|f| {
+            let (n, d) = f.split_once('/').unwrap_or((f, "1"));
+            match (n.parse::<BigUint>(), d.parse::<BigUint>()) {
+                (Ok(n), Ok(d)) if d != BigUint::ZERO => Ok(Ratio::from_big(n, d)),
+                _ => Err(Error::Usage(format!("exact probability `{f}` in a summary is not a fraction"))),
+            }
+        })
+        .collect()
+}
+
+fn io(path: &Path, source: std::io::Error) -> Error {
+    Error::Io { path: path.to_path_buf(), source }
+}
+
+/// One measure's frame.
+pub fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(vec![
+        Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
+        Column::new("probability".into(), rows.iter().map(|r| r.estimate).collect::<Vec<_>>()),
+        Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
+        Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
+        Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
+        Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
+    ])
+}

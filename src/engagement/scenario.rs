@@ -58,11 +58,14 @@ struct RawSide<U, C> {
     unit: Vec<Spanned<U>>,
 }
 
+/// The `[[side]]` tables with the span of the whole array, for "no sides" errors.
+type RawSides<U, C> = Spanned<Vec<Spanned<RawSide<U, C>>>>;
+
 #[derive(Deserialize)]
 #[serde(bound = "U: UnitEntry, C: CompanyEntry")]
 struct RawFile<U, C> {
     engagement: Option<Spanned<RawEngagement>>,
-    side: Option<Spanned<Vec<Spanned<RawSide<U, C>>>>>,
+    side: Option<RawSides<U, C>>,
 }
 
 /// The range of each turn: a start that closes by a fixed amount per turn down to a

@@ -161,7 +161,7 @@ impl Shard {
     }
 
     /// The chunks of a study of `chunks` chunks this shard runs, in order.
-    pub fn chunks(&self, chunks: u64) -> impl Iterator<Item = u64> + Clone {
+    pub fn chunks(self, chunks: u64) -> impl Iterator<Item = u64> + Clone {
         (self.index - 1..chunks).step_by(self.count as usize)
     }
 }

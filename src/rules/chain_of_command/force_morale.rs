@@ -94,6 +94,21 @@ pub struct SetbackRow {
     pub change: [Change; 6],
 }
 
+impl SetbackRow {
+    /// The six changes, if no cell was cut off in the source.
+    pub fn known(&self) -> Option<[i32; 6]> {
+        let known: Vec<i32> = self
+            .change
+            .iter()
+            .filter_map(|c| match c {
+                Change::Known(c) => Some(*c),
+                Change::Unknown => None,
+            })
+            .collect();
+        <[i32; 6]>::try_from(known).ok()
+    }
+}
+
 /// The setback ("Bad Things Happen") table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Setbacks {
@@ -318,7 +333,7 @@ pub struct ForceMorale {
 
 /// Force Morale after a change, floored at 0: the level at which a force breaks was
 /// not found, and nothing lower than none is meaningful.
-fn lowered(force_morale: u32, change: i32) -> u32 {
+pub(super) fn lowered(force_morale: u32, change: i32) -> u32 {
     force_morale.saturating_add_signed(change)
 }
 
@@ -479,15 +494,7 @@ pub fn compile(
             .iter()
             .find(|r| r.event == *n)
             .ok_or_else(|| doc.error_at(at, unknown("setback event", n, rows.iter().map(|r| r.event.as_str()))))?;
-        let known: Vec<i32> = row
-            .change
-            .iter()
-            .filter_map(|c| match c {
-                Change::Known(c) => Some(*c),
-                Change::Unknown => None,
-            })
-            .collect();
-        let Ok(change) = <[i32; 6]>::try_from(known) else {
+        let Some(change) = row.known() else {
             let cut: Vec<String> =
                 (1..=6).filter(|f| row.change[f - 1] == Change::Unknown).map(|f| f.to_string()).collect();
             let faces = if cut.len() == 1 {

@@ -5,6 +5,7 @@
 
 mod answers;
 mod command_dice;
+mod engagement;
 mod force_morale;
 mod phases;
 mod scenario;
@@ -14,13 +15,14 @@ mod tables;
 
 pub use answers::{Answer, Answers};
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
+pub use engagement::{ForceState, Skirmish};
 pub use force_morale::{
     Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
 };
 pub use phases::{ChainOfCommandDie, EndOutcome, Horizon, HorizonState, Phases, SIDES, Step, TurnLength};
 pub use scenario::{DEFAULT_PLATOON, command_dice_setup};
-pub use settings::SETTINGS;
-pub use shooting::{Fire, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
+pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
+pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
 pub use tables::{DiceByForceMorale, DiceRules, EMBEDDED, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Tables, Use};
 
 use std::path::Path;

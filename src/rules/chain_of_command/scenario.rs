@@ -11,7 +11,7 @@ use super::command_dice::{Hand, PhaseDice, Platoon, Policy};
 use super::force_morale::{self, RawForceMorale};
 use super::phases::{ChainOfCommandDie, SIDES, TurnLength};
 use super::settings::{RawSettings, Settings};
-use super::shooting::{Fire, HitEffect, QUALITIES, Shooting, ShootingPhases};
+use super::shooting::{Fire, Firepower, HitEffect, QUALITIES, Shooting, ShootingPhases, ShootingTables};
 use super::tables::{MAX_HAND, Rank, Tables};
 use crate::document::Document;
 use crate::engine::Experiment;
@@ -27,12 +27,13 @@ const SECTIONS: &Sections = &[
     ("shooting", &["range", "firer", "target"]),
     ("shooting_phases", &["range", "firer", "target", "horizon"]),
     ("force_morale", &["force"]),
+    ("engagement", crate::engagement::scenario::SECTIONS),
 ];
 
 /// Cover levels in `effect.toml`, least first, as a scenario names them.
-const MOST_FIGURES: u32 = 30;
+pub(super) const MOST_FIGURES: u32 = 30;
 /// The most firepower dice one fire may roll.
-const MOST_DICE: u32 = 100;
+pub(super) const MOST_DICE: u32 = 100;
 
 /// Phases followed before a Chain of Command die's answer reports "more" (about 95%
 /// of five-dice hands fill a die within it).
@@ -92,9 +93,10 @@ struct RawFirer {
     pinned: bool,
 }
 
+/// One catalogue weapon a firer carries, `count` times.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawWeaponUse {
+pub(super) struct RawWeaponUse {
     weapon: Spanned<String>,
     count: Option<Spanned<i64>>,
 }
@@ -112,6 +114,11 @@ struct RawTarget {
 /// Compiles `doc` against the loaded tables.
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Result<Compiled> {
     let kind = scenario_kind(doc, kind, SECTIONS)?;
+    if kind == "engagement" {
+        // Its `[[side]]` is the shared engagement shape, not a `turn` scenario's hand,
+        // so it is read by the engagement's own compiler before `ScenarioFile`.
+        return super::engagement::compile(doc, tables);
+    }
     let mut s: ScenarioFile = doc.parse()?;
     // Read for every kind, so a misspelt reading is refused even where it is not used.
     let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
@@ -231,66 +238,39 @@ fn fire(
     let cover = choice(doc, Some(&target.cover), "cover", &covers, "")?;
     let cover = covers.iter().position(|c| *c == cover).expect("a listed cover");
 
-    let base = match (&firer.firepower, firer.weapons.is_empty()) {
-        (Some(fp), true) => count(doc, &Some(fp.clone()), "firepower", 1, MOST_DICE, 1)?,
-        (None, false) => {
-            let mut sum = 0;
-            for w in &firer.weapons {
-                let names: Vec<&str> = t.weapons.iter().map(|(n, ..)| n.as_str()).collect();
-                let name = choice(doc, Some(&w.weapon), "weapon", &names, "")?;
-                let (_, label, dice) = t.weapons.iter().find(|(n, ..)| n == name).expect("a listed weapon");
-                let n = count(doc, &w.count, "count", 1, MOST_FIGURES, 1)?;
-                notes.push(format!("  {n} x {label}: {} firepower dice", n * dice));
-                sum += n * dice;
-            }
-            if sum > MOST_DICE {
-                return Err(
-                    doc.error(format!("the firer rolls {sum} firepower dice; at most {MOST_DICE} are resolved"))
-                );
-            }
-            sum
-        }
-        _ => {
-            return Err(doc.error(
-                "the firer needs `weapons = [{ weapon = \"lmg\" }, ...]` or `firepower = N`, not both or neither",
-            ));
-        }
-    };
+    let base = base_firepower(doc, t, None, &firer.firepower, &firer.weapons, notes)?;
     let shock = count(doc, &firer.shock, "firer shock", 0, MOST_DICE, 0)?;
-    let lost = shock / t.shock_per_lost_die;
-    let mut dice = base.saturating_sub(lost);
+    let firepower = Firepower::new(t, settings.pinned_effects, settings.halves_round_up);
+    let lost = firepower.lost(shock);
+    let dice = firepower.dice(base, shock, firer.moved, firer.pinned);
     let mut how = format!("{base} firepower dice");
     if lost > 0 {
         how += &format!(" - {lost} for {shock} Shock (1 per {})", t.shock_per_lost_die);
     }
-    let halve = |n: u32, by: u32| if settings.halves_round_up { n.div_ceil(by) } else { n / by };
     if firer.moved {
-        dice = halve(dice, 2);
         how += ", halved for moving and firing";
     }
     if firer.pinned && settings.pinned_effects {
-        dice = halve(dice, t.pinned_firepower_divisor);
         how += &format!(", divided by {} while Pinned", t.pinned_firepower_divisor);
     }
     let band_at = bands.iter().position(|b| *b == band).expect("a listed band");
     let (by, quality) = if settings.to_hit_by_target { ("target", target_quality) } else { ("firer", firer_quality) };
     let column = QUALITIES.iter().position(|q| *q == quality).expect("a listed quality");
-    let hit_on = t.to_hit[band_at].2[column];
+    let figures = count(doc, &Some(target.figures.clone()), "figures", 1, MOST_FIGURES, 1)?;
+    let target_shock = count(doc, &target.shock, "target shock", 0, MOST_DICE, 0)?;
+    let fire = fire_at(t, settings, band_at, column, dice, cover, figures, target_shock);
+    let hit_on = fire.hit_on;
     notes.push(format!(
         "{}: {how} = {dice}; each hits on {hit_on}+ ({} range, {quality} column by the {by}'s quality)",
         firer.name.unwrap_or_else(|| "firer".into()),
         t.to_hit[band_at].1
     ));
-    let figures = count(doc, &Some(target.figures.clone()), "figures", 1, MOST_FIGURES, 1)?;
-    let target_shock = count(doc, &target.shock, "target shock", 0, MOST_DICE, 0)?;
-    let effect_by_cover: Vec<[HitEffect; 6]> =
-        t.effect.iter().map(|(.., faces)| faces.map(|f| f.unwrap_or(settings.hard_cover_four))).collect();
+    let effect_by_cover = &fire.effect_by_cover;
     let describe = |faces: &[HitEffect; 6]| {
         let n = |e: HitEffect| faces.iter().filter(|f| **f == e).count();
         format!("miss {} / Shock {} / kill {} in 6", n(HitEffect::Miss), n(HitEffect::Shock), n(HitEffect::Kill))
     };
-    let thresholds = t.thresholds[settings.thresholds];
-    let pinned_cover_up = if settings.pinned_effects { t.pinned_cover_levels_up as usize } else { 0 };
+    let pinned_cover_up = fire.pinned_cover_up;
     notes.push(format!(
         "{}: {figures} figures, {target_shock} Shock, {} cover: {}; {}",
         target.name.unwrap_or_else(|| "target".into()),
@@ -306,7 +286,74 @@ fn fire(
             describe(&effect_by_cover[up])
         ));
     }
-    Ok(Fire { dice, hit_on, effect_by_cover, cover, pinned_cover_up, thresholds, figures, shock: target_shock })
+    Ok(fire)
+}
+
+/// A firer's firepower dice before Shock and halving: its catalogue `weapons` summed,
+/// or `firepower` given directly (one of the two). `at` is where the firer is written,
+/// for the message when it gives both or neither.
+pub(super) fn base_firepower(
+    doc: &Document,
+    t: &ShootingTables,
+    at: Option<usize>,
+    firepower: &Option<Spanned<i64>>,
+    weapons: &[RawWeaponUse],
+    notes: &mut Vec<String>,
+) -> Result<u32> {
+    match (firepower, weapons.is_empty()) {
+        (Some(fp), true) => count(doc, &Some(fp.clone()), "firepower", 1, MOST_DICE, 1),
+        (None, false) => {
+            let mut sum = 0;
+            for w in weapons {
+                let names: Vec<&str> = t.weapons.iter().map(|(n, ..)| n.as_str()).collect();
+                let name = choice(doc, Some(&w.weapon), "weapon", &names, "")?;
+                let (_, label, dice) = t.weapons.iter().find(|(n, ..)| n == name).expect("a listed weapon");
+                let n = count(doc, &w.count, "count", 1, MOST_FIGURES, 1)?;
+                notes.push(format!("  {n} x {label}: {} firepower dice", n * dice));
+                sum += n * dice;
+            }
+            if sum > MOST_DICE {
+                return Err(
+                    doc.error(format!("the firer rolls {sum} firepower dice; at most {MOST_DICE} are resolved"))
+                );
+            }
+            Ok(sum)
+        }
+        _ => {
+            let message =
+                "the firer needs `weapons = [{ weapon = \"lmg\" }, ...]` or `firepower = N`, not both or neither";
+            Err(at.map_or_else(|| doc.error(message), |at| doc.error_at(at, message)))
+        }
+    }
+}
+
+/// One fire with every table cell read: the to-hit number of range band `band` in
+/// quality column `column`, the effect of each face by cover (the lost Hard face
+/// filled by the setting), the thresholds and Pinned cover rule in force, at a target
+/// of `figures` figures and `shock` Shock in cover level `cover`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn fire_at(
+    t: &ShootingTables,
+    settings: &Settings,
+    band: usize,
+    column: usize,
+    dice: u32,
+    cover: usize,
+    figures: u32,
+    shock: u32,
+) -> Fire {
+    let effect_by_cover: Vec<[HitEffect; 6]> =
+        t.effect.iter().map(|(.., faces)| faces.map(|f| f.unwrap_or(settings.hard_cover_four))).collect();
+    Fire {
+        dice,
+        hit_on: t.to_hit[band].2[column],
+        effect_by_cover,
+        cover,
+        pinned_cover_up: if settings.pinned_effects { t.pinned_cover_levels_up as usize } else { 0 },
+        thresholds: t.thresholds[settings.thresholds],
+        figures,
+        shock,
+    }
 }
 
 /// A hand: `dice`, or the dice of a `force_morale` level; the Red Dice and Elite flags.
@@ -351,7 +398,7 @@ fn hand(doc: &Document, tables: &Tables, raw: Spanned<RawHand>, notes: &mut Vec<
 }
 
 /// The platoon: a count for any Leader kind of `leaders.toml`, `sections` and `teams`.
-fn platoon(doc: &Document, tables: &Tables, raw: Option<BTreeMap<String, Spanned<i64>>>) -> Result<Platoon> {
+pub(super) fn platoon(doc: &Document, tables: &Tables, raw: Option<BTreeMap<String, Spanned<i64>>>) -> Result<Platoon> {
     let mut kinds: Vec<&str> = Vec::new();
     for l in &tables.dice.leaders {
         if !kinds.contains(&l.name.as_str()) {

@@ -22,6 +22,8 @@ pub struct Settings {
     pub pinned_effects: bool,
     /// Are halved firepower dice rounded up (CoC-9)?
     pub halves_round_up: bool,
+    /// Does a Broken unit later wiped out roll the "wiped out" setback too (CoC-E6)?
+    pub wiped_out_after_breaking: bool,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -33,6 +35,7 @@ pub struct RawSettings {
     shock_thresholds: Option<Spanned<String>>,
     pinned_effects: Option<Spanned<String>>,
     halved_firepower: Option<Spanned<String>>,
+    broken_then_wiped_out: Option<Spanned<String>>,
 }
 
 /// Every setting with a fixed list of readings: name, then its readings with the
@@ -44,6 +47,9 @@ pub const SETTINGS: [(&str, &[&str]); 4] = [
     ("halved_firepower", &["round_down", "round_up"]),
 ];
 
+/// Settings only an engagement reads, in the same shape as [`SETTINGS`].
+pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 1] = [("broken_then_wiped_out", &["both_setbacks", "break_only"])];
+
 impl Settings {
     /// Defaults overridden by the scenario.
     pub fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
@@ -54,6 +60,7 @@ impl Settings {
             thresholds: reading(doc, &raw.shock_thresholds, ("shock_thresholds", &names))?,
             pinned_effects: reading(doc, &raw.pinned_effects, SETTINGS[2])? == 0,
             halves_round_up: reading(doc, &raw.halved_firepower, SETTINGS[3])? == 1,
+            wiped_out_after_breaking: reading(doc, &raw.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])? == 0,
         })
     }
 }

@@ -466,7 +466,7 @@ impl Fire {
     }
 
     /// The cover the target fights from: one or more levels better while Pinned.
-    fn cover_of(&self, u: &Unit) -> usize {
+    pub(super) fn cover_of(&self, u: &Unit) -> usize {
         let pinned = self.thresholds.pinned.reached(u.figures, u.shock);
         let up = if pinned { self.pinned_cover_up } else { 0 };
         (self.cover + up).min(self.effect_by_cover.len() - 1)
@@ -503,8 +503,14 @@ impl Fire {
     /// carries into the next Phase (hits alone change nothing). Trinomial, so a
     /// hundred dice make about five thousand outcomes.
     fn effect_dist(&self, cover: usize) -> Vec<((u32, u32), BigUint)> {
+        self.effect_dist_of(self.dice, cover)
+    }
+
+    /// [`Fire::effect_dist`] for `dice` firepower dice rather than the compiled
+    /// number: an engagement's firer loses dice to Shock and Pinning as it goes.
+    pub(super) fn effect_dist_of(&self, dice: u32, cover: usize) -> Vec<((u32, u32), BigUint)> {
         let [none, miss, shock, kill] = self.die_weights(cover);
-        let (n, nothing) = (self.dice, none + miss);
+        let (n, nothing) = (dice, none + miss);
         let mut out = Vec::new();
         for s in 0..=n {
             for k in 0..=n - s {
@@ -519,9 +525,14 @@ impl Fire {
 
     /// One literal fire at `u`: each die to hit, then its effect.
     fn roll(&self, u: &Unit, streams: &mut Streams) -> Volley {
+        self.roll_dice(self.dice, u, streams)
+    }
+
+    /// One literal fire of `dice` firepower dice at `u` (see [`Fire::effect_dist_of`]).
+    pub(super) fn roll_dice(&self, dice: u32, u: &Unit, streams: &mut Streams) -> Volley {
         let effect = &self.effect_by_cover[self.cover_of(u)];
         let mut v = Volley::default();
-        for _ in 0..self.dice {
+        for _ in 0..dice {
             if D6.roll(&mut streams.fire) >= self.hit_on {
                 v = v.plus(&Volley::of(effect[D6.roll(&mut streams.effect) as usize - 1]));
             }
@@ -530,12 +541,58 @@ impl Fire {
     }
 
     /// `u` after a volley: kills remove figures, Shock adds up.
-    fn after(u: &Unit, v: &Volley) -> Unit {
+    pub(super) fn after(u: &Unit, v: &Volley) -> Unit {
         Unit { figures: u.figures - v.kills.min(u.figures), shock: u.shock + v.shock }
     }
 
     fn start(&self) -> Unit {
         Unit { figures: self.figures, shock: self.shock }
+    }
+}
+
+/// How Shock, moving and Pinning cut a firer's firepower dice (CoC-8 to CoC-10), with
+/// the table's numbers and the settings read: one rule for a single fire and for a
+/// firer whose Shock grows through an engagement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Firepower {
+    /// Shock that costs one die (`shock.toml`).
+    pub shock_per_lost_die: u32,
+    /// A Pinned firer's dice are divided by this, when Pinning has effects (CoC-8).
+    pub pinned_divisor: Option<u32>,
+    /// Halves round up (CoC-9).
+    pub round_up: bool,
+}
+
+impl Firepower {
+    /// Shock and Pinning from the tables, as the settings read them.
+    pub fn new(t: &ShootingTables, pinned_effects: bool, round_up: bool) -> Self {
+        Firepower {
+            shock_per_lost_die: t.shock_per_lost_die,
+            pinned_divisor: pinned_effects.then_some(t.pinned_firepower_divisor),
+            round_up,
+        }
+    }
+
+    /// Dice lost to `shock` (one per `shock_per_lost_die`), before any halving.
+    pub fn lost(&self, shock: u32) -> u32 {
+        shock / self.shock_per_lost_die
+    }
+
+    fn divide(&self, n: u32, by: u32) -> u32 {
+        if self.round_up { n.div_ceil(by) } else { n / by }
+    }
+
+    /// The dice a firer of `base` dice rolls with `shock` on it, halved for moving and
+    /// divided again while Pinned (where Pinning has effects).
+    pub fn dice(&self, base: u32, shock: u32, moved: bool, pinned: bool) -> u32 {
+        let mut dice = base.saturating_sub(self.lost(shock));
+        if moved {
+            dice = self.divide(dice, 2);
+        }
+        match self.pinned_divisor {
+            Some(by) if pinned => self.divide(dice, by),
+            _ => dice,
+        }
     }
 }
 

@@ -269,8 +269,13 @@ impl FireAction {
 
     /// Which of a volley's chains an attack uses against the target in state `s`: 1
     /// if the attack sees it suppressed.
-    fn status(&self, s: &TargetState) -> usize {
-        usize::from(if self.suppression_is_immediate { s.suppressed } else { self.start.suppressed })
+    fn status(&self, start: &TargetState, s: &TargetState) -> usize {
+        usize::from(if self.suppression_is_immediate { s.suppressed } else { start.suppressed })
+    }
+
+    /// The target's full strength in points.
+    pub fn strength(&self) -> u32 {
+        self.strength
     }
 
     /// A strike's effect on the target ("A target that is already suppressed and is
@@ -294,9 +299,16 @@ impl FireAction {
 
     /// The exact distribution of the target's state after the whole action.
     pub fn exact_target(&self) -> Weights<TargetState> {
+        self.exact_from(self.start)
+    }
+
+    /// The exact distribution of the target's state after the whole action, the
+    /// target starting in `start` (an engagement's target already damaged or
+    /// suppressed by earlier fire).
+    pub fn exact_from(&self, start: TargetState) -> Weights<TargetState> {
         let overflow = "arbitrary-precision weights do not overflow";
         // (state, is the current volley being made?)
-        let mut dist: Weights<(TargetState, bool)> = Dist::certain((self.start, true));
+        let mut dist: Weights<(TargetState, bool)> = Dist::certain((start, true));
         for volley in &self.volleys {
             let strikes = [volley.chains[0].exact(), volley.chains[1].exact()];
             dist = match volley.made {
@@ -318,7 +330,7 @@ impl FireAction {
                         if !made || self.destroyed(&s) {
                             return Dist::certain((s, made));
                         }
-                        strikes[self.status(&s)].map(|k| (self.apply(&s, k), true))
+                        strikes[self.status(&start, &s)].map(|k| (self.apply(&s, k), true))
                     })
                     .expect(overflow);
             }
@@ -329,7 +341,13 @@ impl FireAction {
     /// One literal fire action: every attack in order until the target is destroyed.
     #[inline]
     pub fn trial_target(&self, streams: &mut Streams) -> TargetState {
-        let mut s = self.start;
+        self.trial_from(self.start, streams)
+    }
+
+    /// One literal fire action at a target starting in `start`.
+    #[inline]
+    pub fn trial_from(&self, start: TargetState, streams: &mut Streams) -> TargetState {
+        let mut s = start;
         let mut made = true;
         for volley in &self.volleys {
             match volley.made {
@@ -347,7 +365,7 @@ impl FireAction {
                 if self.destroyed(&s) {
                     return s;
                 }
-                let strike = volley.chains[self.status(&s)].strike(streams);
+                let strike = volley.chains[self.status(&start, &s)].strike(streams);
                 s = self.apply(&s, &strike);
             }
         }

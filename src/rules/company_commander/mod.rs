@@ -5,6 +5,7 @@
 
 mod barrage;
 mod catalogue;
+mod engagement;
 mod fire;
 mod scenario;
 mod settings;
@@ -12,10 +13,11 @@ mod tables;
 
 pub use barrage::{Barrage, BarrageState};
 pub use catalogue::{AntiArmour, Catalogue, Mode, Penetration, Stabiliser, Vehicle, Weapon};
+pub use engagement::{CcBattle, Unit};
 pub use fire::{
     Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, SuppressedAgain, TARGET_OUTCOMES, TargetState, Volley,
 };
-pub use settings::SETTINGS;
+pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};
 
 use std::path::Path;

@@ -24,6 +24,7 @@ const SECTIONS: &Sections = &[
     ("close_assault", &["assault", "target"]),
     ("barrage", &["range", "firer", "target", "nearby"]),
     ("anti_aircraft", &["aa_firer", "aircraft"]),
+    ("engagement", crate::engagement::scenario::SECTIONS),
 ];
 
 /// Target statuses a scenario may give.
@@ -50,43 +51,43 @@ struct ScenarioFile {
     aircraft: Option<Spanned<RawAircraft>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct RawFirer {
-    name: Option<String>,
-    quality: Option<Spanned<String>>,
-    strength: Option<Spanned<u32>>,
+pub(super) struct RawFirer {
+    pub(super) name: Option<String>,
+    pub(super) quality: Option<Spanned<String>>,
+    pub(super) strength: Option<Spanned<u32>>,
     #[serde(default)]
-    weapons: Vec<Spanned<String>>,
+    pub(super) weapons: Vec<Spanned<String>>,
     #[serde(default)]
-    weapon_data: Vec<Spanned<RawWeapon>>,
+    pub(super) weapon_data: Vec<Spanned<RawWeapon>>,
     #[serde(default)]
-    moved: bool,
+    pub(super) moved: bool,
     #[serde(default)]
-    changed_facing: bool,
+    pub(super) changed_facing: bool,
     #[serde(default)]
-    modifiers: Vec<Spanned<String>>,
+    pub(super) modifiers: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-struct RawTarget {
-    name: Option<String>,
-    quality: Option<Spanned<String>>,
-    strength: Option<Spanned<u32>>,
-    status: Option<Spanned<String>>,
-    vehicle: Option<Spanned<String>>,
-    armour: Option<Spanned<RawArmour>>,
-    open_topped: Option<bool>,
+pub(super) struct RawTarget {
+    pub(super) name: Option<String>,
+    pub(super) quality: Option<Spanned<String>>,
+    pub(super) strength: Option<Spanned<u32>>,
+    pub(super) status: Option<Spanned<String>>,
+    pub(super) vehicle: Option<Spanned<String>>,
+    pub(super) armour: Option<Spanned<RawArmour>>,
+    pub(super) open_topped: Option<bool>,
     #[serde(default)]
-    vulnerable: bool,
-    hull_down: Option<Spanned<bool>>,
-    cover: Option<Spanned<String>>,
-    front_line: Option<Spanned<bool>>,
-    facing: Option<Spanned<String>>,
-    bearing: Option<Spanned<f64>>,
-    visible: Option<Spanned<bool>>,
-    count: Option<Spanned<i64>>,
+    pub(super) vulnerable: bool,
+    pub(super) hull_down: Option<Spanned<bool>>,
+    pub(super) cover: Option<Spanned<String>>,
+    pub(super) front_line: Option<Spanned<bool>>,
+    pub(super) facing: Option<Spanned<String>>,
+    pub(super) bearing: Option<Spanned<f64>>,
+    pub(super) visible: Option<Spanned<bool>>,
+    pub(super) count: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -120,6 +121,10 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
     let k = scenario_kind(doc, kind, SECTIONS)?;
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
+    if k == "engagement" {
+        return super::engagement::compile(doc, settings, &file.settings, tables, catalogue);
+    }
+    file.settings.refuse_engagement_settings(doc, k)?;
     let mut cx = Ctx { doc, tables, catalogue, settings, notes: Vec::new() };
     let experiment: Box<dyn Experiment> = match k {
         "direct_fire" => Box::new(cx.fire(file, false)?),
@@ -132,22 +137,23 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
 }
 
 /// A target as the rules see it.
-struct Target {
-    label: String,
-    quality: usize,
-    strength: u32,
-    cautious: bool,
-    suppressed: bool,
+#[derive(Clone)]
+pub(super) struct Target {
+    pub(super) label: String,
+    pub(super) quality: usize,
+    pub(super) strength: u32,
+    pub(super) cautious: bool,
+    pub(super) suppressed: bool,
     /// Armour (front, side, rear), or a non-armoured target.
-    armour: Option<[i32; 3]>,
-    facing: Facing,
-    open_topped: bool,
-    vulnerable: bool,
-    hull_down: bool,
+    pub(super) armour: Option<[i32; 3]>,
+    pub(super) facing: Facing,
+    pub(super) open_topped: bool,
+    pub(super) vulnerable: bool,
+    pub(super) hull_down: bool,
     /// The cover save row the target's cover reads, if any.
-    cover: Option<&'static str>,
-    front_line: bool,
-    visible: Option<bool>,
+    pub(super) cover: Option<&'static str>,
+    pub(super) front_line: bool,
+    pub(super) visible: Option<bool>,
 }
 
 /// The dice after a hit, as chain steps from index 1, for a target that is not
@@ -155,30 +161,31 @@ struct Target {
 type OnHit = Box<dyn Fn(bool) -> Vec<Step>>;
 
 /// The firing unit as the rules see it.
-struct Firer {
-    label: String,
-    quality: usize,
-    strength: u32,
-    moved: bool,
-    changed_facing: bool,
-    weapons: Vec<Weapon>,
+#[derive(Clone)]
+pub(super) struct Firer {
+    pub(super) label: String,
+    pub(super) quality: usize,
+    pub(super) strength: u32,
+    pub(super) moved: bool,
+    pub(super) changed_facing: bool,
+    pub(super) weapons: Vec<Weapon>,
     /// Named direct fire rows.
-    modifiers: Vec<String>,
+    pub(super) modifiers: Vec<String>,
 }
 
 /// A compiler's document, tables, settings and running notes.
-struct Ctx<'a> {
-    doc: &'a Document,
-    tables: &'a Tables,
-    catalogue: &'a Catalogue,
-    settings: Settings,
-    notes: Vec<String>,
+pub(super) struct Ctx<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) tables: &'a Tables,
+    pub(super) catalogue: &'a Catalogue,
+    pub(super) settings: Settings,
+    pub(super) notes: Vec<String>,
 }
 
 impl Ctx<'_> {
     /// A quality name (default `experienced`, the quality no modifier row names). A
     /// letter is refused with what each of the seed's lists means by it.
-    fn quality(&self, value: &Option<Spanned<String>>) -> Result<usize> {
+    pub(super) fn quality(&self, value: &Option<Spanned<String>>) -> Result<usize> {
         let Some(v) = value else { return Ok(2) };
         if let Some(i) = QUALITIES.iter().position(|q| q == v.get_ref()) {
             return Ok(i);
@@ -213,7 +220,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn target(&self, t: Spanned<RawTarget>, indirect: bool, what: &str) -> Result<Target> {
+    pub(super) fn target(&self, t: Spanned<RawTarget>, indirect: bool, what: &str) -> Result<Target> {
         let doc = self.doc;
         let at = t.span().start;
         let t = t.into_inner();
@@ -304,7 +311,7 @@ impl Ctx<'_> {
         })
     }
 
-    fn firer(&self, f: Spanned<RawFirer>) -> Result<Firer> {
+    pub(super) fn firer(&self, f: Spanned<RawFirer>) -> Result<Firer> {
         let doc = self.doc;
         let at = f.span().start;
         let f = f.into_inner();
@@ -375,7 +382,7 @@ impl Ctx<'_> {
     /// One volley per weapon of `firer`, in the order listed. With a `gate` the first
     /// weapon's volley rolls the chance and the others follow it: the unit becomes a
     /// target once, with every weapon, or not at all.
-    fn volleys(
+    pub(super) fn volleys(
         &mut self,
         firer: &Firer,
         target: &Target,
@@ -395,7 +402,21 @@ impl Ctx<'_> {
         Ok(volleys)
     }
 
-    fn action(&self, volleys: Vec<Volley>, target: &Target) -> FireAction {
+    /// Whether `weapon` can make direct fire at `target` at `range` hexes: the checks
+    /// [`Ctx::volley`] refuses a scenario for, asked instead of refused, so that an
+    /// engagement fires only the weapons that reach and can harm (seed 003 "How to select
+    /// the weapon or weapons to fire").
+    pub(super) fn can_fire(&self, firer: &Firer, weapon: &Weapon, target: &Target, range: u32) -> bool {
+        let Some(mode) = &weapon.direct else { return false };
+        let (min, max) = mode.range;
+        let rof = if firer.moved { mode.moving_rof } else { mode.stationary_rof };
+        range <= max
+            && (range >= min || self.settings.inside_minimum_range)
+            && rof > 0
+            && (target.armour.is_none() || mode.anti_armour.is_some())
+    }
+
+    pub(super) fn action(&self, volleys: Vec<Volley>, target: &Target) -> FireAction {
         FireAction::new(
             volleys,
             target.strength,

@@ -42,6 +42,36 @@ pub struct Settings {
     pub cover_saves_add_up: bool,
 }
 
+/// How a suppressed unit recovers at the end of its next player turn (CC-E3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// A d6 at or over the quality's close assault hit score (seed 003 "Unit hit
+    /// success"), the seed's one table of success by quality.
+    QualityHitScore,
+    /// Always: the attempt is automatic and certain.
+    Always,
+    /// Never: a suppressed unit stays suppressed.
+    Never,
+}
+
+/// When a side counts as broken in an engagement (CC-E5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideBroken {
+    /// Never: the seed has no side morale; only elimination ends an engagement.
+    Never,
+    /// Every surviving unit of the side is suppressed at the end of a turn.
+    AllSuppressed,
+}
+
+/// The engagement settings of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngagementSettings {
+    /// Recovery from suppression (CC-E3).
+    pub recovery: Recovery,
+    /// What breaks a side (CC-E5).
+    pub broken: SideBroken,
+}
+
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -54,6 +84,8 @@ pub struct RawSettings {
     close_assault_attacks: Option<Spanned<String>>,
     barrage_original_target: Option<Spanned<String>>,
     cover_save_values: Option<Spanned<String>>,
+    suppression_recovery: Option<Spanned<String>>,
+    side_broken: Option<Spanned<String>>,
 }
 
 /// Every setting with a fixed list of readings: name, then its readings with the
@@ -68,6 +100,41 @@ pub const SETTINGS: [(&str, &[&str]); 7] = [
     ("barrage_original_target", &["chance_of_second_attack", "attacked_once"]),
     ("cover_save_values", &["add_up", "highest_only"]),
 ];
+
+/// The settings only engagements read: name, then its readings with the default first.
+pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 2] = [
+    ("suppression_recovery", &["quality_hit_score", "always", "never"]),
+    ("side_broken", &["never", "all_suppressed"]),
+];
+
+impl RawSettings {
+    /// The engagement settings, defaults overridden by the scenario.
+    pub fn engagement(&self, doc: &Document) -> Result<EngagementSettings> {
+        Ok(EngagementSettings {
+            recovery: [Recovery::QualityHitScore, Recovery::Always, Recovery::Never]
+                [reading(doc, &self.suppression_recovery, ENGAGEMENT_SETTINGS[0])?],
+            broken: [SideBroken::Never, SideBroken::AllSuppressed]
+                [reading(doc, &self.side_broken, ENGAGEMENT_SETTINGS[1])?],
+        })
+    }
+
+    /// Refuses an engagement setting in a scenario of another `kind`, where it would
+    /// silently do nothing.
+    pub fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
+        for (value, (name, _)) in [&self.suppression_recovery, &self.side_broken].into_iter().zip(ENGAGEMENT_SETTINGS) {
+            if let Some(v) = value {
+                return Err(doc.error_at(
+                    v.span().start,
+                    format!(
+                        "setting `{name}` is for engagement scenarios; {} scenario does not read it, so remove it",
+                        crate::rules::compile::article(kind)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
 
 impl Settings {
     /// Defaults overridden by the scenario.

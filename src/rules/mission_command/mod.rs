@@ -3,12 +3,14 @@
 //! buildings, reaction tests, and anti-aircraft fire.
 
 mod catalogue;
+mod engagement;
 mod fire;
 mod scenario;
 mod settings;
 mod tables;
 
 pub use catalogue::{Catalogue, Weapon};
+pub use engagement::{Element, McBattle, Status};
 pub use fire::{Counts, Fire, FireState, Shot, effect_by_face};
 pub use settings::SETTINGS;
 pub use tables::{

@@ -23,6 +23,7 @@ use crate::tables::Side;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 const SECTIONS: &Sections = &[
+    ("engagement", crate::engagement::scenario::SECTIONS),
     ("point_to_point", &["range", "opportunity_fire", "firer", "target"]),
     ("area_fire_afv", &["range", "fire", "vehicle"]),
     ("area_fire_building", &["range", "fire", "structure"]),
@@ -31,11 +32,11 @@ const SECTIONS: &Sections = &[
 ];
 
 /// Troop quality as the reaction test names it; "regular" takes no quality modifier.
-const QUALITIES: [&str; 5] = ["raw", "green", "regular", "veteran", "elite"];
+pub(super) const QUALITIES: [&str; 5] = ["raw", "green", "regular", "veteran", "elite"];
 /// The most elements one firer entry (or vehicles one entry) may hold.
 const MAX_ELEMENTS: u32 = 50;
 /// Suppression markers on one element: more than this is a typo.
-const MAX_MARKERS: u32 = 10;
+pub(super) const MAX_MARKERS: u32 = 10;
 /// Area fire intensities a scenario may name: the tables' two columns, plus
 /// harassing fire (no effect) and direct fire (bombardment column up to 15cm).
 const AREA_INTENSITIES: [&str; 4] = ["standard", "bombardment", "harassing", "direct_fire"];
@@ -160,6 +161,9 @@ struct RawAircraft {
 /// Compiles a scenario document of any kind.
 pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
     let k = scenario_kind(doc, kind, SECTIONS)?;
+    if k == "engagement" {
+        return super::engagement::compile(doc, tables, catalogue);
+    }
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
@@ -177,19 +181,28 @@ pub fn compile(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogu
 type Column = (usize, Intensity);
 
 /// A compiler's document, tables, settings and running notes.
-struct Ctx<'a> {
-    doc: &'a Document,
-    tables: &'a Tables,
-    settings: Settings,
-    notes: Vec<String>,
+pub(super) struct Ctx<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) tables: &'a Tables,
+    pub(super) settings: Settings,
+    pub(super) notes: Vec<String>,
 }
 
 /// The point-to-point target as the rules see it.
-enum Target {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Target {
     /// Foot, heavy weapons or soft vehicles: a casualty column.
     Casualty(usize),
     /// An AFV of this armour class.
     Armour(i32),
+}
+
+impl Target {
+    /// A vehicle: an AFV, or the soft vehicles casualty column (hull-down applies).
+    pub(super) fn vehicle(self) -> bool {
+        matches!(self, Target::Armour(_))
+            || matches!(self, Target::Casualty(c) if CASUALTY_COLUMNS[c] == "soft_vehicles")
+    }
 }
 
 impl Ctx<'_> {
@@ -231,41 +244,12 @@ impl Ctx<'_> {
             return Err(doc.error("a point_to_point scenario needs at least one [[firer]]"));
         }
         let raw_target = required(doc, s.target, "[target]", "point_to_point")?;
-        let target = match (&raw_target.situation, &raw_target.armour_class) {
-            (Some(sit), None) => {
-                let column = choice(doc, Some(sit), "target situation", &CASUALTY_COLUMNS, "")?;
-                if column == "moving_in_no_cover" && !opportunity {
-                    return Err(doc.error_at(sit.span().start, "the \"Moving in no cover\" column is for opportunity fire only; set opportunity_fire = true or pick another situation"));
-                }
-                Target::Casualty(CASUALTY_COLUMNS.iter().position(|c| *c == column).expect("a listed column"))
-            }
-            (None, Some(ac)) => Target::Armour(armour_class(doc, ac)?),
-            _ => {
-                return Err(doc.error(format!(
-                    "[target] needs exactly one of `situation` (a casualty column: {}) or `armour_class` (1 to 10, for an AFV)",
-                    CASUALTY_COLUMNS.join(", ")
-                )));
-            }
-        };
-        let vehicle = matches!(target, Target::Armour(_))
-            || matches!(target, Target::Casualty(c) if CASUALTY_COLUMNS[c] == "soft_vehicles");
-        let mut target_modifiers = Vec::new();
-        distinct(doc, &raw_target.modifiers)?;
-        for name in &raw_target.modifiers {
-            let m = named(doc, name, &[&t.modifiers], &[], Some(Side::Target))?;
-            let wrong = match m.name.as_str() {
-                "opp_fire_foot_moving_fast" | "opp_fire_came_into_view" if !opportunity => {
-                    Some("applies to opportunity fire only; set opportunity_fire = true")
-                }
-                "opp_fire_foot_moving_fast" if vehicle => Some("is for foot targets; this target is a vehicle"),
-                "hull_down" if !vehicle => Some("is for vehicles (an armour_class or the soft_vehicles situation)"),
-                _ => None,
-            };
-            if let Some(why) = wrong {
-                return Err(doc.error_at(name.span().start, format!("modifier `{}` {why}", m.name)));
-            }
-            target_modifiers.push((m.name.clone(), m.value(1)));
-        }
+        let (target, target_modifiers) = self.target(
+            (&raw_target.situation, &raw_target.armour_class),
+            &raw_target.modifiers,
+            opportunity,
+            (None, "[target]"),
+        )?;
         let label = raw_target.name.unwrap_or_else(|| "target".into());
         let (what, kill) = match target {
             Target::Casualty(c) => {
@@ -288,72 +272,10 @@ impl Ctx<'_> {
             let row = &t.rows[weapon.to_hit];
             let elements = self.elements(&f.elements, "elements")?;
             let quality = choice(doc, f.quality.as_ref(), "quality", &QUALITIES, "regular")?;
-            let Some(cell) = row.row.cells.get(band) else {
-                return Err(doc.error_at(
-                    range_at,
-                    format!(
-                        "{who}: range {range}cm is beyond {} (\"{}\" reaches {}cm)",
-                        weapon.label,
-                        row.row.label,
-                        row.max_range(&t.ranges_cm)
-                    ),
-                ));
-            };
-            if let Some(limit) = row.closer_than_cm
-                && range >= limit
-            {
-                let msg = format!("{who}: \"{}\" is at under {limit}cm only; range is {range}cm", row.row.label);
-                return Err(doc.error_at(range_at, msg));
-            }
-            let score = match *cell {
-                ToHitCell::Score(n) => n,
-                ToHitCell::NotApplicable => {
-                    return Err(doc.error_at(
-                        range_at,
-                        format!(
-                            "{who}: \"{}\" is N/A at {range}cm (band up to {}cm); it may not fire there",
-                            row.row.label, t.ranges_cm[band]
-                        ),
-                    ));
-                }
-                ToHitCell::Split { engineers, others } => {
-                    let picked = f.engineers && matches!(quality, "elite" | "veteran");
-                    self.notes.push(format!(
-                        "{who}: split cell {cell} ({}): {} the {} number",
-                        row.split.as_deref().unwrap_or("split by troops"),
-                        if f.engineers {
-                            format!("{quality} engineers take")
-                        } else {
-                            format!("{quality} troops take")
-                        },
-                        if picked { "first" } else { "second" }
-                    ));
-                    if picked { engineers } else { others }
-                }
-            };
-            if let Some(note) = &row.note {
-                self.notes.push(format!("{who}: \"{}\": {note}", row.row.label));
-            }
-            let mut modifiers = Sum::new(0);
+            let score =
+                self.score(&who, &weapon, (quality, f.engineers), range).map_err(|m| doc.error_at(range_at, m))?;
             let markers = count(doc, &f.suppression_markers, "suppression_markers", 0, MAX_MARKERS, 0)?;
-            let mut automatic = vec![("suppression_marker", "set suppression_markers = N")];
-            if markers > 0 {
-                modifiers.add("suppression_marker", t.modifiers.get("suppression_marker").value(markers as i32));
-            }
-            let auto_cannon =
-                self.settings.every_auto_cannon_gets_multi_barrel && row.row.name == "flak_autocannon_20_40mm";
-            if auto_cannon {
-                automatic.push(("multi_barrel", "every auto-cannon, by the auto_cannon_bonus setting"));
-                modifiers.add("multi_barrel", t.modifiers.get("multi_barrel").value(1));
-            }
-            distinct(doc, &f.modifiers)?;
-            for name in &f.modifiers {
-                let m = named(doc, name, &[&t.modifiers], &automatic, Some(Side::Firer))?;
-                if m.name == "firer_will_move" && weapon.artillery {
-                    return Err(doc.error_at(name.span().start, format!("{who}: artillery other than AT guns may not shoot and move in one turn; drop `firer_will_move` or `artillery`")));
-                }
-                modifiers.add(&m.name, m.value(1));
-            }
+            let mut modifiers = self.firer_modifiers(&who, &weapon, markers, &f.modifiers)?;
             for (name, value) in &target_modifiers {
                 modifiers.add(name, *value);
             }
@@ -365,7 +287,7 @@ impl Ctx<'_> {
                 modifiers.describe_modifiers(),
                 face_text(hit_from)
             ));
-            let convert = self.convert(&who, weapon_at, &weapon, &target, range)?;
+            let convert = self.conversion(&who, &weapon, &target, range).map_err(|m| doc.error_at(weapon_at, m))?;
             let effect = effect_by_face(1, &convert.map(|from| vec![(2, from)]).unwrap_or_default());
             shots.extend(std::iter::repeat_n(
                 Shot { hit_from: Some(hit_from), effect, capped: true },
@@ -377,7 +299,145 @@ impl Ctx<'_> {
         Ok(Box::new(Fire::new(Measure::new("target", ["miss", "hit_no_effect", kill]), shots, counts)))
     }
 
-    fn weapon(
+    /// A target as the point-to-point tables see it, from its `situation` (a casualty
+    /// column) or `armour_class`, and its to-hit modifiers as (name, value). `at` and
+    /// `what` place and name the entry for the message when neither or both are given.
+    pub(super) fn target(
+        &self,
+        (situation, armour): (&Option<Spanned<String>>, &Option<Spanned<i64>>),
+        names: &[Spanned<String>],
+        opportunity: bool,
+        (at, what): (Option<usize>, &str),
+    ) -> Result<(Target, Vec<(String, i32)>)> {
+        let doc = self.doc;
+        let target = match (situation, armour) {
+            (Some(sit), None) => {
+                let column = choice(doc, Some(sit), "target situation", &CASUALTY_COLUMNS, "")?;
+                if column == "moving_in_no_cover" && !opportunity {
+                    return Err(doc.error_at(sit.span().start, "the \"Moving in no cover\" column is for opportunity fire only; set opportunity_fire = true or pick another situation"));
+                }
+                Target::Casualty(CASUALTY_COLUMNS.iter().position(|c| *c == column).expect("a listed column"))
+            }
+            (None, Some(ac)) => Target::Armour(armour_class(doc, ac)?),
+            _ => {
+                let msg = format!(
+                    "{what} needs exactly one of `situation` (a casualty column: {}) or `armour_class` (1 to 10, for an AFV)",
+                    CASUALTY_COLUMNS.join(", ")
+                );
+                return Err(match at {
+                    Some(at) => doc.error_at(at, msg),
+                    None => doc.error(msg),
+                });
+            }
+        };
+        let vehicle = target.vehicle();
+        let mut modifiers = Vec::new();
+        distinct(doc, names)?;
+        for name in names {
+            let m = named(doc, name, &[&self.tables.to_hit.modifiers], &[], Some(Side::Target))?;
+            let wrong = match m.name.as_str() {
+                "opp_fire_foot_moving_fast" | "opp_fire_came_into_view" if !opportunity => {
+                    Some("applies to opportunity fire only; set opportunity_fire = true")
+                }
+                "opp_fire_foot_moving_fast" if vehicle => Some("is for foot targets; this target is a vehicle"),
+                "hull_down" if !vehicle => Some("is for vehicles (an armour_class or the soft_vehicles situation)"),
+                _ => None,
+            };
+            if let Some(why) = wrong {
+                return Err(doc.error_at(name.span().start, format!("modifier `{}` {why}", m.name)));
+            }
+            modifiers.push((m.name.clone(), m.value(1)));
+        }
+        Ok((target, modifiers))
+    }
+
+    /// The to-hit score of `weapon`'s row at `range` for troops of `quality` (and
+    /// engineers or not, for a split cell), with notes; `Err` says why the row may
+    /// not fire at that range (beyond its reach, a "< 2cm only" row, an N/A cell).
+    pub(super) fn score(
+        &mut self,
+        who: &str,
+        weapon: &Weapon,
+        (quality, engineers): (&str, bool),
+        range: f64,
+    ) -> std::result::Result<i32, String> {
+        let t = &self.tables.to_hit;
+        let row = &t.rows[weapon.to_hit];
+        let beyond = || {
+            format!(
+                "{who}: range {range}cm is beyond {} (\"{}\" reaches {}cm)",
+                weapon.label,
+                row.row.label,
+                row.max_range(&t.ranges_cm)
+            )
+        };
+        let Some(band) = t.band(range) else { return Err(beyond()) };
+        let Some(cell) = row.row.cells.get(band) else { return Err(beyond()) };
+        if let Some(limit) = row.closer_than_cm
+            && range >= limit
+        {
+            return Err(format!("{who}: \"{}\" is at under {limit}cm only; range is {range}cm", row.row.label));
+        }
+        let score = match *cell {
+            ToHitCell::Score(n) => n,
+            ToHitCell::NotApplicable => {
+                return Err(format!(
+                    "{who}: \"{}\" is N/A at {range}cm (band up to {}cm); it may not fire there",
+                    row.row.label, t.ranges_cm[band]
+                ));
+            }
+            ToHitCell::Split { engineers: first, others } => {
+                let picked = engineers && matches!(quality, "elite" | "veteran");
+                self.notes.push(format!(
+                    "{who}: split cell {cell} ({}): {} the {} number",
+                    row.split.as_deref().unwrap_or("split by troops"),
+                    if engineers { format!("{quality} engineers take") } else { format!("{quality} troops take") },
+                    if picked { "first" } else { "second" }
+                ));
+                if picked { first } else { others }
+            }
+        };
+        if let Some(note) = &row.note {
+            self.notes.push(format!("{who}: \"{}\": {note}", row.row.label));
+        }
+        Ok(score)
+    }
+
+    /// A firer's to-hit modifiers: `markers` suppression markers, the auto-cannon
+    /// setting, and the firer modifiers it names (artillery may not name
+    /// `firer_will_move`).
+    pub(super) fn firer_modifiers(
+        &self,
+        who: &str,
+        weapon: &Weapon,
+        markers: u32,
+        names: &[Spanned<String>],
+    ) -> Result<Sum> {
+        let doc = self.doc;
+        let t = &self.tables.to_hit;
+        let mut modifiers = Sum::new(0);
+        let mut automatic = vec![("suppression_marker", "set suppression_markers = N")];
+        if markers > 0 {
+            modifiers.add("suppression_marker", t.modifiers.get("suppression_marker").value(markers as i32));
+        }
+        let auto_cannon = self.settings.every_auto_cannon_gets_multi_barrel
+            && t.rows[weapon.to_hit].row.name == "flak_autocannon_20_40mm";
+        if auto_cannon {
+            automatic.push(("multi_barrel", "every auto-cannon, by the auto_cannon_bonus setting"));
+            modifiers.add("multi_barrel", t.modifiers.get("multi_barrel").value(1));
+        }
+        distinct(doc, names)?;
+        for name in names {
+            let m = named(doc, name, &[&t.modifiers], &automatic, Some(Side::Firer))?;
+            if m.name == "firer_will_move" && weapon.artillery {
+                return Err(doc.error_at(name.span().start, format!("{who}: artillery other than AT guns may not shoot and move in one turn; drop `firer_will_move` or `artillery`")));
+            }
+            modifiers.add(&m.name, m.value(1));
+        }
+        Ok(modifiers)
+    }
+
+    pub(super) fn weapon(
         &self,
         catalogue: &Catalogue,
         who: &str,
@@ -394,17 +454,30 @@ impl Ctx<'_> {
     }
 
     /// The natural d20 face from which a hit converts (casualty or KO), or `None`
-    /// when it cannot; notes how it was read.
-    fn convert(&mut self, who: &str, at: usize, weapon: &Weapon, target: &Target, range: f64) -> Result<Option<i32>> {
-        let doc = self.doc;
+    /// when it cannot; notes how it was read. `Err` says why the fire cannot be
+    /// resolved point to point at all (no casualty row at this range, an "Area Fire"
+    /// or N/A cell).
+    pub(super) fn conversion(
+        &mut self,
+        who: &str,
+        weapon: &Weapon,
+        target: &Target,
+        range: f64,
+    ) -> std::result::Result<Option<i32>, String> {
         match *target {
             Target::Casualty(column) => {
                 let Some(r) = weapon.casualty_row(range) else {
                     let reach = weapon.casualty.last().and_then(|(_, u)| *u);
-                    return Err(doc.error_at(at, match reach {
-                        Some(u) => format!("{who}: {} has no casualty row beyond {u}cm (range {range}cm); it cannot cause casualties there", weapon.label),
-                        None => format!("{who}: {} has no casualty row; it cannot fire at foot or soft targets", weapon.label),
-                    }));
+                    return Err(match reach {
+                        Some(u) => format!(
+                            "{who}: {} has no casualty row beyond {u}cm (range {range}cm); it cannot cause casualties there",
+                            weapon.label
+                        ),
+                        None => format!(
+                            "{who}: {} has no casualty row; it cannot fire at foot or soft targets",
+                            weapon.label
+                        ),
+                    });
                 };
                 let row = &self.tables.casualty.rows[r];
                 let heading = &self.tables.casualty.column_labels[column];
@@ -414,14 +487,19 @@ impl Ctx<'_> {
                         Ok(Some(n))
                     }
                     CasualtyCell::NoCasualty => {
-                        self.notes.push(format!("  casualty: \"{}\" vs \"{heading}\" is \"No casualty\": hits have no effect", row.label));
+                        self.notes.push(format!(
+                            "  casualty: \"{}\" vs \"{heading}\" is \"No casualty\": hits have no effect",
+                            row.label
+                        ));
                         Ok(None)
                     }
-                    CasualtyCell::AreaFire => Err(doc.error_at(at, format!(
+                    CasualtyCell::AreaFire => Err(format!(
                         "{who}: \"{}\" vs \"{heading}\" is \"Area Fire\": resolve it with an area_fire_building scenario, not point to point",
                         row.label
-                    ))),
-                    CasualtyCell::NotApplicable => Err(doc.error_at(at, format!("{who}: \"{}\" vs \"{heading}\" is N/A in the casualty table", row.label))),
+                    )),
+                    CasualtyCell::NotApplicable => {
+                        Err(format!("{who}: \"{}\" vs \"{heading}\" is N/A in the casualty table", row.label))
+                    }
                 }
             }
             Target::Armour(ac) => {
@@ -673,13 +751,7 @@ impl Ctx<'_> {
         let g = required(doc, s.group, "[group]", "reaction_test")?;
         let quality = choice(doc, g.quality.as_ref(), "quality", &QUALITIES, "regular")?;
         let mut sum = Sum::new(0);
-        if quality != "regular" {
-            sum.add(quality, chart.get(quality).value(1));
-        }
-        if g.out_of_command {
-            let row = if quality == "elite" { "elite_out_of_command" } else { "not_elite_out_of_command" };
-            sum.add(row, chart.get(row).value(1));
-        }
+        self.reaction_quality(&mut sum, quality, g.out_of_command);
         let counted = [
             (&g.elements_suppressed, "elements_suppressed", "element_suppressed"),
             (&g.elements_eliminated, "elements_eliminated", "element_eliminated"),
@@ -709,11 +781,47 @@ impl Ctx<'_> {
             ("enemy_afv_knocked_out", "set enemy_afvs_knocked_out = N"),
             ("friendly_afv_knocked_out", "set friendly_afvs_knocked_out = N"),
         ];
+        self.reaction_named(&mut sum, &g.modifiers, &automatic)?;
+        let label = g.name.unwrap_or_else(|| "group".into());
+        self.notes.push(format!("{label}: d10, modifiers {}", sum.describe_modifiers()));
+        let shift = sum.modifiers();
+        let bands: Vec<String> = reaction.results.iter().map(|r| format!("{} {}", r.roll, r.name)).collect();
+        self.notes.push(format!("  results by modified score: {}", bands.join(", ")));
+        let measures = vec![Measure::new("reaction", REACTION_RESULTS)];
+        let worst = REACTION_RESULTS.len() - 1;
+        Ok(Box::new(TestRoll::new(D10, measures, (0, worst), |face, out| {
+            out[0] = reaction.result(face as i32 + shift)
+        })))
+    }
+
+    /// The reaction test rows a group's quality and command give: one quality row
+    /// (regular has none), and out of command at -1 for elite, -4 for any other.
+    pub(super) fn reaction_quality(&self, sum: &mut Sum, quality: &str, out_of_command: bool) {
+        let chart = &self.tables.reaction.modifiers;
+        if quality != "regular" {
+            sum.add(quality, chart.get(quality).value(1));
+        }
+        if out_of_command {
+            let row = if quality == "elite" { "elite_out_of_command" } else { "not_elite_out_of_command" };
+            sum.add(row, chart.get(row).value(1));
+        }
+    }
+
+    /// The reaction test rows a group names: each once, the three cover rows
+    /// excluding one another, and none of the `automatic` ones.
+    pub(super) fn reaction_named(
+        &self,
+        sum: &mut Sum,
+        names: &[Spanned<String>],
+        automatic: &[(&str, &str)],
+    ) -> Result<()> {
+        let doc = self.doc;
+        let chart = &self.tables.reaction.modifiers;
         let covers = ["partial_cover_or_concealed", "good_cover_or_field_fortifications", "permanent_fortifications"];
         let mut cover_named = None;
-        distinct(doc, &g.modifiers)?;
-        for name in &g.modifiers {
-            let m = named(doc, name, &[chart], &automatic, None)?;
+        distinct(doc, names)?;
+        for name in names {
+            let m = named(doc, name, &[chart], automatic, None)?;
             if covers.contains(&m.name.as_str()) {
                 if let Some(first) = cover_named {
                     return Err(doc.error_at(
@@ -725,16 +833,7 @@ impl Ctx<'_> {
             }
             sum.add(&m.name, m.value(1));
         }
-        let label = g.name.unwrap_or_else(|| "group".into());
-        self.notes.push(format!("{label}: d10, modifiers {}", sum.describe_modifiers()));
-        let shift = sum.modifiers();
-        let bands: Vec<String> = reaction.results.iter().map(|r| format!("{} {}", r.roll, r.name)).collect();
-        self.notes.push(format!("  results by modified score: {}", bands.join(", ")));
-        let measures = vec![Measure::new("reaction", REACTION_RESULTS)];
-        let worst = REACTION_RESULTS.len() - 1;
-        Ok(Box::new(TestRoll::new(D10, measures, (0, worst), |face, out| {
-            out[0] = reaction.result(face as i32 + shift)
-        })))
+        Ok(())
     }
 
     fn anti_aircraft(&mut self, s: ScenarioFile) -> Result<Box<dyn crate::engine::Experiment>> {
@@ -806,7 +905,7 @@ fn armour_class(doc: &Document, v: &Spanned<i64>) -> Result<i32> {
 }
 
 /// "11+", or what a face threshold outside 1..=20 means.
-fn face_text(from: i32) -> String {
+pub(super) fn face_text(from: i32) -> String {
     match from {
         ..=1 => "any (1+)".into(),
         21.. => "none (it needs more than 20)".into(),

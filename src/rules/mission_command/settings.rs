@@ -21,6 +21,25 @@ pub enum KoOutsideListedRanges {
     Nearest,
 }
 
+/// When an element's suppression markers come off, in an engagement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkersCome {
+    /// At the end of its own side's turn: a marker costs one turn of fire and counts at
+    /// the reaction test that turn.
+    OffAfterOwnTurn,
+    /// Never: markers add up (to the most a scenario may give an element).
+    Never,
+}
+
+/// When a Mission Command side is broken, in an engagement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideBroken {
+    /// Every group left has routed.
+    AllRouted,
+    /// Every group left is retreating or has routed: none will shoot this turn.
+    AllRetreatingOrRouted,
+}
+
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
@@ -34,6 +53,10 @@ pub struct Settings {
     pub rockets_bonus_vs_buildings: bool,
     /// Does an "all" cell knock out every AFV of its band beyond the one-KO cap?
     pub all_cell_beyond_cap: bool,
+    /// Engagements: when suppression markers come off.
+    pub suppression_markers: MarkersCome,
+    /// Engagements: what breaks a side.
+    pub side_broken: SideBroken,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -45,15 +68,19 @@ pub struct RawSettings {
     friendly_afv_knocked_out: Option<Spanned<String>>,
     rockets_vs_buildings: Option<Spanned<String>>,
     all_cell: Option<Spanned<String>>,
+    suppression_markers: Option<Spanned<String>>,
+    side_broken: Option<Spanned<String>>,
 }
 
 /// Every setting: name, then its readings with the default first.
-pub const SETTINGS: [(&str, &[&str]); 5] = [
+pub const SETTINGS: [(&str, &[&str]); 7] = [
     ("ko_outside_listed_ranges", &["closer_takes_nearest", "no_effect", "nearest"]),
     ("auto_cannon_bonus", &["multi_barrel_only", "every_auto_cannon"]),
     ("friendly_afv_knocked_out", &["minus_one_each", "ignored"]),
     ("rockets_vs_buildings", &["no_bonus", "plus_one"]),
     ("all_cell", &["every_afv_beyond_cap", "within_cap"]),
+    ("suppression_markers", &["off_after_own_turn", "kept"]),
+    ("side_broken", &["all_routed", "all_retreating_or_routed"]),
 ];
 
 impl Settings {
@@ -69,6 +96,10 @@ impl Settings {
             friendly_afv_knocked_out_counts: reading(doc, &raw.friendly_afv_knocked_out, SETTINGS[2])? == 0,
             rockets_bonus_vs_buildings: reading(doc, &raw.rockets_vs_buildings, SETTINGS[3])? == 1,
             all_cell_beyond_cap: reading(doc, &raw.all_cell, SETTINGS[4])? == 0,
+            suppression_markers: [MarkersCome::OffAfterOwnTurn, MarkersCome::Never]
+                [reading(doc, &raw.suppression_markers, SETTINGS[5])?],
+            side_broken: [SideBroken::AllRouted, SideBroken::AllRetreatingOrRouted]
+                [reading(doc, &raw.side_broken, SETTINGS[6])?],
         })
     }
 }

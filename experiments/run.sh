@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Re-runs every experiment and writes its report to results/<ruleset>/ as JSON and CSV,
-# with a manifest of the seed, trials, rules hash and version behind each file.
+# Re-runs every experiment: a single fire's report goes to results/<ruleset>/ as JSON
+# and CSV; an engagement's study goes to results/<name>/ (one CSV and Parquet frame per
+# measure, summary.json). The manifest lists the seed, trials, rules hash and version
+# behind each.
 # Usage: experiments/run.sh [--trials N] [--seed S]   (defaults: 1,000,000 trials, seed 2026)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +27,13 @@ mkdir -p results
   echo "| experiment | ruleset | trials | seed | rules hash | version | p_kill exact | p_kill estimate [95% CI] |"
   echo "|---|---|---|---|---|---|---|---|"
 } > "$manifest.tmp"
+engagements=()
 for file in experiments/*.toml; do
   name=$(basename "$file" .toml)
+  if grep -q '^kind = "engagement"' "$file"; then
+    engagements+=("$file")
+    continue
+  fi
   ruleset=$(sed -n 's/^ruleset = "\(.*\)"/\1/p' "$file")
   mkdir -p "results/$ruleset"
   "$bin" fire "$file" --trials "$trials" --seed "$seed" --format json --output "results/$ruleset/$name.json" --force
@@ -37,6 +44,29 @@ r = json.load(open(sys.argv[2]))
 k = r["p_kill"]
 exact = "n/a" if k["exact"] is None else f'{k["exact"]:.6f}'
 print(f'| {sys.argv[1]} | {r["ruleset"]} | {r["trials"]} | {r["seed"]} | {r["rules_hash"]} | {r["version"]} | {exact} | {k["estimate"]:.6f} [{k["ci_low"]:.6f}, {k["ci_high"]:.6f}] |')
+PY
+done
+{
+  echo
+  echo "## Engagements"
+  echo
+  echo "Each row's directory holds one CSV and Parquet frame per measure and summary.json."
+  echo
+  echo "| experiment | ruleset | trials | seed | rules hash | wall time | winner: estimate (exact) |"
+  echo "|---|---|---|---|---|---|---|"
+} >> "$manifest.tmp"
+for file in "${engagements[@]}"; do
+  name=$(basename "$file" .toml)
+  "$bin" run "$file" --trials "$trials" --seed "$seed" --out "results/$name" --force
+  python3 - "$file" "results/$name" >> "$manifest.tmp" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[2] + "/summary.json"))
+rows = list(csv.DictReader(open(sys.argv[2] + "/winner.csv")))
+def cell(row):
+    exact = "" if row["exact"] == "" else f' ({float(row["exact"]):.6f})'
+    return f'{row["outcome"]} {float(row["probability"]):.6f}{exact}'
+winners = "; ".join(cell(row) for row in rows)
+print(f'| [{sys.argv[1]}]({sys.argv[2].removeprefix("results/")}/) | {r["ruleset"]} | {r["trials"]} | {r["seed"]} | {r["rules_hash"]} | {r["wall_time_s"]:.2f} s | {winners} |')
 PY
 done
 mv "$manifest.tmp" "$manifest"

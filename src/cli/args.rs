@@ -36,12 +36,10 @@ pub enum Command {
     Modifiers(ListArgs),
 }
 
-/// Flags of `fire`.
+/// The Monte Carlo and table flags `fire` and `run` share.
 #[derive(Debug, clap::Args)]
-pub struct FireArgs {
-    /// Scenario TOML file; without one, the embedded Command Decision tank duel.
-    pub file: Option<PathBuf>,
-    /// Monte Carlo trials.
+pub struct TrialArgs {
+    /// Monte Carlo trials (with `run --precision`, the most).
     #[arg(long, default_value_t = 1_000_000)]
     pub trials: u64,
     /// Master seed: the same seed gives the same numbers on any number of threads.
@@ -53,6 +51,16 @@ pub struct FireArgs {
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+}
+
+/// Flags of `fire`.
+#[derive(Debug, clap::Args)]
+pub struct FireArgs {
+    /// Scenario TOML file; without one, the embedded Command Decision tank duel.
+    pub file: Option<PathBuf>,
+    /// Trials, seed, threads and tables.
+    #[command(flatten)]
+    pub trials: TrialArgs,
     /// Format and destination.
     #[command(flatten)]
     pub out: OutputArgs,
@@ -63,15 +71,9 @@ pub struct FireArgs {
 pub struct RunArgs {
     /// Scenario TOML file; without one, the embedded Command Decision tank duel engagement.
     pub file: Option<PathBuf>,
-    /// Monte Carlo trials (the most, with --precision).
-    #[arg(long, default_value_t = 1_000_000)]
-    pub trials: u64,
-    /// Master seed: the same seed gives the same numbers on any number of threads.
-    #[arg(long, default_value_t = 2026)]
-    pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Trials, seed, threads and tables.
+    #[command(flatten)]
+    pub trials: TrialArgs,
     /// Stop once every reported probability's 95% interval half-width is below this
     /// (checked after fixed batches of trials, so the result stays reproducible).
     #[arg(long)]
@@ -87,9 +89,6 @@ pub struct RunArgs {
     /// Allow --out to replace an existing directory.
     #[arg(long)]
     pub force: bool,
-    /// Directory of table overrides, laid out like `rulesets/`.
-    #[arg(long)]
-    pub rules: Option<PathBuf>,
 }
 
 /// Flags of `merge`.

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use args::Args;
-use args::{Command, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RunArgs, ViewArgs};
+use args::{Command, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RunArgs, TrialArgs, ViewArgs};
 
 use crate::document::Document;
 use crate::engine::{self, MonteCarlo, Shard, Study};
@@ -139,15 +139,21 @@ fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document>
     }
 }
 
+impl TrialArgs {
+    fn monte_carlo(&self) -> MonteCarlo {
+        MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads }
+    }
+
+    /// `doc` compiled with these flags.
+    fn plan(&self, doc: &Document) -> Result<FirePlan> {
+        FirePlan::new(doc, self.rules.as_deref(), self.monte_carlo())
+    }
+}
+
 impl FireArgs {
     /// The scenario (or the embedded default) compiled with these flags.
     fn plan(&self) -> Result<FirePlan> {
-        let doc = document(self.file.as_deref(), DEFAULT_SCENARIO)?;
-        FirePlan::new(
-            &doc,
-            self.rules.as_deref(),
-            MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads },
-        )
+        self.trials.plan(&document(self.file.as_deref(), DEFAULT_SCENARIO)?)
     }
 }
 
@@ -172,8 +178,8 @@ fn study(a: &RunArgs) -> Result<()> {
             ));
         }
     }
-    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads };
-    let plan = FirePlan::new(&doc, a.rules.as_deref(), monte_carlo)?;
+    let plan = a.trials.plan(&doc)?;
+    let monte_carlo = a.trials.monte_carlo();
     let out = a.out.clone().unwrap_or_else(|| {
         let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
         let name = match shard {

@@ -37,6 +37,47 @@ pub trait CompanyEntry: DeserializeOwned {
     fn name(&self) -> &Spanned<String>;
 }
 
+/// Implements [`UnitEntry`] for a ruleset's unit struct, whose shared keys are the
+/// fields `name`, `count` and `company`.
+macro_rules! unit_entry {
+    ($entry:ty) => {
+        impl $crate::engagement::scenario::UnitEntry for $entry {
+            fn name(&self) -> &toml::Spanned<String> {
+                &self.name
+            }
+            fn count(&self) -> &Option<toml::Spanned<i64>> {
+                &self.count
+            }
+            fn company(&self) -> Option<&toml::Spanned<String>> {
+                self.company.as_ref()
+            }
+        }
+    };
+}
+pub(crate) use unit_entry;
+
+/// Implements [`CompanyEntry`] for a ruleset's company struct with a `name` field.
+macro_rules! company_entry {
+    ($entry:ty) => {
+        impl $crate::engagement::scenario::CompanyEntry for $entry {
+            fn name(&self) -> &toml::Spanned<String> {
+                &self.name
+            }
+        }
+    };
+}
+pub(crate) use company_entry;
+
+/// A company that is a name and nothing more, for rulesets whose companies carry no
+/// state of their own (Mission Command and Company Commander track their groups).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedCompany {
+    name: Spanned<String>,
+}
+
+company_entry!(NamedCompany);
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEngagement {

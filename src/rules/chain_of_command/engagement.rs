@@ -28,7 +28,7 @@ use super::shooting::{Fire, Firepower, QUALITIES, TARGET_OUTCOMES, Thresholds, U
 use super::tables::{Sixes, Tables};
 use crate::dice::{D6, Ratio};
 use crate::document::Document;
-use crate::engagement::scenario::{CompanyEntry, Schedule, UnitEntry, read};
+use crate::engagement::scenario::{self, Schedule, read};
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use crate::engine::Streams;
@@ -69,19 +69,7 @@ struct RawUnit {
     range_bands: Spanned<BTreeMap<String, Spanned<f64>>>,
 }
 
-impl UnitEntry for RawUnit {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-
-    fn count(&self) -> &Option<Spanned<i64>> {
-        &self.count
-    }
-
-    fn company(&self) -> Option<&Spanned<String>> {
-        self.company.as_ref()
-    }
-}
+scenario::unit_entry!(RawUnit);
 
 /// A side's force: its Force Morale and its hand of Command Dice.
 #[derive(Deserialize)]
@@ -97,11 +85,7 @@ struct RawForce {
     leaders: Option<BTreeMap<String, Spanned<i64>>>,
 }
 
-impl CompanyEntry for RawForce {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-}
+scenario::company_entry!(RawForce);
 
 /// The rest of the document an engagement reads: the settings.
 #[derive(Deserialize)]

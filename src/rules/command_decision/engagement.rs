@@ -33,7 +33,7 @@ use super::settings::{DemoralizedCompanies, RawSettings, Settings};
 use super::tables::{HitResult, Tables};
 use crate::dice::D10;
 use crate::document::Document;
-use crate::engagement::scenario::{self, CompanyEntry, Schedule, UnitEntry};
+use crate::engagement::scenario::{self, Schedule};
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
 use crate::engine::{Resolution, Streams};
@@ -86,17 +86,7 @@ pub(super) struct RawStand {
     target_modifiers: Vec<Spanned<String>>,
 }
 
-impl UnitEntry for RawStand {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-    fn count(&self) -> &Option<Spanned<i64>> {
-        &self.count
-    }
-    fn company(&self) -> Option<&Spanned<String>> {
-        self.company.as_ref()
-    }
-}
+scenario::unit_entry!(RawStand);
 
 /// A company: its morale number and the morale modifiers that hold all engagement.
 #[derive(Deserialize)]
@@ -108,11 +98,7 @@ pub(super) struct RawCompany {
     modifiers: Vec<Spanned<String>>,
 }
 
-impl CompanyEntry for RawCompany {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-}
+scenario::company_entry!(RawCompany);
 
 #[derive(Deserialize)]
 struct SettingsOnly {

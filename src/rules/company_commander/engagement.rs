@@ -33,7 +33,7 @@ use super::tables::Tables;
 use crate::dice::Die;
 use crate::document::Document;
 use crate::engagement::markov::MAX_STATES;
-use crate::engagement::scenario::{self, CompanyEntry, Schedule, UnitEntry};
+use crate::engagement::scenario::{self, NamedCompany, Schedule};
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use crate::engine::Streams;
@@ -75,30 +75,7 @@ pub(super) struct RawUnit {
     bearing: Option<Spanned<f64>>,
 }
 
-impl UnitEntry for RawUnit {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-    fn count(&self) -> &Option<Spanned<i64>> {
-        &self.count
-    }
-    fn company(&self) -> Option<&Spanned<String>> {
-        self.company.as_ref()
-    }
-}
-
-/// A company: Company Commander gives companies nothing to track, so only a name.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawCompany {
-    name: Spanned<String>,
-}
-
-impl CompanyEntry for RawCompany {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-}
+scenario::unit_entry!(RawUnit);
 
 /// Where the shared `[engagement]` keys stand, for this ruleset's own messages.
 #[derive(Deserialize)]
@@ -395,7 +372,7 @@ pub(super) fn compile(
     catalogue: &Catalogue,
 ) -> Result<Compiled> {
     let own = raw.engagement(doc)?;
-    let setup = scenario::read::<RawUnit, RawCompany>(doc, HEXES)?;
+    let setup = scenario::read::<RawUnit, NamedCompany>(doc, HEXES)?;
     let at = doc.parse::<At>()?.engagement;
     let range_at = at.range.span().start;
     if setup.end == (crate::engagement::EndConditions { eliminated: false, broken: true })

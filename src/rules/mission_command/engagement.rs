@@ -31,12 +31,12 @@ use toml::Spanned;
 
 use super::catalogue::{Catalogue, RawWeapon};
 use super::fire::{Shot, effect_by_face};
-use super::scenario::{Ctx, MAX_MARKERS, QUALITIES, Target, face_text};
+use super::scenario::{Ctx, MAX_MARKERS, QUALITIES, REACTION_FROM_QUALITY, Target, face_text};
 use super::settings::{MarkersCome, RawSettings, Settings, SideBroken};
 use super::tables::{CASUALTY_COLUMNS, Reaction, Tables};
 use crate::dice::{D10, D20};
 use crate::document::Document;
-use crate::engagement::scenario::{self, CompanyEntry, Schedule, UnitEntry};
+use crate::engagement::scenario::{self, NamedCompany, Schedule};
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
 use crate::engine::Streams;
@@ -49,14 +49,9 @@ use crate::rules::compile::{Sum, choice};
 const CM: &str = "cm";
 /// "Elements within 5cm of enemy AFV surrender" (Reaction Test effects, Retreat).
 const SURRENDER_CM: f64 = 5.0;
-/// Reaction rows the engagement counts from the field at each test.
-const AUTOMATIC_REACTION: [(&str, &str); 9] = [
-    ("raw", "from quality"),
-    ("green", "from quality"),
-    ("veteran", "from quality"),
-    ("elite", "from quality"),
-    ("not_elite_out_of_command", "from out_of_command and quality"),
-    ("elite_out_of_command", "from out_of_command and quality"),
+/// Reaction rows the engagement counts from the field at each test (the quality rows
+/// come from the unit's `quality`, as in a reaction scenario).
+const COUNTED_REACTION: [(&str, &str); 3] = [
     ("element_suppressed", "counted at each test from the group's suppressed elements"),
     ("element_eliminated", "counted at each test from the group's eliminated elements"),
     ("retreating", "from the group's own retreat result"),
@@ -92,30 +87,7 @@ pub(super) struct RawGroup {
     reaction_modifiers: Vec<Spanned<String>>,
 }
 
-impl UnitEntry for RawGroup {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-    fn count(&self) -> &Option<Spanned<i64>> {
-        &self.count
-    }
-    fn company(&self) -> Option<&Spanned<String>> {
-        self.company.as_ref()
-    }
-}
-
-/// A company: a name only (Mission Command tests reaction by group).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawCompany {
-    name: Spanned<String>,
-}
-
-impl CompanyEntry for RawCompany {
-    fn name(&self) -> &Spanned<String> {
-        &self.name
-    }
-}
+scenario::unit_entry!(RawGroup);
 
 #[derive(Deserialize)]
 struct SettingsOnly {
@@ -466,7 +438,7 @@ struct Entry {
 
 /// Compiles a Mission Command engagement scenario.
 pub(super) fn compile(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<Compiled> {
-    let mut setup = scenario::read::<RawGroup, RawCompany>(doc, CM)?;
+    let mut setup = scenario::read::<RawGroup, NamedCompany>(doc, CM)?;
     let settings = Settings::resolve(doc, &doc.parse::<SettingsOnly>()?.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let broken = match settings.side_broken {
@@ -499,7 +471,8 @@ pub(super) fn compile(doc: &Document, tables: &Tables, catalogue: &Catalogue) ->
                 cx.target((&raw.situation, &raw.armour_class), &raw.target_modifiers, false, (Some(at), &who))?;
             let mut reaction = Sum::new(0);
             cx.reaction_quality(&mut reaction, quality, raw.out_of_command);
-            cx.reaction_named(&mut reaction, &raw.reaction_modifiers, &AUTOMATIC_REACTION)?;
+            let automatic: Vec<_> = REACTION_FROM_QUALITY.iter().chain(&COUNTED_REACTION).copied().collect();
+            cx.reaction_named(&mut reaction, &raw.reaction_modifiers, &automatic)?;
             notes.push(format!(
                 "{}: {}, {quality}{}, {}; reaction modifiers {}",
                 raw.name.get_ref(),

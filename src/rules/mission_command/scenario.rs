@@ -769,18 +769,13 @@ impl Ctx<'_> {
             }
             sum.add(&format!("{row} x{n}"), chart.get(row).value(n as i32));
         }
-        let automatic = [
-            ("raw", "from quality"),
-            ("green", "from quality"),
-            ("veteran", "from quality"),
-            ("elite", "from quality"),
-            ("not_elite_out_of_command", "from out_of_command and quality"),
-            ("elite_out_of_command", "from out_of_command and quality"),
+        let counted = [
             ("element_suppressed", "set elements_suppressed = N"),
             ("element_eliminated", "set elements_eliminated = N"),
             ("enemy_afv_knocked_out", "set enemy_afvs_knocked_out = N"),
             ("friendly_afv_knocked_out", "set friendly_afvs_knocked_out = N"),
         ];
+        let automatic: Vec<_> = REACTION_FROM_QUALITY.iter().chain(&counted).copied().collect();
         self.reaction_named(&mut sum, &g.modifiers, &automatic)?;
         let label = g.name.unwrap_or_else(|| "group".into());
         self.notes.push(format!("{label}: d10, modifiers {}", sum.describe_modifiers()));
@@ -912,3 +907,14 @@ pub(super) fn face_text(from: i32) -> String {
         n => format!("{n}+"),
     }
 }
+
+/// Reaction rows a group's `quality` and `out_of_command` set ([`Ctx::reaction_quality`]),
+/// never named by the user.
+pub(super) const REACTION_FROM_QUALITY: [(&str, &str); 6] = [
+    ("raw", "from quality"),
+    ("green", "from quality"),
+    ("veteran", "from quality"),
+    ("elite", "from quality"),
+    ("not_elite_out_of_command", "from out_of_command and quality"),
+    ("elite_out_of_command", "from out_of_command and quality"),
+];

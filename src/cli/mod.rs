@@ -173,13 +173,22 @@ fn study(a: &RunArgs) -> Result<()> {
         }
         if shard.is_some() {
             return Err(Error::Usage(
-                "--precision needs the whole tally to decide when to stop; run without --shard, or give --trials"
+                "--precision needs the whole tally to decide when to stop; drop --shard, or drop --precision and give --trials"
                     .into(),
             ));
         }
     }
     let plan = a.trials.plan(&doc)?;
     let monte_carlo = a.trials.monte_carlo();
+    let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
+    if let Some(s) = shard.filter(|s| s.count > chunks) {
+        // A shard with no chunk would run nothing and write an empty result.
+        return Err(Error::Usage(format!(
+            "--shard {s}: {} trials are {chunks} chunk(s) of {} and each shard needs one at least; split into at most {chunks} shard(s) or raise --trials",
+            monte_carlo.trials,
+            engine::CHUNK_TRIALS
+        )));
+    }
     let out = a.out.clone().unwrap_or_else(|| {
         let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
         let name = match shard {

@@ -184,9 +184,24 @@ pub struct Study {
     pub precision: Option<f64>,
 }
 
-/// Chunks run between progress reports, precision checks and interruption checks.
-/// Fixed, so a precision target stops at the same trial count on any machine.
-pub const BATCH_CHUNKS: u64 = 8;
+/// The most chunks between two progress reports and precision checks.
+pub const MAX_BATCH_CHUNKS: usize = 64;
+
+/// Where a study's batches end, counted in the shard's chunks done: after 1, 2, 4, ...
+/// chunks (each batch doubles what is done) until batches reach
+/// [`MAX_BATCH_CHUNKS`], then every [`MAX_BATCH_CHUNKS`], and at the last chunk. A
+/// precision target is thus met within twice the trials it needs (or one batch more),
+/// and since the ends depend on nothing but the chunk count, it stops at the same
+/// trial count on any machine.
+pub fn batch_ends(chunks: usize) -> impl Iterator<Item = usize> {
+    let mut done = 0;
+    std::iter::from_fn(move || {
+        (done < chunks).then(|| {
+            done = (done + done.clamp(1, MAX_BATCH_CHUNKS)).min(chunks);
+            done
+        })
+    })
+}
 
 /// What a study ran to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,11 +220,10 @@ pub fn widest_half_width(tally: &Tally, measures: &[Measure], confidence: f64) -
         .fold(0.0, f64::max)
 }
 
-/// Runs a study in batches of [`BATCH_CHUNKS`] chunks. After each batch it reports
-/// (trials done, trials planned) to `progress`, stops with [`Error::Interrupted`] if
-/// `stop` is set, and with a precision target stops as soon as every outcome's 95%
-/// interval is narrower than it. Batches are cut from the shard's chunk list alone,
-/// so where a study stops depends only on the seed and the target.
+/// Runs a study in the batches of [`batch_ends`]. After each batch it reports (trials
+/// done, trials planned) to `progress`, and with a precision target stops as soon as
+/// every outcome's 95% interval is narrower than it. Once `stop` is set no further
+/// chunk starts and the study ends with [`Error::Interrupted`].
 pub fn run_study(
     experiment: &dyn Experiment,
     study: &Study,
@@ -221,28 +235,26 @@ pub fn run_study(
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     let mine: Vec<u64> = study.shard.chunks(chunks).collect();
     let planned: u64 = mine.iter().map(|&c| chunk_trials(plan.trials, c)).sum();
+    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    let precise = |tally: &Tally| {
+        study.precision.is_none_or(|p| widest_half_width(tally, experiment.measures(), crate::export::CONFIDENCE) < p)
+    };
     let work = || -> Result<Ran> {
         let mut tally = Tally::new(&layout);
-        for batch in mine.chunks(BATCH_CHUNKS as usize) {
-            let part = batch
+        let mut start = 0;
+        for end in batch_ends(mine.len()) {
+            let part = mine[start..end]
                 .par_iter()
-                .map(|&chunk| run_chunk(experiment, plan, &layout, chunk))
-                .reduce(|| Tally::new(&layout), Tally::merge);
-            tally = tally.merge(part);
+                .map(|&chunk| (!stopped()).then(|| run_chunk(experiment, plan, &layout, chunk)))
+                .reduce(|| Some(Tally::new(&layout)), |a, b| Some(a?.merge(b?)));
+            tally = tally.merge(part.filter(|_| !stopped()).ok_or(Error::Interrupted)?);
+            start = end;
             progress(tally.trials(), planned);
-            if stop.load(std::sync::atomic::Ordering::Relaxed) {
-                return Err(Error::Interrupted);
-            }
-            if let Some(p) = study.precision
-                && widest_half_width(&tally, experiment.measures(), crate::export::CONFIDENCE) < p
-            {
+            if study.precision.is_some() && precise(&tally) {
                 return Ok(Ran { tally, precise: true });
             }
         }
-        let precise = study
-            .precision
-            .is_none_or(|p| widest_half_width(&tally, experiment.measures(), crate::export::CONFIDENCE) < p);
-        Ok(Ran { tally, precise })
+        Ok(Ran { precise: precise(&tally), tally })
     };
     in_pool(plan.threads, work)?
 }
@@ -289,6 +301,14 @@ pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn batches_double_up_to_the_cap_and_end_at_the_last_chunk() {
+        assert_eq!(batch_ends(5).collect::<Vec<_>>(), [1, 2, 4, 5]);
+        assert_eq!(batch_ends(0).count(), 0);
+        // 1, 2, 4, ..., 64 (seven doublings), then steps of 64 to 200.
+        assert_eq!(batch_ends(200).collect::<Vec<_>>(), [1, 2, 4, 8, 16, 32, 64, 128, 192, 200]);
+    }
 
     #[test]
     fn shards_split_the_chunks_without_overlap_or_gap() {

@@ -176,7 +176,8 @@ impl StudyResult {
                 ));
             }
             if s.scenario_hash != first.scenario_hash {
-                return Err(differs("scenario", &s.scenario_hash, &first.scenario_hash));
+                let named = |s: &Summary| format!("`{}` (text hash {})", s.scenario, s.scenario_hash);
+                return Err(differs("scenario", &named(s), &named(&first)));
             }
             if s.rules_hash != first.rules_hash {
                 return Err(differs("rules hash", &s.rules_hash, &first.rules_hash));
@@ -195,6 +196,14 @@ impl StudyResult {
             })?;
             if shard.count != shard_count {
                 return Err(differs("shard count", &shard.count, &shard_count));
+            }
+            if !(1..=shard.count).contains(&shard.index) {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    format!(
+                        "shard {shard} is not K/N with 1 <= K <= N; the file was edited or damaged, re-run that shard"
+                    ),
+                ));
             }
             let slot = &mut seen[shard.index as usize - 1];
             if *slot {

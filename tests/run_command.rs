@@ -1,0 +1,480 @@
+//! `combat-odds run` and `combat-odds merge` through the real binary: the shards of a
+//! run merge, in any order, into exactly the files the unsharded run writes; the
+//! number of threads never changes a frame; an existing results directory is kept
+//! unless `--force`; bad shard specs and mismatched shards are refused in one line;
+//! Ctrl-C writes nothing and exits 130; a precision target stops at the same trial
+//! count every time, with every interval under it.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use combat_odds::engine::{CHUNK_TRIALS, batch_ends};
+use common::cli::{self, assert_contains, assert_names_file, error_line};
+use serde_json::Value;
+use tempfile::TempDir;
+
+/// The master seed of every study here.
+const SEED: &str = "2718";
+
+/// The engagement file the shard tests cover beside the embedded default (a different
+/// ruleset, with no exact odds).
+const PANZERS: &str = "mc_engagement_panzer_iv_vs_shermans.toml";
+
+/// The header every measure's CSV frame opens with.
+const FRAME_HEADER: &str = "outcome,probability,ci_low,ci_high,count,exact";
+
+fn tempdir() -> TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+fn utf8(path: &Path) -> &str {
+    path.to_str().expect("utf-8 temp path")
+}
+
+/// `PANZERS` in experiments/, as a command-line argument.
+fn panzers() -> String {
+    common::experiment_path(PANZERS).to_str().expect("utf-8 path").to_string()
+}
+
+/// `run ARGS --out OUT`, which must succeed; returns OUT.
+fn study(out: &Path, args: &[&str]) -> PathBuf {
+    let o = cli::run(&[&["run"], args, &["--out", utf8(out)]].concat());
+    assert!(o.status.success(), "run {args:?}:\n{}", String::from_utf8_lossy(&o.stderr));
+    out.to_path_buf()
+}
+
+/// `merge DIRS... --out OUT` then `extra`.
+fn merge(dirs: &[&Path], out: &Path, extra: &[&str]) -> Output {
+    let dirs: Vec<&str> = dirs.iter().map(|d| utf8(d)).collect();
+    cli::run(&[&["merge"], &dirs[..], &["--out", utf8(out)], extra].concat())
+}
+
+/// The names in `dir`, hidden ones included, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A results directory's files, name to bytes.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    listing(dir)
+        .into_iter()
+        .map(|name| (name.clone(), std::fs::read(dir.join(&name)).expect("read a result")))
+        .collect()
+}
+
+/// A results directory's `summary.json`.
+fn summary(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+/// The summary without its wall time, the one field two runs of one study may differ in.
+fn timeless(dir: &Path) -> Value {
+    let mut s = summary(dir);
+    s.as_object_mut().expect("a JSON object").remove("wall_time_s").expect("a wall time");
+    s
+}
+
+/// The measure names a summary lists.
+fn measure_names(summary: &Value) -> Vec<String> {
+    let measures = summary["measures"].as_array().expect("measures");
+    measures.iter().map(|m| m["name"].as_str().expect("a measure name").to_string()).collect()
+}
+
+/// `b` holds exactly the results `a` does: the same files, every CSV and Parquet frame
+/// byte for byte, and the same summary but for the wall time.
+fn assert_same_results(a: &Path, b: &Path) {
+    let (fa, fb) = (files(a), files(b));
+    assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>(), "{} and {}", a.display(), b.display());
+    // One CSV and one Parquet frame per measure, and the summary: nothing else.
+    let mut expected: Vec<String> =
+        measure_names(&summary(a)).iter().flat_map(|m| [format!("{m}.csv"), format!("{m}.parquet")]).collect();
+    expected.push("summary.json".into());
+    expected.sort();
+    assert_eq!(fa.keys().cloned().collect::<Vec<_>>(), expected, "{}", a.display());
+    for (name, bytes) in fa.iter().filter(|(name, _)| *name != "summary.json") {
+        assert!(bytes == &fb[name], "{name} differs between {} and {}", a.display(), b.display());
+    }
+    assert_eq!(timeless(a), timeless(b), "summary.json of {} and {}", a.display(), b.display());
+}
+
+/// One CSV frame's rows: (outcome, ci_low, ci_high, count).
+fn frame_rows(csv: &Path) -> Vec<(String, f64, f64, u64)> {
+    let text = std::fs::read_to_string(csv).expect("a CSV frame");
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(FRAME_HEADER), "{}", csv.display());
+    let number = |field: &str| field.parse::<f64>().unwrap_or_else(|e| panic!("{}: `{field}`: {e}", csv.display()));
+    lines
+        .map(|line| {
+            // From the right, so an outcome label may hold a comma.
+            let fields: Vec<&str> = line.rsplitn(6, ',').collect();
+            assert_eq!(fields.len(), 6, "{}: {line}", csv.display());
+            let count = fields[1].parse().unwrap_or_else(|e| panic!("{}: count in {line}: {e}", csv.display()));
+            (fields[5].to_string(), number(fields[3]), number(fields[2]), count)
+        })
+        .collect()
+}
+
+/// Waits up to `limit` for `child` to exit, killing it and failing if it does not.
+fn finish(mut child: Child, limit: Duration) -> Output {
+    let deadline = Instant::now() + limit;
+    while child.try_wait().expect("poll the child").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("collect the child's output")
+}
+
+/// The binary with `args`, its output captured.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(cli::BIN).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the binary starts")
+}
+
+// ---- shards and threads -----------------------------------------------------------
+
+/// Runs `scenario` (the embedded default when `None`) whole and as shards 1/4..4/4,
+/// and merges the shards in two orders: each merge writes exactly the whole run's files.
+fn assert_shards_merge_to_the_whole_run(scenario: Option<&str>) {
+    let dir = tempdir();
+    // 200,000 trials are four chunks, the last one short: each shard runs one.
+    let base: Vec<&str> = scenario.into_iter().chain(["--trials", "200000", "--seed", SEED]).collect();
+    let whole = study(&dir.path().join("whole"), &base);
+    let shards: Vec<PathBuf> = (1..=4)
+        .map(|k| {
+            let spec = format!("{k}/4");
+            study(&dir.path().join(format!("shard-{k}")), &[&base[..], &["--shard", &spec]].concat())
+        })
+        .collect();
+
+    let whole_trials = summary(&whole)["trials"].as_u64().expect("trials");
+    assert_eq!(whole_trials, 200_000);
+    let mut shard_trials = 0;
+    for (k, shard) in (1..).zip(&shards) {
+        let s = summary(shard);
+        assert_eq!(s["shard"], serde_json::json!({ "index": k, "count": 4 }), "{}", shard.display());
+        let trials = s["trials"].as_u64().expect("trials");
+        assert!(trials > 0, "shard {k}/4 ran no trials");
+        shard_trials += trials;
+    }
+    assert_eq!(shard_trials, whole_trials, "the shards' trials add up to the whole run's");
+
+    for (name, order) in [("merged-in-order", [0, 1, 2, 3]), ("merged-4-2-1-3", [3, 1, 0, 2])] {
+        let merged = dir.path().join(name);
+        let dirs: Vec<&Path> = order.iter().map(|&i| shards[i].as_path()).collect();
+        let out = merge(&dirs, &merged, &[]);
+        assert!(out.status.success(), "merge {order:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+        assert_same_results(&whole, &merged);
+        // The wall time is the shards' summed, whatever the order.
+        let summed: f64 = shards.iter().map(|s| summary(s)["wall_time_s"].as_f64().expect("wall time")).sum();
+        let merged_time = summary(&merged)["wall_time_s"].as_f64().expect("wall time");
+        assert!((merged_time - summed).abs() < 1e-9, "merged wall time {merged_time}, shards' sum {summed}");
+    }
+}
+
+#[test]
+fn shards_of_the_default_engagement_merge_in_any_order_into_the_unsharded_run() {
+    assert_shards_merge_to_the_whole_run(None);
+}
+
+#[test]
+fn shards_of_an_engagement_file_merge_in_any_order_into_the_unsharded_run() {
+    assert_shards_merge_to_the_whole_run(Some(&panzers()));
+}
+
+#[test]
+fn the_same_seed_writes_the_same_frames_on_one_two_and_eight_threads() {
+    let dir = tempdir();
+    // Five chunks: more than one per thread on two threads, fewer than eight.
+    let runs: Vec<PathBuf> = ["1", "2", "8"]
+        .iter()
+        .map(|t| {
+            study(&dir.path().join(format!("threads-{t}")), &["--trials", "300000", "--seed", SEED, "--threads", t])
+        })
+        .collect();
+    for other in &runs[1..] {
+        assert_same_results(&runs[0], other);
+    }
+}
+
+// ---- where results go ---------------------------------------------------------------
+
+#[test]
+fn without_out_a_run_writes_results_stem_under_the_working_directory() {
+    let cwd = tempdir();
+    let panzers = panzers();
+    let cases: [(&[&str], &str); 3] = [
+        (&["--trials", "1000"], "cd_engagement_tank_duel"),
+        // 200,000 trials are four chunks, enough for three shards.
+        (&["--trials", "200000", "--shard", "2/3"], "cd_engagement_tank_duel-shard-2-of-3"),
+        (&[&panzers, "--trials", "1000"], "mc_engagement_panzer_iv_vs_shermans"),
+    ];
+    for (args, name) in cases {
+        let out =
+            Command::new(cli::BIN).arg("run").args(args).current_dir(cwd.path()).output().expect("the binary runs");
+        assert!(out.status.success(), "run {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let wrote = Path::new("results").join(name);
+        assert!(stdout.contains(&format!("wrote {}", wrote.display())), "run {args:?} says where it wrote:\n{stdout}");
+        assert!(cwd.path().join(&wrote).join("summary.json").is_file(), "{}", wrote.display());
+    }
+    assert_eq!(listing(cwd.path()), ["results"]);
+    assert_eq!(listing(&cwd.path().join("results")), cases.map(|(_, name)| name.to_string()));
+}
+
+#[test]
+fn an_existing_results_directory_is_refused_and_untouched_unless_forced() {
+    let dir = tempdir();
+    let out = dir.path().join("mine");
+    let notes = cli::write(&out, "notes.txt", "my notes\n");
+    // Ten billion trials: the refusal must come before the study runs, not after it.
+    let refused = finish(spawn(&["run", "--trials", "10000000000", "--out", utf8(&out)]), Duration::from_secs(30));
+    let line = error_line(&refused);
+    assert!(line.starts_with(&format!("error: {} already exists", out.display())), "{line}");
+    assert_contains(&line, &["--force"]);
+    assert_eq!(std::fs::read_to_string(&notes).expect("the user's file"), "my notes\n");
+    assert_eq!(listing(&out), ["notes.txt"]);
+    assert_eq!(listing(dir.path()), ["mine"], "no temporary sibling left");
+
+    study(&out, &["--trials", "1000", "--seed", SEED, "--force"]);
+    assert!(!notes.exists(), "--force replaces the directory whole");
+    assert!(out.join("summary.json").is_file());
+    assert_eq!(listing(dir.path()), ["mine"], "no temporary or old sibling left");
+}
+
+#[test]
+fn merge_refuses_an_existing_directory_unless_forced() {
+    let dir = tempdir();
+    let shard = study(&dir.path().join("only"), &["--trials", "1000", "--seed", SEED, "--shard", "1/1"]);
+    let out = dir.path().join("mine");
+    let notes = cli::write(&out, "notes.txt", "my notes\n");
+    let line = error_line(&merge(&[&shard], &out, &[]));
+    assert!(line.starts_with(&format!("error: {} already exists", out.display())), "{line}");
+    assert_contains(&line, &["--force"]);
+    assert_eq!(std::fs::read_to_string(&notes).expect("the user's file"), "my notes\n");
+    assert_eq!(listing(&out), ["notes.txt"]);
+
+    let forced = merge(&[&shard], &out, &["--force"]);
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(!notes.exists(), "--force replaces the directory whole");
+    assert_eq!(summary(&out)["trials"], 1000);
+    assert_eq!(summary(&out)["shard"], Value::Null, "a merge is a whole run");
+    assert_eq!(listing(dir.path()), ["mine", "only"], "no temporary or old sibling left");
+}
+
+// ---- refusals -------------------------------------------------------------------------
+
+#[test]
+fn shard_specs_outside_one_to_n_are_refused() {
+    let dir = tempdir();
+    let out = dir.path().join("never");
+    for spec in ["3/2", "0/4", "x"] {
+        let line = error_line(&cli::run(&["run", "--trials", "1000", "--shard", spec, "--out", utf8(&out)]));
+        assert_contains(&line, &[&format!("shard `{spec}`"), "K/N", "1 <= K <= N"]);
+    }
+    assert_eq!(listing(dir.path()), Vec::<String>::new(), "nothing written");
+}
+
+#[test]
+fn more_shards_than_chunks_are_refused_before_anything_runs() {
+    let dir = tempdir();
+    let out = dir.path().join("never");
+    // 200,000 trials are four chunks of 65,536: a fifth shard would run nothing.
+    let line = error_line(&cli::run(&["run", "--trials", "200000", "--shard", "2/5", "--out", utf8(&out)]));
+    assert_contains(&line, &["--shard 2/5", "4 chunk(s)", "at most 4 shard(s)"]);
+    assert_eq!(listing(dir.path()), Vec::<String>::new(), "nothing written");
+}
+
+#[test]
+fn a_precision_target_with_a_shard_is_refused() {
+    let dir = tempdir();
+    let out = dir.path().join("never");
+    let line = error_line(&cli::run(&["run", "--precision", "0.01", "--shard", "1/2", "--out", utf8(&out)]));
+    assert_contains(&line, &["--precision", "--shard"]);
+    assert_eq!(listing(dir.path()), Vec::<String>::new(), "nothing written");
+}
+
+#[test]
+fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
+    let dir = tempdir();
+    let d = dir.path();
+    let panzers = panzers();
+    // 200,000 trials are four chunks: enough for two shards or three.
+    let shard = |name: &str, args: &[&str]| study(&d.join(name), &[&["--trials", "200000"], args].concat());
+    let first = shard("first", &["--seed", SEED, "--shard", "1/2"]);
+    let other_seed = shard("other-seed", &["--seed", "1", "--shard", "2/2"]);
+    let other_scenario = shard("other-scenario", &[&panzers, "--seed", SEED, "--shard", "2/2"]);
+    let other_trials = study(&d.join("other-trials"), &["--trials", "120000", "--seed", SEED, "--shard", "2/2"]);
+    let of_three = shard("of-three", &["--seed", SEED, "--shard", "2/3"]);
+    let whole = shard("whole", &["--seed", SEED]);
+    let empty = d.join("empty");
+    std::fs::create_dir(&empty).expect("create a folder");
+
+    let out = d.join("merged");
+    let refused = |dirs: &[&Path]| {
+        let line = error_line(&merge(dirs, &out, &[]));
+        assert!(!out.exists(), "nothing written for {dirs:?}");
+        line
+    };
+    // Each mismatch names the summary that does not fit.
+    let cases: [(&Path, &[&str]); 5] = [
+        (&other_seed, &["seed 1 differs from 2718", "only shards of one run merge"]),
+        (
+            &other_scenario,
+            &["scenario `Panzer IVs hull-down", "differs from `Panther vs Sherman", "only shards of one run merge"],
+        ),
+        (&other_trials, &["--trials 120000 differs from 200000", "only shards of one run merge"]),
+        (&of_three, &["shard count 3 differs from 2"]),
+        (&whole, &["a whole run, not a shard"]),
+    ];
+    for (misfit, parts) in cases {
+        let line = refused(&[&first, misfit]);
+        assert_names_file(&line, &misfit.join("summary.json"));
+        assert_contains(&line, parts);
+    }
+    let line = refused(&[&first, &first]);
+    assert_names_file(&line, &first.join("summary.json"));
+    assert_contains(&line, &["shard 1/2 is given twice"]);
+
+    let line = refused(&[&first]);
+    assert_contains(&line, &["shard(s) 2/2 missing", "merge needs all 2"]);
+
+    // A summary edited by hand to a shard outside its count is refused, not a crash.
+    let edited = shard("edited", &["--seed", SEED, "--shard", "2/2"]);
+    let path = edited.join("summary.json");
+    let text = std::fs::read_to_string(&path).expect("the summary");
+    std::fs::write(&path, text.replacen("\"index\": 2", "\"index\": 5", 1)).expect("edit the summary");
+    let line = refused(&[&first, &edited]);
+    assert_names_file(&line, &path);
+    assert_contains(&line, &["shard 5/2 is not K/N", "re-run that shard"]);
+
+    let line = refused(&[&first, &empty]);
+    assert_names_file(&line, &empty.join("summary.json"));
+    assert_contains(&line, &["cannot read it", "combat-odds run"]);
+
+    let mut left = listing(d);
+    left.retain(|name| name.starts_with('.'));
+    assert_eq!(left, Vec::<String>::new(), "no temporary sibling left");
+}
+
+// ---- Ctrl-C -------------------------------------------------------------------------------
+
+/// Waits until `child` catches SIGINT, i.e. its Ctrl-C handler is installed (read from
+/// /proc on Linux; elsewhere, a second's grace), so the signal reaches the handler
+/// rather than killing the process outright.
+#[cfg(unix)]
+fn wait_for_ctrl_c_handler(child: &mut Child) {
+    // SigCgt sets bit n-1 for each caught signal n; SIGINT is 2.
+    const SIGINT_BIT: u64 = 1 << (2 - 1);
+    let status = PathBuf::from(format!("/proc/{}/status", child.id()));
+    if !status.exists() {
+        std::thread::sleep(Duration::from_secs(1));
+        return;
+    }
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(exit) = child.try_wait().expect("poll the child") {
+            panic!("the run ended ({exit}) before it could be interrupted");
+        }
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught =
+            text.lines().find_map(|l| l.strip_prefix("SigCgt:")).and_then(|m| u64::from_str_radix(m.trim(), 16).ok());
+        if caught.is_some_and(|mask| mask & SIGINT_BIT != 0) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the run never installed its Ctrl-C handler");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_run_writes_nothing_and_exits_130() {
+    let dir = tempdir();
+    let out = dir.path().join("never");
+    let mut child = spawn(&["run", "--trials", "10000000000", "--seed", SEED, "--out", utf8(&out)]);
+    wait_for_ctrl_c_handler(&mut child);
+    // Let the study get under way.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(child.try_wait().expect("poll the child").is_none(), "ten billion trials take longer than this");
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(kill.success(), "kill -INT failed");
+
+    let output = finish(child, Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "exit code; stderr:\n{stderr}");
+    assert!(output.stdout.is_empty(), "nothing on stdout:\n{}", String::from_utf8_lossy(&output.stdout));
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        ["error: interrupted: the run stopped before it finished and wrote no result files"]
+    );
+    assert_eq!(listing(dir.path()), Vec::<String>::new(), "neither the results nor a temporary directory");
+}
+
+// ---- precision ----------------------------------------------------------------------------
+
+/// Runs the default engagement to `precision` (at most `trials`) on two threads and
+/// on eight: both stop at the same batch boundary with the same frames, and every
+/// outcome of every measure has a 95% interval half-width under the target. Returns
+/// the trials run.
+fn assert_precision_stops_deterministically(precision: &str, trials: &str) -> u64 {
+    let dir = tempdir();
+    let runs: Vec<PathBuf> = ["2", "8"]
+        .iter()
+        .map(|t| {
+            let args = ["--precision", precision, "--trials", trials, "--seed", SEED, "--threads", t];
+            study(&dir.path().join(format!("threads-{t}")), &args)
+        })
+        .collect();
+    assert_same_results(&runs[0], &runs[1]);
+
+    let s = summary(&runs[0]);
+    let target: f64 = precision.parse().expect("a number");
+    assert_eq!(s["precision"].as_f64(), Some(target));
+    assert_eq!(s["precision_reached"], true);
+    let ran = s["trials"].as_u64().expect("trials");
+    assert!(ran < trials.parse().expect("a number"), "stopped before --trials {trials}: ran {ran}");
+    assert!(
+        batch_ends(usize::MAX)
+            .take_while(|&end| end as u64 * CHUNK_TRIALS <= ran)
+            .any(|end| end as u64 * CHUNK_TRIALS == ran),
+        "stopped at a batch boundary: ran {ran}"
+    );
+
+    let mut widest: f64 = 0.0;
+    for measure in measure_names(&s) {
+        let csv = runs[0].join(format!("{measure}.csv"));
+        let rows = frame_rows(&csv);
+        assert_eq!(rows.iter().map(|r| r.3).sum::<u64>(), ran, "{measure}: counts add up to the trials");
+        for (outcome, low, high, _) in rows {
+            let half = (high - low) / 2.0;
+            assert!(half < target, "{measure} = {outcome}: half-width {half} is not under {target}");
+            widest = widest.max(half);
+        }
+    }
+    let reported = s["widest_half_width"].as_f64().expect("widest half-width");
+    assert!((reported - widest).abs() < 1e-12, "summary says {reported}, the frames {widest}");
+    ran
+}
+
+#[test]
+fn a_precision_target_stops_at_the_same_trial_count_with_every_interval_under_it() {
+    // 0.01 needs n > 1.96^2 x 0.25 / 0.01^2 = 9,604 trials at worst (p = 1/2): the
+    // first batch, one chunk, meets it.
+    assert_eq!(assert_precision_stops_deterministically("0.01", "1000000"), CHUNK_TRIALS, "met by the first chunk");
+    // A target the first batch does not meet: the stop moves to a later boundary.
+    let ran = assert_precision_stops_deterministically("0.001", "4000000");
+    assert!(ran > CHUNK_TRIALS, "0.001 needs more than one batch; ran {ran}");
+}

@@ -28,8 +28,13 @@ mkdir -p results
   echo "|---|---|---|---|---|---|---|---|"
 } > "$manifest.tmp"
 engagements=()
+comparisons=()
 for file in experiments/*.toml; do
   name=$(basename "$file" .toml)
+  if grep -q '^kind = "compare"' "$file"; then
+    comparisons+=("$file")
+    continue
+  fi
   if grep -q '^kind = "engagement"' "$file"; then
     engagements+=("$file")
     continue
@@ -69,5 +74,21 @@ winners = "; ".join(cell(row) for row in rows)
 print(f'| [{sys.argv[1]}]({sys.argv[2].removeprefix("results/")}/) | {r["ruleset"]} | {r["trials"]} | {r["seed"]} | {r["rules_hash"]} | {r["wall_time_s"]:.2f} s | {winners} |')
 PY
 done
+{
+  echo
+  echo "## Comparisons"
+  echo
+  echo "Each directory holds compare.csv/.parquet, differences.csv/.parquet (paired weapons) and the chart."
+  echo
+  for file in "${comparisons[@]}"; do
+    echo "- [$file]($(basename "$file" .toml)/)"
+  done
+} >> "$manifest.tmp"
+for file in "${comparisons[@]}"; do
+  name=$(basename "$file" .toml)
+  "$bin" compare "$file" --trials "$trials" --seed "$seed" --out "results/$name" --force > /dev/null
+done
 mv "$manifest.tmp" "$manifest"
+# The regression gate's baseline, from the same trials and seed.
+"$bin" regress --update --trials "$trials" --seed "$seed"
 echo "wrote results/ and $manifest"

@@ -96,6 +96,16 @@ impl Ratio {
         &self.den
     }
 
+    /// Reads `num/den` (or a whole number) as `Display` writes it; `None` for
+    /// anything else or a zero denominator.
+    pub fn parse(text: &str) -> Option<Ratio> {
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        match (n.parse::<BigUint>(), d.parse::<BigUint>()) {
+            (Ok(n), Ok(d)) if !d.is_zero() => Some(Ratio::from_big(n, d)),
+            _ => None,
+        }
+    }
+
     /// Is this probability exactly 0?
     pub fn is_zero(&self) -> bool {
         self.num.is_zero()

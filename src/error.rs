@@ -41,6 +41,12 @@ pub enum Error {
     /// Bad command-line usage that clap could not catch.
     #[error("{0}")]
     Usage(String),
+    /// The regression gate found reference probabilities that moved (or a stale
+    /// baseline); what moved has been printed.
+    #[error(
+        "the gate failed: {0} reference probabilities moved; if the change is intended, run `combat-odds regress --update` and commit the baseline"
+    )]
+    Moved(usize),
     /// The user stopped the run (Ctrl-C) before it finished; nothing was written.
     #[error("interrupted: the run stopped before it finished and wrote no result files")]
     Interrupted,
@@ -76,7 +82,7 @@ impl Error {
     /// (the shell's code for SIGINT) when interrupted.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Io { .. } => 1,
+            Error::Io { .. } | Error::Moved(_) => 1,
             Error::Interrupted => 130,
             _ => 2,
         }

@@ -4,11 +4,13 @@
 //! The pieces: [`dice`] and [`exact`] give exact distributions; [`tables`] loads
 //! and validates table data; [`rules`] holds one module per ruleset behind one
 //! trait; [`engine`] runs seeded, chunked, parallel Monte Carlo; [`stats`] gives
-//! intervals and tests; [`export`] renders one report schema; [`cli`] ties them to
-//! the command line.
+//! intervals and tests; [`export`] renders one report schema; [`charts`] draws it as
+//! PNG and SVG; [`cli`] ties them to the command line.
 #![deny(missing_docs)]
 
+pub mod charts;
 pub mod cli;
+pub mod compare;
 pub mod dice;
 pub mod document;
 pub mod engagement;
@@ -16,6 +18,8 @@ pub mod engine;
 pub mod error;
 pub mod exact;
 pub mod export;
+pub mod regress;
 pub mod rules;
+pub mod sensitivity;
 pub mod stats;
 pub mod tables;

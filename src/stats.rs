@@ -24,13 +24,75 @@ pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Estimate {
     if trials == 0 {
         return Estimate { estimate: f64::NAN, low: 0.0, high: 1.0 };
     }
-    let z = Normal::standard().inverse_cdf(0.5 + confidence / 2.0);
+    let z = z_score(confidence);
     let n = trials as f64;
     let p = successes as f64 / n;
     let z2n = z * z / n;
     let centre = (p + z2n / 2.0) / (1.0 + z2n);
     let half = z / (1.0 + z2n) * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
     Estimate { estimate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+}
+
+/// The two-sided standard normal quantile for `confidence` (1.96 at 0.95).
+fn z_score(confidence: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + confidence / 2.0)
+}
+
+/// The two-sided p-value of a two-sample z-test that `a` of `n` and `b` of `m` come
+/// from one probability (pooled variance). Samples that cannot differ (both all or
+/// nothing) give 1.
+pub fn two_proportion_p(a: u64, n: u64, b: u64, m: u64) -> f64 {
+    let (nf, mf) = (n as f64, m as f64);
+    let pooled = (a + b) as f64 / (nf + mf);
+    let variance = pooled * (1.0 - pooled) * (1.0 / nf + 1.0 / mf);
+    if variance <= 0.0 {
+        return if a as f64 / nf == b as f64 / mf { 1.0 } else { 0.0 };
+    }
+    let z = (a as f64 / nf - b as f64 / mf).abs() / variance.sqrt();
+    2.0 * (1.0 - Normal::standard().cdf(z))
+}
+
+/// Joint kill counts of two resolutions run trial by trial on the same random numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Paired {
+    /// Trials run.
+    pub trials: u64,
+    /// Trials where both killed.
+    pub both: u64,
+    /// Trials where only the first killed.
+    pub first_only: u64,
+    /// Trials where only the second killed.
+    pub second_only: u64,
+}
+
+impl Paired {
+    /// Adds another tally of the same pair (merging is addition, so associative).
+    pub fn merge(self, o: Paired) -> Paired {
+        Paired {
+            trials: self.trials + o.trials,
+            both: self.both + o.both,
+            first_only: self.first_only + o.first_only,
+            second_only: self.second_only + o.second_only,
+        }
+    }
+
+    /// P(first kills) - P(second kills), with two normal intervals at `confidence`:
+    /// the paired one, from the variance of the per-trial differences (each -1, 0 or
+    /// 1: E[D^2] - E[D]^2 = discordant share - d^2), and the one independent runs of
+    /// the same size would give (the two binomial variances added). Common random
+    /// numbers make the pair agree more often than chance, which narrows the first.
+    pub fn difference(&self, confidence: f64) -> (Estimate, Estimate) {
+        let n = self.trials as f64;
+        let first = (self.both + self.first_only) as f64 / n;
+        let second = (self.both + self.second_only) as f64 / n;
+        let d = first - second;
+        let discordant = (self.first_only + self.second_only) as f64 / n;
+        let z = z_score(confidence);
+        let paired = z * ((discordant - d * d).max(0.0) / n).sqrt();
+        let independent = z * ((first * (1.0 - first) + second * (1.0 - second)) / n).sqrt();
+        let around = |half: f64| Estimate { estimate: d, low: d - half, high: d + half };
+        (around(paired), around(independent))
+    }
 }
 
 /// Pearson's chi-square goodness-of-fit of observed counts against exact probabilities.

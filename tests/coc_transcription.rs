@@ -856,9 +856,19 @@ fn every_table_names_its_source_and_a_heading_that_source_prints() {
             "weapons.toml",
             "force_morale.toml",
             "setbacks.toml",
+            "equivalents.toml",
         ],
         "every file is checked below"
     );
+    // compare's equivalents cite the to-hit section (reference lines 21, 28), which
+    // says the distances of the range bands were NOT FOUND: why the file maps nothing.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        source: Source,
+    }
+    let (_, text) = EMBEDDED.files.iter().find(|(n, _)| *n == "equivalents.toml").expect("embedded");
+    let head: Head = toml::from_str(text).expect("the file parses");
+    assert_source("equivalents.toml", &head.source, FACTS, "1. Shooting: To-hit (1e, from [ESP])");
     // Seed line 11: "7.2 Rolling the command dice"
     assert_source("command_dice.toml", &t.dice.source, SEED, "7.2 Rolling the command dice");
     // Seed line 49: "7.5 Leader Orders"

@@ -91,13 +91,15 @@ fn measure_names(summary: &Value) -> Vec<String> {
 }
 
 /// `b` holds exactly the results `a` does: the same files, every CSV and Parquet frame
-/// byte for byte, and the same summary but for the wall time.
+/// and every PNG and SVG chart byte for byte, and the same summary but for the wall time.
 fn assert_same_results(a: &Path, b: &Path) {
     let (fa, fb) = (files(a), files(b));
     assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>(), "{} and {}", a.display(), b.display());
-    // One CSV and one Parquet frame per measure, and the summary: nothing else.
+    // One CSV and one Parquet frame per measure, an engagement's three charts as PNG
+    // and SVG, and the summary: nothing else.
     let mut expected: Vec<String> =
         measure_names(&summary(a)).iter().flat_map(|m| [format!("{m}.csv"), format!("{m}.parquet")]).collect();
+    expected.extend(["winner", "turns", "survivors"].iter().flat_map(|c| [format!("{c}.png"), format!("{c}.svg")]));
     expected.push("summary.json".into());
     expected.sort();
     assert_eq!(fa.keys().cloned().collect::<Vec<_>>(), expected, "{}", a.display());

@@ -24,6 +24,10 @@ pub enum Command {
     /// Add up the directories of one run's `--shard K/N` parts into the result the
     /// whole run would have written.
     Merge(MergeArgs),
+    /// Compare weapons across rulesets in real units: kill probability by ruleset and
+    /// range (one turn's fire and one shot), paired differences on common random
+    /// numbers, as frames (CSV, Parquet) and a chart.
+    Compare(CompareArgs),
     /// The chance a fire destroys its target, as a whole percentage the way Company
     /// Commander's screen shows it, with the exact fraction behind it.
     PercentDestroy(FireArgs),
@@ -34,6 +38,17 @@ pub enum Command {
     Tables(ListArgs),
     /// List a ruleset's modifiers: stable name, value, how applied, source.
     Modifiers(ListArgs),
+    /// Which table cells and named modifiers move a scenario's p_kill most: every
+    /// one-step change (a number by one, a band boundary by one, a modifier dropped),
+    /// ranked by how far it moves p_kill.
+    Sensitivity(SensitivityArgs),
+    /// The regression gate: evaluate the reference scenarios and compare them with the
+    /// baseline (exact values exactly, Monte Carlo by a corrected two-sample test);
+    /// exit 1 when anything moved. `--update` rewrites the baseline.
+    Regress(RegressArgs),
+    /// Which table cells two rules directories differ in, and which reference
+    /// scenarios each changed cell reaches.
+    DiffTables(DiffTablesArgs),
 }
 
 /// The Monte Carlo and table flags `fire` and `run` share.
@@ -91,6 +106,67 @@ pub struct RunArgs {
     pub force: bool,
 }
 
+/// Flags of `compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// Comparison TOML file; without one, the embedded AT gun vs medium tank comparison.
+    pub file: Option<PathBuf>,
+    /// Trials, seed, threads and tables.
+    #[command(flatten)]
+    pub trials: TrialArgs,
+    /// Results directory (default: results/<comparison file name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Allow --out to replace an existing directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `regress`.
+#[derive(Debug, clap::Args)]
+pub struct RegressArgs {
+    /// Evaluate the suite and rewrite the baseline instead of checking against it.
+    #[arg(long)]
+    pub update: bool,
+    /// Trials, seed, threads and tables (`--rules DIR`: the tables to check).
+    #[command(flatten)]
+    pub trials: TrialArgs,
+    /// A suite file (`scenarios = [...]`); default: every scenario in experiments/.
+    #[arg(long)]
+    pub suite: Option<PathBuf>,
+    /// The baseline's CSV (its Parquet sits beside it).
+    #[arg(long, default_value = "results/baseline.csv")]
+    pub baseline: PathBuf,
+    /// Family-wise significance of the Monte Carlo tests (Bonferroni-corrected).
+    #[arg(long, default_value_t = 0.001)]
+    pub alpha: f64,
+    /// Where to write the diff table as CSV.
+    #[arg(long, default_value = "results/regress.csv")]
+    pub diff: PathBuf,
+    /// Allow --diff to replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Flags of `diff-tables`.
+#[derive(Debug, clap::Args)]
+pub struct DiffTablesArgs {
+    /// The old rules directory, laid out like `rulesets/`.
+    pub old: PathBuf,
+    /// The new rules directory.
+    pub new: PathBuf,
+    /// A suite file (`scenarios = [...]`); default: every scenario in experiments/.
+    #[arg(long)]
+    pub suite: Option<PathBuf>,
+    /// Monte Carlo trials per scenario (reach is exact at any count: unreached
+    /// scenarios repeat their counts).
+    #[arg(long, default_value_t = 20_000)]
+    pub trials: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+}
+
 /// Flags of `merge`.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
@@ -117,6 +193,37 @@ pub struct OutputArgs {
     /// Allow --output to replace an existing file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Flags of `sensitivity`.
+#[derive(Debug, clap::Args)]
+pub struct SensitivityArgs {
+    /// Scenario TOML file; without one, the embedded Command Decision tank duel.
+    pub file: Option<PathBuf>,
+    /// List the N changes that move p_kill most.
+    #[arg(long, default_value_t = 20)]
+    pub top: usize,
+    /// Run every change's first 10,000 paired trials before solving it exactly, and
+    /// count one that alters none of them as not moving: much faster for whole
+    /// engagements, whose exact answers are long Markov-chain solves.
+    #[arg(long)]
+    pub screen: bool,
+    /// Monte Carlo trials per change, where the exact engine does not reach (each run
+    /// beside the unchanged scenario on the same random numbers).
+    #[arg(long, default_value_t = 100_000)]
+    pub trials: u64,
+    /// Master seed: the same seed gives the same numbers on any number of threads.
+    #[arg(long, default_value_t = 2026)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Directory of table overrides, laid out like `rulesets/`; changes are made on top.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// Format and destination.
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Flags of `command-dice`: exact answers only, so no trials or seed.

@@ -4,11 +4,14 @@
 pub mod args;
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use args::Args;
-use args::{Command, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RunArgs, TrialArgs, ViewArgs};
+use args::{
+    Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RegressArgs, RunArgs,
+    SensitivityArgs, TrialArgs, ViewArgs,
+};
 
 use crate::document::Document;
 use crate::engine::{self, MonteCarlo, Shard, Study};
@@ -20,6 +23,12 @@ use crate::rules::{self, Compiled, LoadError, Ruleset};
 /// The scenario `fire` resolves when given no file.
 pub const DEFAULT_SCENARIO: (&str, &str) =
     ("experiments/cd_tank_duel.toml", include_str!("../../experiments/cd_tank_duel.toml"));
+
+/// The comparison `compare` makes when given no file.
+pub const DEFAULT_COMPARISON: (&str, &str) = (
+    "experiments/compare_at_gun_vs_medium_tank.toml",
+    include_str!("../../experiments/compare_at_gun_vs_medium_tank.toml"),
+);
 
 /// The engagement `run` studies when given no file.
 pub const DEFAULT_ENGAGEMENT: (&str, &str) =
@@ -37,10 +46,14 @@ pub fn run(args: Args) -> Result<()> {
         Command::Fire(a) => fire(&a),
         Command::Run(a) => study(&a),
         Command::Merge(a) => merge(&a),
+        Command::Compare(a) => compare(&a),
+        Command::Regress(a) => regress(&a),
+        Command::DiffTables(a) => diff_tables(&a),
         Command::PercentDestroy(a) => percent_destroy(&a),
         Command::CommandDice(a) => command_dice(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
+        Command::Sensitivity(a) => sensitivity(&a),
     }
 }
 
@@ -189,14 +202,7 @@ fn study(a: &RunArgs) -> Result<()> {
             engine::CHUNK_TRIALS
         )));
     }
-    let out = a.out.clone().unwrap_or_else(|| {
-        let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
-        let name = match shard {
-            Some(s) => format!("{stem}-shard-{}-of-{}", s.index, s.count),
-            None => stem,
-        };
-        Path::new("results").join(name)
-    });
+    let out = a.out.clone().unwrap_or_else(|| results_dir(&doc, shard));
     study::check_free(&out, a.force)?;
     // A second handler cannot be set in one process; the first one sets the same flag.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
@@ -241,6 +247,127 @@ fn study(a: &RunArgs) -> Result<()> {
     Ok(())
 }
 
+/// `results/<file stem>`, with `-shard-K-of-N` for a shard.
+fn results_dir(doc: &Document, shard: Option<Shard>) -> PathBuf {
+    let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
+    let name = match shard {
+        Some(s) => format!("{stem}-shard-{}-of-{}", s.index, s.count),
+        None => stem,
+    };
+    Path::new("results").join(name)
+}
+
+/// Prints to standard output; a closed pipe (e.g. `| head`) is not an error.
+fn say(text: &str) {
+    let _ = emit(text, None, false);
+}
+
+/// `compare`: one comparison across rulesets into a results directory.
+fn compare(a: &CompareArgs) -> Result<()> {
+    let doc = document(a.file.as_deref(), DEFAULT_COMPARISON)?;
+    let comparison = crate::compare::Comparison::read(&doc)?;
+    let monte_carlo = a.trials.monte_carlo();
+    if monte_carlo.trials == 0 {
+        return Err(Error::Usage("--trials must be at least 1".into()));
+    }
+    let out = a.out.clone().unwrap_or_else(|| results_dir(&doc, None));
+    study::check_free(&out, a.force)?;
+    let compared = crate::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo)?;
+    compared.write(&out, a.force)?;
+    say(&format!(
+        "{}wrote {} (compare and differences frames as CSV and Parquet, chart as PNG and SVG)\n",
+        compared.text()?,
+        out.display()
+    ));
+    Ok(())
+}
+
+/// The suite `regress` and `diff-tables` use: `--suite FILE` or experiments/.
+fn suite(file: Option<&Path>) -> Result<crate::regress::Suite> {
+    match file {
+        Some(f) => crate::regress::Suite::read(f),
+        None => crate::regress::Suite::experiments(Path::new("experiments")),
+    }
+}
+
+/// `regress`: the gate, or with `--update` a new baseline. Exit 1 when anything moved.
+fn regress(a: &RegressArgs) -> Result<()> {
+    use crate::regress::{Rulesets, check, evaluate, read_baseline, write_baseline};
+    if !(a.alpha > 0.0 && a.alpha < 1.0) {
+        return Err(Error::Usage(format!("--alpha {}: give a significance between 0 and 1, e.g. 0.001", a.alpha)));
+    }
+    let monte_carlo = a.trials.monte_carlo();
+    if monte_carlo.trials == 0 {
+        return Err(Error::Usage("--trials must be at least 1".into()));
+    }
+    let suite = suite(a.suite.as_deref())?;
+    let baseline = if a.update { None } else { Some(read_baseline(&a.baseline)?) };
+    if !a.update && a.diff.exists() && !a.force {
+        // Checked before the suite runs, so a long run never ends in this error.
+        return Err(Error::Usage(format!(
+            "{} already exists; pass --force to replace it or choose another --diff",
+            a.diff.display()
+        )));
+    }
+    let rulesets = Rulesets::load(a.trials.rules.as_deref())?;
+    let now = evaluate(&suite, &rulesets, &monte_carlo)?;
+    let Some(baseline) = baseline else {
+        write_baseline(&a.baseline, &now)?;
+        say(&format!(
+            "wrote {} and its Parquet: {} rows from {} scenarios\n",
+            a.baseline.display(),
+            now.len(),
+            suite.scenarios.len()
+        ));
+        return Ok(());
+    };
+    let diffs = check(&baseline, &now, a.alpha, &a.baseline.display().to_string())?;
+    let polars = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot make the diff table: {e}"));
+    let csv = frames::csv(&mut crate::regress::diff_frame(&diffs).map_err(polars)?).map_err(polars)?;
+    if let Some(dir) = a.diff.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+    }
+    emit(&csv, Some(&a.diff), a.force)?;
+    say(&crate::regress::diff_text(&diffs, a.alpha).map_err(polars)?);
+    let moved = diffs.iter().filter(|d| d.verdict.moved()).count();
+    let stale = baseline.iter().zip(&now).find(|(b, n)| b.rules_hash != n.rules_hash && a.trials.rules.is_none());
+    if let Some((b, n)) = stale {
+        say(&format!(
+            "the baseline was made from {} tables with hash {}; the embedded tables now hash to {}: a change to the shipped tables needs `combat-odds regress --update` in the same commit\n",
+            b.ruleset, b.rules_hash, n.rules_hash
+        ));
+    }
+    if moved > 0 || stale.is_some() {
+        return Err(Error::Moved(moved));
+    }
+    Ok(())
+}
+
+/// `diff-tables`: changed cells and the scenarios each reaches.
+fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
+    let suite = suite(a.suite.as_deref())?;
+    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None };
+    let changes = crate::regress::diff_tables(&a.old, &a.new, &suite, &monte_carlo)?;
+    let mut text = String::new();
+    if changes.is_empty() {
+        text += &format!("no table cell differs between {} and {}\n", a.old.display(), a.new.display());
+    }
+    for c in &changes {
+        text += &format!("{} {}: {}: {} -> {}\n", c.ruleset, c.file, c.cell, c.old, c.new);
+        if c.reaches.is_empty() {
+            text += "  reaches no reference scenario\n";
+        }
+        for s in &c.reaches {
+            text += &format!("  reaches {s}\n");
+        }
+        if let Some(note) = &c.note {
+            text += &format!("  ({note})\n");
+        }
+    }
+    say(&text);
+    Ok(())
+}
+
 /// `merge`: shards of one run into the run's results.
 fn merge(a: &MergeArgs) -> Result<()> {
     study::check_free(&a.out, a.force)?;
@@ -282,7 +409,7 @@ fn print_study(result: &StudyResult, out: &Path) {
         );
     }
     text += &format!(
-        "wrote {} (one CSV and Parquet frame per measure, summary.json)
+        "wrote {} (one CSV and Parquet frame per measure, summary.json, charts as PNG and SVG)
 ",
         out.display()
     );
@@ -308,6 +435,16 @@ fn fire(a: &FireArgs) -> Result<()> {
 /// reaches, else the Monte Carlo estimate).
 fn percent_destroy(a: &FireArgs) -> Result<()> {
     write(&a.plan()?.percent_view()?, &a.out)
+}
+
+/// Every one-step change of the scenario's tables and named modifiers, ranked by how
+/// far it moves `p_kill`.
+fn sensitivity(a: &SensitivityArgs) -> Result<()> {
+    let doc = document(a.file.as_deref(), DEFAULT_SCENARIO)?;
+    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads };
+    let plan = FirePlan::new(&doc, a.rules.as_deref(), monte_carlo)?;
+    let options = crate::sensitivity::Options { top: a.top, screen: a.screen };
+    write(&crate::sensitivity::analyse(&doc, &plan, options)?, &a.out)
 }
 
 /// Every answer about one hand of Command Dice, exactly, for every allocation policy.

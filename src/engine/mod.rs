@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use crate::dice::Ratio;
 use crate::error::{Error, Result};
 use crate::exact::{Dist, TooLarge, Weight, marginals};
+use crate::stats::Paired;
 
 /// Trials per chunk: large enough to amortise stream seeding, small enough to
 /// balance across threads.
@@ -295,6 +296,42 @@ pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
             .into_par_iter()
             .map(|chunk| run_chunk(experiment, plan, &layout, chunk))
             .reduce(|| Tally::new(&layout), Tally::merge)
+    })
+}
+
+/// Runs `first` and `second` trial by trial on common random numbers and counts
+/// their kills jointly, for the difference between them. Chunks and their merge are
+/// as in [`run`], so the result does not depend on the thread count.
+pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteCarlo) -> Result<Paired> {
+    let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
+    in_pool(plan.threads, || {
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                let pair = [first, second];
+                let mut tallies =
+                    pair.map(|e| Tally::new(&e.measures().iter().map(|m| m.outcomes.len()).collect::<Vec<_>>()));
+                let mut paired = Paired::default();
+                for i in 0..chunk_trials(plan.trials, chunk) {
+                    let streams = Streams::for_paired_trial(plan.seed, chunk * CHUNK_TRIALS + i);
+                    let mut killed = [false; 2];
+                    for ((e, tally), k) in pair.iter().zip(&mut tallies).zip(&mut killed) {
+                        let (m, o) = e.kill();
+                        let before = tally.counts(m)[o];
+                        e.simulate(&mut streams.clone(), 1, tally);
+                        *k = tally.counts(m)[o] > before;
+                    }
+                    paired.trials += 1;
+                    match killed {
+                        [true, true] => paired.both += 1,
+                        [true, false] => paired.first_only += 1,
+                        [false, true] => paired.second_only += 1,
+                        [false, false] => {}
+                    }
+                }
+                paired
+            })
+            .reduce(Paired::default, Paired::merge)
     })
 }
 

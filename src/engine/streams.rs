@@ -67,6 +67,18 @@ impl Streams {
     }
 }
 
+impl Streams {
+    /// The streams of trial `trial` of a paired run. Each trial has its own, so two
+    /// resolutions that roll different numbers of dice still start every trial from
+    /// the same numbers (common random numbers). The seed is mixed with a constant of
+    /// its own so paired streams never coincide with a chunk's.
+    pub fn for_paired_trial(seed: u64, trial: u64) -> Self {
+        // "PAIRED" in ASCII.
+        const PAIRED: u64 = 0x5041_4952_4544;
+        Streams::for_chunk(mix(seed ^ PAIRED), trial)
+    }
+}
+
 /// The stream for (seed, purpose, chunk): the three words are mixed through
 /// SplitMix64 finalisers into one 64-bit seed, which `seed_from_u64` expands into
 /// the full 256-bit state (again by SplitMix64), as rand recommends for

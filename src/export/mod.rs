@@ -1,7 +1,9 @@
 //! One results schema ([`Report`]) and its renderings: a printed table, JSON and CSV.
 //! Frames are built once in [`frames`] and every tabular output goes through them.
 
+mod directory;
 pub mod frames;
+pub use directory::{write_frame, write_whole};
 mod percent;
 pub mod study;
 

@@ -1,14 +1,15 @@
 //! A study's results on disk: one Polars frame per measure (probability, count, 95%
 //! interval, exact where known) as CSV and Parquet, and `summary.json` with the seed,
 //! trials, shard, rules hash, wall time and every count, from which `merge` rebuilds
-//! the frames of shards exactly as one machine would have written them.
+//! the frames (and charts) of shards exactly as one machine would have written them.
 
 use std::path::{Path, PathBuf};
 
-use num_bigint::BigUint;
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
+pub use super::directory::check_free;
+use super::directory::{self, io};
 use super::{GENERATOR, Header, INTERVAL, Kill, Report, Row};
 use crate::dice::Ratio;
 use crate::engine::{ExactTable, Measure, MonteCarlo, Shard, Tally};
@@ -264,65 +265,25 @@ impl StudyResult {
         self.report.all_measures().map(|(name, rows, _)| Ok((name.to_string(), measure_frame(rows)?))).collect()
     }
 
-    /// Writes the frames (CSV and Parquet) and `summary.json` into `dir`, whole or not
-    /// at all: into a temporary directory beside it, then renamed into place. An
-    /// existing `dir` is replaced only with `force`.
+    /// Writes the frames (CSV and Parquet), `summary.json` and the charts (PNG and SVG,
+    /// see [`crate::charts::study_charts`]) into `dir`, whole or not at all: into a
+    /// temporary directory beside it, then renamed into place. An existing `dir` is
+    /// replaced only with `force`.
     pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
-        check_free(dir, force)?;
-        let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = dir.file_name().map_or("results".into(), |n| n.to_string_lossy().into_owned());
-        std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-        let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        let written = self.write_into(&tmp);
-        if let Err(e) = written {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        let replacing = dir.exists();
-        if replacing {
-            std::fs::rename(dir, &old).map_err(|e| io(dir, e))?;
-        }
-        if let Err(e) = std::fs::rename(&tmp, dir) {
-            if replacing {
-                let _ = std::fs::rename(&old, dir);
-            }
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(io(dir, e));
-        }
-        if replacing {
-            let _ = std::fs::remove_dir_all(&old);
-        }
-        Ok(())
+        directory::write_whole(dir, force, |tmp| self.write_into(tmp))
     }
 
     fn write_into(&self, dir: &Path) -> Result<()> {
-        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        let polars = |e: PolarsError| Error::Usage(format!("cannot write a results frame: {e}"));
+        let polars = |e: PolarsError| Error::Usage(format!("cannot make a results frame: {e}"));
         for (name, mut frame) in self.frames().map_err(polars)? {
-            let csv = dir.join(format!("{name}.csv"));
-            let mut file = std::fs::File::create(&csv).map_err(|e| io(&csv, e))?;
-            CsvWriter::new(&mut file).include_header(true).finish(&mut frame).map_err(polars)?;
-            let parquet = dir.join(format!("{name}.parquet"));
-            let file = std::fs::File::create(&parquet).map_err(|e| io(&parquet, e))?;
-            ParquetWriter::new(file).finish(&mut frame).map_err(polars)?;
+            directory::write_frame(dir, &name, &mut frame)?;
         }
         let summary = dir.join("summary.json");
         let text = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
-        std::fs::write(&summary, text).map_err(|e| io(&summary, e))
+        std::fs::write(&summary, text).map_err(|e| io(&summary, e))?;
+        // Inside the temporary directory too, so the charts arrive with the frames or not at all.
+        crate::charts::study_charts(dir, &self.summary).map(drop)
     }
-}
-
-/// Refuses to replace an existing results directory without `force`; checked before
-/// a run starts, so a long run never ends in this error.
-pub fn check_free(dir: &Path, force: bool) -> Result<()> {
-    if dir.exists() && !force {
-        return Err(Error::Usage(format!(
-            "{} already exists; pass --force to replace it or choose another --out",
-            dir.display()
-        )));
-    }
-    Ok(())
 }
 
 /// Reads a results directory's `summary.json`.
@@ -346,17 +307,10 @@ fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
     fractions
         .iter()
         .map(|f| {
-            let (n, d) = f.split_once('/').unwrap_or((f, "1"));
-            match (n.parse::<BigUint>(), d.parse::<BigUint>()) {
-                (Ok(n), Ok(d)) if d != BigUint::ZERO => Ok(Ratio::from_big(n, d)),
-                _ => Err(Error::Usage(format!("exact probability `{f}` in a summary is not a fraction"))),
-            }
+            Ratio::parse(f)
+                .ok_or_else(|| Error::Usage(format!("exact probability `{f}` in a summary is not a fraction")))
         })
         .collect()
-}
-
-fn io(path: &Path, source: std::io::Error) -> Error {
-    Error::Io { path: path.to_path_buf(), source }
 }
 
 /// One measure's frame.

@@ -99,6 +99,25 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> std::result::Result<Box<dyn
     }
 }
 
+/// `ruleset` reloaded with `file` in place of its table file of the same name: the
+/// in-memory form of a `--rules` override, validated by the same loader. Every other
+/// file keeps the text `ruleset` was loaded with (embedded or overridden).
+pub fn with_file(ruleset: &dyn Ruleset, file: TableFile) -> Result<Box<dyn Ruleset>> {
+    let mut files = ruleset.files().to_vec();
+    let Some(slot) = files.iter_mut().find(|f| f.name == file.name) else {
+        let known = ruleset.files().iter().map(|f| f.name.as_str());
+        return Err(Error::input(file.origin.clone(), unknown("table file", &file.name, known)));
+    };
+    *slot = file;
+    Ok(match ruleset.name() {
+        "command-decision" => Box::new(command_decision::CommandDecision::from_files(files)?),
+        "mission-command" => Box::new(mission_command::MissionCommand::from_files(files)?),
+        "company-commander" => Box::new(company_commander::CompanyCommander::from_files(files)?),
+        "chain-of-command" => Box::new(chain_of_command::ChainOfCommand::from_files(files)?),
+        other => unreachable!("every loaded ruleset is one of {RULESETS:?}, not {other}"),
+    })
+}
+
 /// Every folder of an override directory must be named after a ruleset: a misspelt
 /// folder would otherwise be ignored and the embedded tables used without a word.
 fn check_override_folders(dir: &Path) -> Result<()> {

@@ -28,6 +28,7 @@ pub const EMBEDDED: Embedded = Embedded {
         ("weapons.toml", include_str!("../../../rulesets/chain-of-command/weapons.toml")),
         ("force_morale.toml", include_str!("../../../rulesets/chain-of-command/force_morale.toml")),
         ("setbacks.toml", include_str!("../../../rulesets/chain-of-command/setbacks.toml")),
+        ("equivalents.toml", include_str!("../../../rulesets/chain-of-command/equivalents.toml")),
     ],
 };
 

@@ -25,6 +25,7 @@ pub const EMBEDDED: Embedded = Embedded {
         ("morale_modifiers.toml", include_str!("../../../rulesets/command-decision/morale_modifiers.toml")),
         ("morale_results.toml", include_str!("../../../rulesets/command-decision/morale_results.toml")),
         ("catalogue.toml", include_str!("../../../rulesets/command-decision/catalogue.toml")),
+        ("equivalents.toml", include_str!("../../../rulesets/command-decision/equivalents.toml")),
     ],
 };
 

@@ -37,7 +37,12 @@ pub struct CompanyCommander {
 impl CompanyCommander {
     /// Loads and validates every table (embedded, with overrides from `rules_dir`).
     pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
-        let files = crate::tables::load(&EMBEDDED, rules_dir)?;
+        Self::from_files(crate::tables::load(&EMBEDDED, rules_dir)?)
+    }
+
+    /// Validates a full set of this ruleset's table files (every embedded name, each
+    /// text embedded or replaced): the in-memory form of `--rules`.
+    pub fn from_files(files: Vec<TableFile>) -> Result<Self> {
         let tables = Tables::load(&files)?;
         let catalogue = Catalogue::load(crate::tables::file(&files, "catalogue.toml"), &tables)?;
         Ok(CompanyCommander { files, tables, catalogue })

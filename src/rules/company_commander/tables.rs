@@ -25,6 +25,7 @@ pub const EMBEDDED: Embedded = Embedded {
         ("barrage.toml", include_str!("../../../rulesets/company-commander/barrage.toml")),
         ("aa_fire.toml", include_str!("../../../rulesets/company-commander/aa_fire.toml")),
         ("catalogue.toml", include_str!("../../../rulesets/company-commander/catalogue.toml")),
+        ("equivalents.toml", include_str!("../../../rulesets/company-commander/equivalents.toml")),
     ],
 };
 

@@ -27,6 +27,7 @@ pub const EMBEDDED: Embedded = Embedded {
         ("aa_to_hit.toml", include_str!("../../../rulesets/mission-command/aa_to_hit.toml")),
         ("aa_damage.toml", include_str!("../../../rulesets/mission-command/aa_damage.toml")),
         ("catalogue.toml", include_str!("../../../rulesets/mission-command/catalogue.toml")),
+        ("equivalents.toml", include_str!("../../../rulesets/mission-command/equivalents.toml")),
     ],
 };
 

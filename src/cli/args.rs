@@ -97,8 +97,16 @@ pub struct RunArgs {
     /// array; `combat-odds merge` adds the parts up.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Results directory (default: results/<scenario file name>, with
-    /// -shard-K-of-N for a shard).
+    /// Where the results go.
+    #[command(flatten)]
+    pub results: ResultsArgs,
+}
+
+/// The results directory of `run` and `compare`.
+#[derive(Debug, clap::Args)]
+pub struct ResultsArgs {
+    /// Results directory (default: results/<file name>, with -shard-K-of-N for a
+    /// shard of a run).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Allow --out to replace an existing directory.
@@ -114,12 +122,9 @@ pub struct CompareArgs {
     /// Trials, seed, threads and tables.
     #[command(flatten)]
     pub trials: TrialArgs,
-    /// Results directory (default: results/<comparison file name>).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Allow --out to replace an existing directory.
-    #[arg(long)]
-    pub force: bool,
+    /// Where the results go.
+    #[command(flatten)]
+    pub results: ResultsArgs,
 }
 
 /// Flags of `regress`.

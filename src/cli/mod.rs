@@ -202,8 +202,8 @@ fn study(a: &RunArgs) -> Result<()> {
             engine::CHUNK_TRIALS
         )));
     }
-    let out = a.out.clone().unwrap_or_else(|| results_dir(&doc, shard));
-    study::check_free(&out, a.force)?;
+    let out = a.results.out.clone().unwrap_or_else(|| results_dir(&doc, shard));
+    study::check_free(&out, a.results.force)?;
     // A second handler cannot be set in one process; the first one sets the same flag.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
     let bar = std::io::stderr().is_terminal().then(|| {
@@ -242,7 +242,7 @@ fn study(a: &RunArgs) -> Result<()> {
     };
     let result =
         StudyResult::new(plan.header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref());
-    result.write(&out, a.force)?;
+    result.write(&out, a.results.force)?;
     print_study(&result, &out);
     Ok(())
 }
@@ -270,10 +270,10 @@ fn compare(a: &CompareArgs) -> Result<()> {
     if monte_carlo.trials == 0 {
         return Err(Error::Usage("--trials must be at least 1".into()));
     }
-    let out = a.out.clone().unwrap_or_else(|| results_dir(&doc, None));
-    study::check_free(&out, a.force)?;
+    let out = a.results.out.clone().unwrap_or_else(|| results_dir(&doc, None));
+    study::check_free(&out, a.results.force)?;
     let compared = crate::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo)?;
-    compared.write(&out, a.force)?;
+    compared.write(&out, a.results.force)?;
     say(&format!(
         "{}wrote {} (compare and differences frames as CSV and Parquet, chart as PNG and SVG)\n",
         compared.text()?,

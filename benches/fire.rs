@@ -1,7 +1,7 @@
-//! Criterion benches: dice throughput, one Command Decision fire resolution (Monte
-//! Carlo trial and exact engine), Mission Command, Company Commander and Chain of
-//! Command resolutions compiled from shipped experiments, and the chunked parallel
-//! engine end to end.
+//! Criterion benches: dice throughput; one Command Decision fire resolution (literal
+//! trial, literal and compiled chunks, exact engine); Mission Command, Company
+//! Commander and Chain of Command resolutions from shipped experiments in both modes;
+//! whole engagements; and `run` end to end on 1 to all threads.
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
@@ -11,11 +11,9 @@ use std::time::Duration;
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::{D6, D10, D20, D100, Die};
 use combat_odds::document::Document;
-use combat_odds::engine::{self, Experiment, MonteCarlo, Resolution, Streams};
+use combat_odds::engine::{self, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
 use combat_odds::rules::command_decision::{CommandDecision, EffectByFace, FireResolution, Quality, Volley};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Rolls per iteration of the dice benches (so the loop overhead is amortised).
 const ROLLS: u64 = 1024;
@@ -41,7 +39,7 @@ fn dice(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ROLLS));
     let dice: [(&str, Die); 4] = [("d6", D6), ("d10", D10), ("d20", D20), ("d100", D100)];
     for (name, die) in dice {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+        let mut rng = Stream::from_key(2026);
         group.bench_function(BenchmarkId::new("roll", name), |b| {
             b.iter(|| {
                 let mut sum = 0u32;
@@ -55,42 +53,51 @@ fn dice(c: &mut Criterion) {
     group.finish();
 }
 
+/// Compiles a shipped experiment, as the CLI would.
+fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
+    let plan = MonteCarlo { trials: 1, seed: 2026, threads: Some(1), mode: Mode::Literal };
+    FirePlan::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").compiled.experiment
+}
+
+/// One chunk of trials through the tally, as the engine runs it.
+fn chunk(b: &mut criterion::Bencher, experiment: &dyn Experiment) {
+    let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
+    let mut streams = Streams::for_chunk(1, 0);
+    b.iter(|| {
+        let mut tally = engine::Tally::new(&layout);
+        experiment.simulate(&mut streams, engine::CHUNK_TRIALS, &mut tally);
+        tally
+    })
+}
+
+/// Chunk-sized Monte Carlo batches in both modes, and the exact engine, of shipped
+/// experiments, in the bench group `group`.
+fn shipped(c: &mut Criterion, group: &str, cases: &[(&str, &str)]) {
+    let mut group = c.benchmark_group(group);
+    for &(name, text) in cases {
+        let literal = experiment(name, text);
+        group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
+        group.bench_function(BenchmarkId::new("literal_chunk", name), |b| chunk(b, literal.as_ref()));
+        if let Some(compiled) = literal.compiled() {
+            group.bench_function(BenchmarkId::new("compiled_chunk", name), |b| chunk(b, compiled.as_ref()));
+        }
+        group.throughput(Throughput::Elements(1));
+        group.bench_function(BenchmarkId::new("exact", name), |b| b.iter(|| black_box(&literal).exact()));
+    }
+    group.finish();
+}
+
 fn cd_resolution(c: &mut Criterion) {
     let fire = resolution();
     let mut group = c.benchmark_group("cd_fire");
     group.throughput(Throughput::Elements(1));
     let mut streams = Streams::for_chunk(1, 0);
-    group.bench_function("trial_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).trial(&mut streams)));
+    group.bench_function("literal_trial_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).trial(&mut streams)));
     group.bench_function("exact_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).exact()));
-    group.finish();
-}
-
-/// Compiles a shipped experiment, as the CLI would.
-fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
-    let plan = MonteCarlo { trials: 1, seed: 2026, threads: Some(1) };
-    FirePlan::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").compiled.experiment
-}
-
-/// Chunk-sized Monte Carlo batches and the exact engine of shipped experiments, in the
-/// bench group `group`.
-fn shipped(c: &mut Criterion, group: &str, cases: &[(&str, &str)]) {
-    let mut group = c.benchmark_group(group);
-    for &(name, text) in cases {
-        let fire = experiment(name, text);
-        // Chunk-sized batches through the tally, as the engine runs them.
-        group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
-        let layout: Vec<usize> = fire.measures().iter().map(|m| m.outcomes.len()).collect();
-        let mut streams = Streams::for_chunk(1, 0);
-        group.bench_function(BenchmarkId::new("chunk", name), |b| {
-            b.iter(|| {
-                let mut tally = engine::Tally::new(&layout);
-                fire.simulate(&mut streams, engine::CHUNK_TRIALS, &mut tally);
-                tally
-            })
-        });
-        group.throughput(Throughput::Elements(1));
-        group.bench_function(BenchmarkId::new("exact", name), |b| b.iter(|| black_box(&fire).exact()));
-    }
+    group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
+    group.bench_function("literal_chunk_rof3_hit5_regular", |b| chunk(b, &fire));
+    let compiled = fire.compiled().expect("a single fire compiles");
+    group.bench_function("compiled_chunk_rof3_hit5_regular", |b| chunk(b, compiled.as_ref()));
     group.finish();
 }
 
@@ -126,18 +133,36 @@ fn coc_resolution(c: &mut Criterion) {
     shipped(c, "coc_fire", &cases);
 }
 
-fn cd_engine(c: &mut Criterion) {
+/// Whole engagements (engagements/s): the Command Decision tank duel and a Mission
+/// Command platoon under HMG fire, literal and compiled.
+fn engagements(c: &mut Criterion) {
+    let cases = [
+        ("cd_tank_duel", include_str!("../experiments/cd_engagement_tank_duel.toml")),
+        ("mc_hmg_vs_rifle_platoon", include_str!("../experiments/mc_engagement_hmg_vs_rifle_platoon.toml")),
+    ];
+    shipped(c, "engagement", &cases);
+}
+
+/// `run` end to end (chunks, streams, merge) on 1 to all threads, in both modes: the
+/// literal single fire and the compiled tank duel.
+fn run_threads(c: &mut Criterion) {
     let fire = resolution();
-    let mut group = c.benchmark_group("cd_engine");
+    let duel = experiment("cd_tank_duel", include_str!("../experiments/cd_engagement_tank_duel.toml"));
+    let all = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut group = c.benchmark_group("run");
     group.throughput(Throughput::Elements(ENGINE_TRIALS));
     // One iteration is ~30 ms on one thread; criterion's smallest sample count keeps the
-    // group inside its 3 s budget (20 linear samples would need 210 iterations, ~6 s).
+    // group inside its budget.
     group.sample_size(10);
-    for threads in [1usize, 2] {
-        let plan = MonteCarlo { trials: ENGINE_TRIALS, seed: 2026, threads: Some(threads) };
-        group.bench_function(BenchmarkId::new("run_1M_trials", format!("{threads}_threads")), |b| {
-            b.iter(|| engine::run(black_box(&fire as &dyn Experiment), &plan).expect("engine runs"))
-        });
+    let cases: [(&str, &dyn Experiment, Mode); 2] =
+        [("cd_fire_literal", &fire, Mode::Literal), ("cd_tank_duel_compiled", duel.as_ref(), Mode::Compiled)];
+    for (name, experiment, mode) in cases {
+        for threads in 1..=all {
+            let plan = MonteCarlo { trials: ENGINE_TRIALS, seed: 2026, threads: Some(threads), mode };
+            group.bench_function(BenchmarkId::new(name, format!("{threads}_threads")), |b| {
+                b.iter(|| engine::run(black_box(experiment), &plan).expect("engine runs"))
+            });
+        }
     }
     group.finish();
 }
@@ -148,6 +173,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = dice, cd_resolution, mc_resolution, cc_resolution, coc_resolution, cd_engine
+    targets = dice, cd_resolution, mc_resolution, cc_resolution, coc_resolution, engagements, run_threads
 }
 criterion_main!(benches);

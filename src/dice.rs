@@ -8,7 +8,8 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{ToPrimitive, Zero};
-use rand::Rng;
+
+use crate::engine::Stream;
 
 /// A fair die numbered 1..=sides. A d10 reads its "0" as 10, so it is a 1..=10 die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,9 +27,9 @@ pub const D20: Die = Die { sides: 20 };
 pub const D100: Die = Die { sides: 100 };
 
 impl Die {
-    /// A die with `sides` faces (at least 2).
+    /// A die with `sides` faces (2 to 65,536: a roll is drawn from 16 bits).
     pub const fn new(sides: u32) -> Self {
-        assert!(sides >= 2);
+        assert!(sides >= 2 && sides <= 1 << 16);
         Die { sides }
     }
 
@@ -37,21 +38,11 @@ impl Die {
         self.sides
     }
 
-    /// One unbiased roll in 1..=sides.
-    ///
-    /// Lemire (2019): the high word of `x * sides` is uniform once products whose low
-    /// word falls below `2^32 mod sides` are rejected; that happens with probability
-    /// below sides / 2^32, so the loop almost never repeats.
-    #[inline]
-    pub fn roll<R: Rng + ?Sized>(self, rng: &mut R) -> u32 {
-        let n = self.sides as u64;
-        loop {
-            let product = rng.next_u32() as u64 * n;
-            let low = product as u32;
-            if low >= self.sides || low >= (self.sides.wrapping_neg() % self.sides) {
-                return (product >> 32) as u32 + 1;
-            }
-        }
+    /// One unbiased roll in 1..=sides, from a 16-bit lane of the stream (four dice
+    /// per generator output; see [`Stream::below16`] for why it stays unbiased).
+    #[inline(always)]
+    pub fn roll(self, stream: &mut Stream) -> u32 {
+        stream.below16(self.sides) + 1
     }
 
     /// The exact distribution of one roll.
@@ -222,12 +213,10 @@ impl Pmf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
-    use rand_xoshiro::Xoshiro256PlusPlus;
 
     #[test]
     fn every_die_rolls_only_its_faces_and_all_of_them() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut rng = Stream::from_key(7);
         for die in [D6, D10, D20, D100] {
             let mut seen = vec![0u32; die.sides() as usize + 1];
             for _ in 0..20_000 {
@@ -242,7 +231,7 @@ mod tests {
     #[test]
     fn a_d10_roll_is_uniform_by_chi_square() {
         // 100_000 rolls, 9 degrees of freedom: the 0.999 quantile is 27.88.
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
+        let mut rng = Stream::from_key(2026);
         let mut counts = [0f64; 10];
         for _ in 0..100_000 {
             counts[D10.roll(&mut rng) as usize - 1] += 1.0;

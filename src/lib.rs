@@ -8,6 +8,7 @@
 //! PNG and SVG; [`cli`] ties them to the command line.
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod charts;
 pub mod cli;
 pub mod compare;

@@ -6,7 +6,7 @@ mod common;
 
 use combat_odds::compare::{Answer, Compared, Comparison, Odds, compare};
 use combat_odds::document::Document;
-use combat_odds::engine::MonteCarlo;
+use combat_odds::engine::{Mode, MonteCarlo};
 use common::cli::{self, assert_contains, error_line, write};
 
 fn comparison(text: &str) -> Comparison {
@@ -14,7 +14,8 @@ fn comparison(text: &str) -> Comparison {
 }
 
 fn run(text: &str, trials: u64, threads: Option<usize>) -> Compared {
-    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads }).expect("the comparison runs")
+    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled })
+        .expect("the comparison runs")
 }
 
 const AT_GUNS: &str = "kind = \"compare\"\nname = \"AT guns\"\nweapons = [\"pak40\", \"17pdr\"]\n\
@@ -163,8 +164,12 @@ fn an_override_adds_an_equivalent() {
     write(dir.path(), "mission-command/equivalents.toml", &(embedded.to_string() + extra));
     let text =
         AT_GUNS.replace("\"pak40\", \"17pdr\"", "\"pak38\"").replace("ranges_m = [100, 300, 2000]", "ranges_m = [400]");
-    let c = compare(comparison(&text), Some(dir.path()), MonteCarlo { trials: 1_000, seed: 7, threads: None })
-        .expect("the comparison runs");
+    let c = compare(
+        comparison(&text),
+        Some(dir.path()),
+        MonteCarlo { trials: 1_000, seed: 7, threads: None, mode: Mode::Compiled },
+    )
+    .expect("the comparison runs");
     turn(&c, "mission-command", "pak38", 400.0);
     assert_contains(&why_not(&c, "command-decision", "pak38", Some(400.0)), &["no equivalent"]);
 }

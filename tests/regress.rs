@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use combat_odds::engine::MonteCarlo;
+use combat_odds::engine::{Mode, MonteCarlo};
 use combat_odds::regress::{Rulesets, Suite, check, diff_tables, evaluate, write_baseline};
 use common::cli::{self, assert_contains, error_line, replace_once, write};
 
@@ -15,7 +15,7 @@ fn experiments(names: &[&str]) -> Suite {
 }
 
 fn mc(trials: u64, seed: u64) -> MonteCarlo {
-    MonteCarlo { trials, seed, threads: None }
+    MonteCarlo { trials, seed, threads: None, mode: Mode::Compiled }
 }
 
 /// A rules directory whose Command Decision Hit Results Chart makes an experienced

@@ -2,7 +2,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::engine::Mode;
 
 /// Exact and Monte Carlo odds of WW2 wargame fire, KO and morale tables.
 #[derive(Debug, Parser)]
@@ -49,6 +52,10 @@ pub enum Command {
     /// Which table cells two rules directories differ in, and which reference
     /// scenarios each changed cell reaches.
     DiffTables(DiffTablesArgs),
+    /// Measure this machine's speed against the README's targets: dice, one Command
+    /// Decision fire resolution literal and compiled, the exact engine, the tank duel,
+    /// and `run` on one thread against all of them.
+    Bench(BenchArgs),
 }
 
 /// The Monte Carlo and table flags `fire` and `run` share.
@@ -63,6 +70,11 @@ pub struct TrialArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// `literal` rolls every die in rule order; `compiled` draws each trial from the
+    /// exact distribution built once before the first trial (used wherever the exact
+    /// engine reaches, literal elsewhere).
+    #[arg(long, default_value = "compiled", value_parser = PossibleValuesParser::new(Mode::NAMES).map(|m| Mode::parse(&m)))]
+    pub mode: Mode,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
@@ -198,6 +210,24 @@ pub struct OutputArgs {
     /// Allow --output to replace an existing file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Flags of `bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Trials per timed repeat (more is steadier, slower).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub trials: u64,
+    /// Timed repeats of each figure; the best counts.
+    #[arg(long, default_value_t = 3)]
+    pub repeats: u32,
+    /// The NumPy peer's resolutions per second (`benches/peer/run.sh` prints it), for
+    /// the ratios.
+    #[arg(long)]
+    pub peer_rate: Option<f64>,
+    /// Format and destination.
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Flags of `sensitivity`.

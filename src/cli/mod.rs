@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use args::Args;
 use args::{
-    Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RegressArgs, RunArgs,
-    SensitivityArgs, TrialArgs, ViewArgs,
+    BenchArgs, Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RegressArgs,
+    RunArgs, SensitivityArgs, TrialArgs, ViewArgs,
 };
 
 use crate::document::Document;
-use crate::engine::{self, MonteCarlo, Shard, Study};
+use crate::engine::{self, Mode, MonteCarlo, Shard, Study};
 use crate::error::{Error, Result};
 use crate::export::study::{self, StudyResult};
 use crate::export::{Header, PercentView, Rendered, Report, Source, frames};
@@ -50,6 +50,7 @@ pub fn run(args: Args) -> Result<()> {
         Command::Regress(a) => regress(&a),
         Command::DiffTables(a) => diff_tables(&a),
         Command::PercentDestroy(a) => percent_destroy(&a),
+        Command::Bench(a) => bench(&a),
         Command::CommandDice(a) => command_dice(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
@@ -119,8 +120,9 @@ impl FirePlan {
         Ok(match experiment.exact() {
             Some(table) => PercentView::new(&self.header, measures, kill, Source::Exact(&table)),
             None => {
-                let tally = engine::run(experiment, &self.monte_carlo)?;
-                PercentView::new(&self.header, measures, kill, Source::Estimate(&tally, &self.monte_carlo))
+                let (tally, mode) = engine::run(experiment, &self.monte_carlo)?;
+                let ran = MonteCarlo { mode, ..self.monte_carlo };
+                PercentView::new(&self.header, measures, kill, Source::Estimate(&tally, &ran))
             }
         })
     }
@@ -128,11 +130,11 @@ impl FirePlan {
     /// Runs Monte Carlo and the exact engine and assembles the report.
     pub fn report(self) -> Result<Report> {
         let experiment = self.compiled.experiment.as_ref();
-        let tally = engine::run(experiment, &self.monte_carlo)?;
+        let (tally, mode) = engine::run(experiment, &self.monte_carlo)?;
         let exact = experiment.exact();
         Ok(Report::new(
             self.header,
-            &self.monte_carlo,
+            &MonteCarlo { mode, ..self.monte_carlo },
             experiment.measures(),
             experiment.kill(),
             &tally,
@@ -154,7 +156,7 @@ fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document>
 
 impl TrialArgs {
     fn monte_carlo(&self) -> MonteCarlo {
-        MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads }
+        MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads, mode: self.mode }
     }
 
     /// `doc` compiled with these flags.
@@ -235,7 +237,7 @@ fn study(a: &RunArgs) -> Result<()> {
     let exact = experiment.exact();
     let facts = study::RunFacts {
         scenario_hash: study::text_hash(&doc.text),
-        monte_carlo,
+        monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
         shard,
         precision: a.precision.map(|p| (p, ran.precise)),
         wall_time_s,
@@ -346,7 +348,7 @@ fn regress(a: &RegressArgs) -> Result<()> {
 /// `diff-tables`: changed cells and the scenarios each reaches.
 fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     let suite = suite(a.suite.as_deref())?;
-    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None };
+    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None, mode: Mode::Compiled };
     let changes = crate::regress::diff_tables(&a.old, &a.new, &suite, &monte_carlo)?;
     let mut text = String::new();
     if changes.is_empty() {
@@ -437,11 +439,24 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
     write(&a.plan()?.percent_view()?, &a.out)
 }
 
+/// This machine's speed against the README's targets.
+fn bench(a: &BenchArgs) -> Result<()> {
+    if a.trials == 0 || a.repeats == 0 {
+        return Err(Error::Usage("--trials and --repeats must be at least 1".into()));
+    }
+    if a.peer_rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
+        return Err(Error::Usage("--peer-rate is resolutions per second, a positive number".into()));
+    }
+    let options = crate::bench::Options { trials: a.trials, repeats: a.repeats, peer: a.peer_rate };
+    write(&crate::bench::measure(options)?, &a.out)
+}
+
 /// Every one-step change of the scenario's tables and named modifiers, ranked by how
 /// far it moves `p_kill`.
 fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let doc = document(a.file.as_deref(), DEFAULT_SCENARIO)?;
-    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads };
+    // Literal: each change is paired with the unchanged tables on common random numbers.
+    let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads, mode: Mode::Literal };
     let plan = FirePlan::new(&doc, a.rules.as_deref(), monte_carlo)?;
     let options = crate::sensitivity::Options { top: a.top, screen: a.screen };
     write(&crate::sensitivity::analyse(&doc, &plan, options)?, &a.out)

@@ -277,7 +277,7 @@ pub fn compare(comparison: Comparison, rules_dir: Option<&Path>, monte_carlo: Mo
 /// A compiled scenario's kill probability, exact where the ruleset's engine reaches.
 fn odds(plan: &FirePlan, built: &Built) -> Result<Answer> {
     let experiment = plan.compiled.experiment.as_ref();
-    let tally = engine::run(experiment, &plan.monte_carlo)?;
+    let (tally, _) = engine::run(experiment, &plan.monte_carlo)?;
     let (m, o) = experiment.kill();
     let estimate = crate::stats::wilson(tally.counts(m)[o], tally.trials(), crate::export::CONFIDENCE);
     let exact = experiment.exact().map(|table| table[m][o].to_f64());

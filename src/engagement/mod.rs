@@ -10,6 +10,7 @@
 //! [`Engagement`] is an [`Experiment`] whose trial is one whole engagement, so the
 //! seeded, chunked engine, tallies and reports serve it unchanged.
 
+pub mod compiled;
 pub mod markov;
 pub mod scenario;
 pub mod target;
@@ -313,5 +314,9 @@ impl<B: Battle> Experiment for Engagement<B> {
         let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
         let dist = self.exact_endings().ok()?;
         Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
+    }
+
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        compiled::CompiledEngagement::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
     }
 }

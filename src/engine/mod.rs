@@ -6,9 +6,14 @@
 //! so the result is bit-identical on any number of threads and memory does not grow
 //! with the number of trials.
 
+mod alias;
+mod compiled;
 mod streams;
 mod tally;
 
+pub use alias::Alias;
+pub(crate) use compiled::tally_states;
+pub use compiled::{CompiledResolution, Mode, Prepared};
 pub use streams::{Purpose, Stream, Streams};
 pub use tally::Tally;
 
@@ -63,6 +68,12 @@ pub trait Experiment: Sync {
 
     /// The exact distribution of every measure, or `None` where it is out of reach.
     fn exact(&self) -> Option<ExactTable>;
+
+    /// This experiment compiled to exact distributions sampled one draw at a time
+    /// (see [`Mode::Compiled`]), or `None` where that is out of reach.
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        None
+    }
 }
 
 /// The most measures one resolution reports (a trial's outcome indices live on the
@@ -122,6 +133,10 @@ impl<R: Resolution> Experiment for R {
         let dist = self.exact_state().ok()?;
         Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
     }
+
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        CompiledResolution::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+    }
 }
 
 /// How many trials to run, from which seed, on how many threads.
@@ -133,6 +148,8 @@ pub struct MonteCarlo {
     pub seed: u64,
     /// Worker threads; `None` uses rayon's default (all cores).
     pub threads: Option<usize>,
+    /// Literal dice or compiled distributions (see [`Prepared`]).
+    pub mode: Mode,
 }
 
 /// Which chunks a process runs: shard `index` of `count` takes the chunks whose
@@ -209,6 +226,8 @@ pub fn batch_ends(chunks: usize) -> impl Iterator<Item = usize> {
 pub struct Ran {
     /// The merged tally.
     pub tally: Tally,
+    /// The mode it ran in (literal where compiled was asked for but out of reach).
+    pub mode: Mode,
     /// Whether the precision target (if any) was met.
     pub precise: bool,
 }
@@ -232,6 +251,8 @@ pub fn run_study(
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Ran> {
     let plan = &study.monte_carlo;
+    let prepared = Prepared::new(experiment, plan.mode);
+    let (experiment, mode) = (prepared.experiment(), prepared.mode());
     let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     let mine: Vec<u64> = study.shard.chunks(chunks).collect();
@@ -252,10 +273,10 @@ pub fn run_study(
             start = end;
             progress(tally.trials(), planned);
             if study.precision.is_some() && precise(&tally) {
-                return Ok(Ran { tally, precise: true });
+                return Ok(Ran { tally, mode, precise: true });
             }
         }
-        Ok(Ran { precise: precise(&tally), tally })
+        Ok(Ran { precise: precise(&tally), mode, tally })
     };
     in_pool(plan.threads, work)?
 }
@@ -287,8 +308,15 @@ fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> 
     }
 }
 
-/// Runs the experiment and returns the merged tally.
-pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
+/// Runs the experiment in `plan.mode` and returns the merged tally and the mode it
+/// ran in (literal where compiled was asked for but is out of reach).
+pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<(Tally, Mode)> {
+    let prepared = Prepared::new(experiment, plan.mode);
+    Ok((run_as_given(prepared.experiment(), plan)?, prepared.mode()))
+}
+
+/// Runs the experiment exactly as given, whatever `plan.mode` says.
+pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
     let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     in_pool(plan.threads, || {

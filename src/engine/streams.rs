@@ -1,10 +1,151 @@
-//! Counter-based random streams: one Xoshiro256++ per (seed, purpose, chunk).
+//! Counter-based random streams: one Xoshiro256++ per (seed, purpose, chunk), each
+//! with a reservoir that hands out a 64-bit output a few bits at a time.
 
-use rand::SeedableRng;
+use std::convert::Infallible;
+
+use rand::{Rng, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The generator behind every stream: named and portable, recorded in results.
-pub type Stream = Xoshiro256PlusPlus;
+pub type Generator = Xoshiro256PlusPlus;
+
+/// One random stream: the generator and the bits of its last output not yet used.
+///
+/// A d10 needs about 3.3 bits, so drawing a whole 32-bit output per die wastes most
+/// of the generator's work. [`Stream::below16`] takes 16-bit lanes from the
+/// reservoir instead (four dice per output) and rejects the few lanes that would
+/// bias the result, so every draw stays exactly uniform.
+#[derive(Debug, Clone)]
+pub struct Stream {
+    generator: Generator,
+    /// Unused bits, lowest first.
+    reservoir: u64,
+    /// How many bits of `reservoir` are unused.
+    bits: u32,
+}
+
+impl Stream {
+    /// A stream whose generator is seeded from `key` (SplitMix64 expansion).
+    pub fn from_key(key: u64) -> Self {
+        Stream { generator: Generator::seed_from_u64(key), reservoir: 0, bits: 0 }
+    }
+
+    /// The next `BITS` (at most 32) unused bits. When fewer are left, the leftover is
+    /// dropped and a fresh output is drawn: the dropped bits are independent of
+    /// everything used, so dropping them biases nothing.
+    #[inline(always)]
+    fn take<const BITS: u32>(&mut self) -> u64 {
+        if self.bits < BITS {
+            self.reservoir = self.generator.next_u64();
+            self.bits = 64;
+        }
+        let lane = self.reservoir & ((1u64 << BITS) - 1);
+        self.reservoir >>= BITS;
+        self.bits -= BITS;
+        lane
+    }
+
+    /// A uniform integer in `0..n` for `1 <= n <= 2^16`, from 16-bit lanes.
+    ///
+    /// Lemire (2019): the high half of `lane * n` is uniform once the products whose
+    /// low half falls below `2^16 mod n` are rejected. That is at most n / 2^16 of the
+    /// lanes (6 in 65,536 for a d10), and a rejected lane is replaced by the next.
+    #[inline(always)]
+    pub fn below16(&mut self, n: u32) -> u32 {
+        debug_assert!((1..=1 << 16).contains(&n));
+        loop {
+            if let Some(v) = lemire16(self.take::<16>() as u32, n) {
+                return v;
+            }
+        }
+    }
+
+    /// Four independent uniform integers in `0..n` (`1 <= n <= 2^16`) from the four
+    /// 16-bit lanes of one fresh output, each by [`lemire16`]; a rejected lane is
+    /// replaced by a draw from the reservoir. The lanes are worked on side by side,
+    /// not one after another, which is what makes a volley of up to four dice cheap.
+    /// Lanes a caller leaves unused are independent of those it uses, so ignoring
+    /// them biases nothing.
+    #[inline(always)]
+    pub fn pack16(&mut self, n: u32) -> [u32; 4] {
+        let word = self.generator.next_u64();
+        let mut dice = [0; 4];
+        for (i, die) in dice.iter_mut().enumerate() {
+            *die = match lemire16((word >> (16 * i)) as u32 & 0xFFFF, n) {
+                Some(v) => v,
+                None => self.below16(n),
+            };
+        }
+        dice
+    }
+
+    /// A uniform integer in `0..a` (`a <= 2^16`) and one in `0..b` (`b <= 2^32`) from
+    /// one output: its top 16 bits and its low 32, each by Lemire's method. An output
+    /// that either would reject is replaced whole; the accepted outputs are a product
+    /// of the two accepted sets, so the pair stays exactly uniform.
+    #[inline(always)]
+    pub fn below16_and_32(&mut self, a: u32, b: u64) -> (u32, u64) {
+        debug_assert!((1..=1 << 16).contains(&a) && (1..=1 << 32).contains(&b));
+        loop {
+            let word = self.generator.next_u64();
+            if let (Some(x), Some(y)) = (lemire16((word >> 48) as u32, a), lemire32(word & 0xFFFF_FFFF, b)) {
+                return (x, y);
+            }
+        }
+    }
+
+    /// A uniform integer in `0..n` for any `n >= 1`, by Lemire on whole outputs.
+    #[inline(always)]
+    pub fn below64(&mut self, n: u64) -> u64 {
+        debug_assert!(n >= 1);
+        loop {
+            let product = u128::from(self.generator.next_u64()) * u128::from(n);
+            let low = product as u64;
+            if low >= n || low >= n.wrapping_neg() % n {
+                return (product >> 64) as u64;
+            }
+        }
+    }
+}
+
+/// Lemire's map of a 16-bit lane onto `0..n`, or `None` for a lane that would bias it:
+/// every value of `0..n` is the image of exactly `floor(2^16 / n)` accepted lanes.
+#[inline(always)]
+fn lemire16(lane: u32, n: u32) -> Option<u32> {
+    let product = lane * n;
+    let low = product & 0xFFFF;
+    // `low >= n` settles almost every draw without the division.
+    (low >= n || low >= (1u32 << 16) % n).then_some(product >> 16)
+}
+
+/// Lemire's map of a 32-bit lane onto `0..n` (`n <= 2^32`), or `None` for a lane that
+/// would bias it.
+#[inline(always)]
+fn lemire32(lane: u64, n: u64) -> Option<u64> {
+    let product = lane * n;
+    let low = product & 0xFFFF_FFFF;
+    (low >= n || low >= (1u64 << 32) % n).then_some(product >> 32)
+}
+
+/// The generator's outputs, unbuffered, for code that wants whole words.
+impl TryRng for Stream {
+    type Error = Infallible;
+
+    #[inline]
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.generator.next_u32())
+    }
+
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.generator.next_u64())
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        self.generator.fill_bytes(dst);
+        Ok(())
+    }
+}
 
 /// What a stream is used for. Each purpose has its own stream so that adding a roll
 /// of one kind (say an ammo check) does not shift the rolls of another.
@@ -27,6 +168,8 @@ pub enum Purpose {
     Scatter = 7,
     /// Hands of Command Dice.
     Command = 8,
+    /// Draws from compiled outcome distributions.
+    Compiled = 9,
 }
 
 /// The streams of one chunk, one per [`Purpose`].
@@ -48,6 +191,8 @@ pub struct Streams {
     pub scatter: Stream,
     /// Command Dice.
     pub command: Stream,
+    /// Compiled-mode draws.
+    pub compiled: Stream,
 }
 
 impl Streams {
@@ -63,6 +208,7 @@ impl Streams {
             passengers: s(Purpose::Passengers),
             scatter: s(Purpose::Scatter),
             command: s(Purpose::Command),
+            compiled: s(Purpose::Compiled),
         }
     }
 }
@@ -84,8 +230,7 @@ impl Streams {
 /// the full 256-bit state (again by SplitMix64), as rand recommends for
 /// per-task streams.
 pub fn stream(seed: u64, purpose: Purpose, chunk: u64) -> Stream {
-    let key = mix(mix(mix(seed) ^ purpose as u64) ^ chunk);
-    Stream::seed_from_u64(key)
+    Stream::from_key(mix(mix(mix(seed) ^ purpose as u64) ^ chunk))
 }
 
 /// SplitMix64's finaliser: a bijection on u64 with good avalanche.
@@ -116,6 +261,34 @@ mod tests {
         let mut s = stream(1, Purpose::Fire, 0);
         let first: Vec<u64> = (0..2).map(|_| s.next_u64()).collect();
         assert_eq!(first, PINNED_FIRST_OUTPUTS);
+    }
+
+    #[test]
+    fn every_value_of_a_sixteen_bit_draw_has_the_same_number_of_lanes() {
+        // Exhaustive over all 65,536 lanes: exact uniformity, not a statistical claim.
+        for n in [2, 3, 6, 10, 20, 100, 1000, 65_535, 65_536] {
+            let mut lanes = vec![0u32; n as usize];
+            (0..1u32 << 16).filter_map(|lane| lemire16(lane, n)).for_each(|v| lanes[v as usize] += 1);
+            assert!(lanes.iter().all(|&c| c == (1 << 16) / n), "d{n}: {lanes:?}");
+        }
+    }
+
+    #[test]
+    fn draws_stay_in_range_and_use_four_dice_per_output() {
+        let mut s = Stream::from_key(9);
+        let mut plain = Stream::from_key(9);
+        // The first output's four lanes: a d10 from each (no lane is rejected at this key,
+        // or the comparison below would be off by a lane).
+        let word = plain.next_u64();
+        let expected: Vec<u32> = (0..4).map(|i| lemire16((word >> (16 * i)) as u32 & 0xFFFF, 10).unwrap()).collect();
+        let got: Vec<u32> = (0..4).map(|_| s.below16(10)).collect();
+        assert_eq!(got, expected);
+        for _ in 0..10_000 {
+            assert!(s.below16(100) < 100);
+            let (a, b) = s.below16_and_32(7, 1_000_003);
+            assert!(a < 7 && b < 1_000_003);
+            assert!(s.below64(u64::MAX - 6) < u64::MAX - 6);
+        }
     }
 
     const PINNED_FIRST_OUTPUTS: [u64; 2] = [4768342884129243497, 6886254094158327724];

@@ -50,6 +50,20 @@ impl Tally {
         }
     }
 
+    /// Record `n` trials that all ended in `outcome`.
+    pub fn record_n(&mut self, outcome: &[usize], n: u64) {
+        debug_assert_eq!(outcome.len(), self.offsets.len());
+        self.trials += n;
+        for (&offset, &o) in self.offsets.iter().zip(outcome) {
+            self.counts[offset + o] += n;
+        }
+    }
+
+    /// Number of measures.
+    pub fn measures(&self) -> usize {
+        self.offsets.len()
+    }
+
     /// Add another tally of the same layout.
     pub fn merge(mut self, other: Tally) -> Tally {
         assert_eq!(self.offsets, other.offsets, "tallies of different layouts");

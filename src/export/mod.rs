@@ -11,7 +11,7 @@ pub use percent::{Percent, PercentView, Source};
 
 use serde::Serialize;
 
-use crate::engine::{ExactTable, Measure, MonteCarlo, Tally};
+use crate::engine::{ExactTable, Measure, Mode, MonteCarlo, Tally};
 use crate::stats::{GoodnessOfFit, goodness_of_fit, wilson};
 
 /// Confidence level of every reported interval.
@@ -110,6 +110,8 @@ pub struct Report {
     pub interval: String,
     /// Random generator.
     pub generator: String,
+    /// How trials were drawn: `literal` or `compiled`.
+    pub mode: Mode,
     /// Hash of the loaded table files.
     pub rules_hash: String,
     /// combat-odds version.
@@ -193,6 +195,7 @@ impl Report {
             notes: header.notes,
             interval: INTERVAL.to_string(),
             generator: GENERATOR.to_string(),
+            mode: plan.mode,
             rules_hash: header.rules_hash,
             version: env!("CARGO_PKG_VERSION").to_string(),
         }
@@ -226,8 +229,12 @@ impl Rendered for Report {
             s += &format!("  {note}\n");
         }
         s += &format!(
-            "\n{} trials, seed {}, {}; intervals: {}\n",
-            self.trials, self.seed, self.generator, self.interval
+            "\n{} trials ({}), seed {}, {}; intervals: {}\n",
+            self.trials,
+            self.mode.name(),
+            self.seed,
+            self.generator,
+            self.interval
         );
         for (measure, rows, agreement) in self.all_measures() {
             s += &format!("\n{measure}\n{}\n", frames::rows_frame(rows).map(|f| f.to_string()).unwrap_or_default());

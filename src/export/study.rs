@@ -12,7 +12,7 @@ pub use super::directory::check_free;
 use super::directory::{self, io};
 use super::{GENERATOR, Header, INTERVAL, Kill, Report, Row};
 use crate::dice::Ratio;
-use crate::engine::{ExactTable, Measure, MonteCarlo, Shard, Tally};
+use crate::engine::{ExactTable, Measure, Mode, MonteCarlo, Shard, Tally};
 use crate::error::{Error, Result};
 
 /// Version of the results layout; `merge` refuses another.
@@ -64,6 +64,8 @@ pub struct Summary {
     pub version: String,
     /// Random generator.
     pub generator: String,
+    /// How trials were drawn: `literal` or `compiled`.
+    pub mode: Mode,
     /// Interval method.
     pub interval: String,
     /// Seconds from the first trial to the last (summed over shards after a merge).
@@ -136,6 +138,7 @@ impl StudyResult {
             rules_hash: header.rules_hash,
             version: env!("CARGO_PKG_VERSION").to_string(),
             generator: GENERATOR.to_string(),
+            mode: facts.monte_carlo.mode,
             interval: INTERVAL.to_string(),
             wall_time_s: facts.wall_time_s,
             p_kill: report.p_kill.clone(),
@@ -185,6 +188,9 @@ impl StudyResult {
             }
             if s.seed != first.seed {
                 return Err(differs("seed", &s.seed, &first.seed));
+            }
+            if s.mode != first.mode {
+                return Err(differs("--mode", &s.mode.name(), &first.mode.name()));
             }
             if s.trials_requested != first.trials_requested {
                 return Err(differs("--trials", &s.trials_requested, &first.trials_requested));
@@ -252,7 +258,12 @@ impl StudyResult {
         };
         let facts = RunFacts {
             scenario_hash: first.scenario_hash.clone(),
-            monte_carlo: MonteCarlo { trials: first.trials_requested, seed: first.seed, threads: None },
+            monte_carlo: MonteCarlo {
+                trials: first.trials_requested,
+                seed: first.seed,
+                threads: None,
+                mode: first.mode,
+            },
             shard: None,
             precision: None,
             wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(),

@@ -204,7 +204,7 @@ pub fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &MonteCarlo) 
     })?;
     let compiled = ruleset.compile(&doc, &head.kind)?;
     let experiment = compiled.experiment.as_ref();
-    let tally = engine::run(experiment, monte_carlo)?;
+    let (tally, _) = engine::run(experiment, monte_carlo)?;
     let exact = experiment.exact();
     let rules_hash = crate::tables::rules_hash(ruleset.files());
     let scenario = path.to_string_lossy().replace('\\', "/");

@@ -3,15 +3,20 @@
 //! chunks, through the library and through `combat-odds fire --threads`; a different
 //! seed gives different ones; and one scenario's counts can be pinned.
 
-use combat_odds::engine::{self, CHUNK_TRIALS, Tally};
+use combat_odds::engine::{self, CHUNK_TRIALS, Mode, Tally};
 
 use super::cli::{stdout_of, write};
-use super::plan;
+use super::{plan, plan_in};
 
-/// The merged tally of `trials` trials from `seed` on `threads` threads.
+/// The merged tally of `trials` literal trials from `seed` on `threads` threads.
 pub fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
-    let p = plan(name, text, trials, seed, threads);
-    engine::run(p.compiled.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}"))
+    tally_in(Mode::Literal, name, text, trials, seed, threads)
+}
+
+/// The merged tally of `trials` trials in `mode` from `seed` on `threads` threads.
+pub fn tally_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
+    let p = plan_in(mode, name, text, trials, seed, threads);
+    engine::run(p.compiled.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}")).0
 }
 
 /// Every measure's counts, in measure order.
@@ -21,22 +26,25 @@ pub fn counts(name: &str, text: &str, trials: u64, seed: u64, threads: usize) ->
     (0..measures).map(|m| t.counts(m).to_vec()).collect()
 }
 
-/// Identical tallies on 1, 2 and 8 threads for each (name, scenario): at trial counts
-/// of less than a chunk, a chunk and one trial, three chunks and a part (a partial
-/// last chunk always in play), and exactly one and two whole chunks.
+/// Identical tallies on 1, 2 and 8 threads for each (name, scenario), in both modes: at
+/// trial counts of less than a chunk, a chunk and one trial, three chunks and a part
+/// (a partial last chunk always in play), and exactly one and two whole chunks.
 pub fn assert_thread_independent(scenarios: &[(&str, &str)]) {
     let partial = [1, 1_000, CHUNK_TRIALS + 1, 3 * CHUNK_TRIALS + 4_321];
     let whole = [CHUNK_TRIALS, 2 * CHUNK_TRIALS];
-    for &(name, text) in scenarios {
+    for (mode, &(name, text)) in
+        [Mode::Literal, Mode::Compiled].into_iter().flat_map(|m| scenarios.iter().map(move |s| (m, s)))
+    {
         let measures = plan(name, text, 1, 1, 1).compiled.experiment.measures().len();
         for trials in partial.into_iter().chain(whole) {
-            let one = tally(name, text, trials, 7, 1);
+            let one = tally_in(mode, name, text, trials, 7, 1);
             assert_eq!(one.trials(), trials, "{name}: {trials} trials");
             for m in 0..measures {
                 assert_eq!(one.counts(m).iter().sum::<u64>(), trials, "{name}: measure {m}, {trials} trials");
             }
             for threads in [2, 8] {
-                assert_eq!(one, tally(name, text, trials, 7, threads), "{name}: {trials} trials on {threads} threads");
+                let other = tally_in(mode, name, text, trials, 7, threads);
+                assert_eq!(one, other, "{name} ({}): {trials} trials on {threads} threads", mode.name());
             }
         }
     }

@@ -8,10 +8,11 @@
 use std::collections::BTreeSet;
 
 use combat_odds::dice::Ratio;
+use combat_odds::engine::Mode;
 use combat_odds::export::Report;
 use statrs::distribution::{ChiSquared, ContinuousCDF, DiscreteCDF, Poisson};
 
-use super::{assert_sums_to_one, plan};
+use super::{assert_sums_to_one, plan, plan_in};
 
 /// Outcomes expected fewer times than this are pooled before the chi-square test.
 pub const MIN_EXPECTED: f64 = 5.0;
@@ -86,18 +87,27 @@ pub struct Family {
 }
 
 impl Family {
-    /// Runs one case of `trials` trials at `seed` on two threads and adds its tests.
-    /// Panics on a missing exact table, a distribution not summing to one, an
-    /// impossible outcome observed, or (where nothing was pooled) a chi-square
-    /// differing from the report's.
+    /// Runs one case of `trials` trials at `seed` on two threads, literal and (where
+    /// the case compiles) compiled, and adds the tests of both against the exact
+    /// distribution.
     pub fn run(&mut self, name: &str, text: &str, trials: u64, seed: u64) {
-        let p = plan(name, text, trials, seed, 2);
+        self.run_in(Mode::Literal, name, text, trials, seed);
+        if plan(name, text, 1, seed, 1).compiled.experiment.compiled().is_some() {
+            self.run_in(Mode::Compiled, &format!("{name} [compiled]"), text, trials, seed);
+        }
+    }
+
+    /// Runs one case in `mode` and adds its tests. Panics on a missing exact table, a
+    /// distribution not summing to one, an impossible outcome observed, or (where
+    /// nothing was pooled) a chi-square differing from the report's.
+    fn run_in(&mut self, mode: Mode, name: &str, text: &str, trials: u64, seed: u64) {
+        let p = plan_in(mode, name, text, trials, seed, 2);
         let experiment = p.compiled.experiment.as_ref();
         let measures = experiment.measures().to_vec();
         let exact = experiment.exact().unwrap_or_else(|| panic!("{name}: no exact distribution"));
         assert_sums_to_one(name, &measures, &exact);
         let report: Report = p.report().unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(report.trials, trials, "{name}");
+        assert_eq!((report.trials, report.mode), (trials, mode), "{name}");
         for (i, ((m, rows, agreement), (measure, row))) in
             report.all_measures().zip(measures.iter().zip(&exact)).enumerate()
         {

@@ -10,21 +10,31 @@ pub mod grid;
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::Ratio;
 use combat_odds::document::Document;
-use combat_odds::engine::{Measure, MonteCarlo};
+use combat_odds::engine::{Measure, Mode, MonteCarlo};
 
 /// The path of `name` in the experiments/ folder.
 pub fn experiment_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(name)
 }
 
-/// Compiles scenario TOML text as the CLI would (embedded tables).
+/// Compiles scenario TOML text as the CLI would (embedded tables), to run literally.
 pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
-    plan_doc(&Document::new(name, name, text), trials, seed, threads)
+    plan_in(Mode::Literal, name, text, trials, seed, threads)
 }
 
-/// Compiles a scenario document as the CLI would (embedded tables).
+/// Compiles scenario TOML text as the CLI would (embedded tables), to run in `mode`.
+pub fn plan_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
+    plan_doc_in(mode, &Document::new(name, name, text), trials, seed, threads)
+}
+
+/// Compiles a scenario document as the CLI would (embedded tables), to run literally.
 pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> FirePlan {
-    FirePlan::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads) })
+    plan_doc_in(Mode::Literal, doc, trials, seed, threads)
+}
+
+/// Compiles a scenario document as the CLI would (embedded tables), to run in `mode`.
+pub fn plan_doc_in(mode: Mode, doc: &Document, trials: u64, seed: u64, threads: usize) -> FirePlan {
+    FirePlan::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads), mode })
         .unwrap_or_else(|e| panic!("scenario {} should compile: {e}", doc.name))
 }
 

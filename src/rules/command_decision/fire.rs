@@ -55,6 +55,10 @@ pub struct FireResolution {
     suppresses: bool,
     measures: Vec<Measure>,
     slots: Slots,
+    /// Per volley, the severity code of a hit by effect-die face less one: 1 + the
+    /// [`HitResult`] (0 stays free for "no hit"), so the worst result of a volley is
+    /// a plain maximum with no branch on whether a die hit.
+    severity: Vec<[u8; 10]>,
 }
 
 /// Which optional measures this resolution reports, and where.
@@ -95,7 +99,8 @@ impl FireResolution {
             slots.passengers = slot(Measure::counts("passengers_eliminated", n));
             measures.push(Measure::counts("passengers_forced_back", n));
         }
-        FireResolution { volleys, response, passengers, suppresses, measures, slots }
+        let severity = volleys.iter().map(|v| v.effect.map(|r| r as u8 + 1)).collect();
+        FireResolution { volleys, response, passengers, suppresses, measures, slots, severity }
     }
 }
 
@@ -148,23 +153,40 @@ impl Resolution for FireResolution {
                 return s;
             }
         }
-        for v in &self.volleys {
-            for _ in 0..v.dice {
-                let face = D10.roll(&mut st.fire) as i32;
-                if let Some((trigger, depletes_at_most)) = v.ammo
-                    && face == trigger
-                    && D10.roll(&mut st.supply) as i32 <= depletes_at_most
-                {
-                    s.depleted = true;
+        // Dice are rolled four at a time: the to-hit dice from one output of the fire
+        // stream, and beside them the effect die each would roll if it hits, from one
+        // output of the effect stream. Lane i of the effect pack is die i's effect die,
+        // read only when die i hits; every lane is an independent die, so this is the
+        // same as rolling effect dice for the hits one by one.
+        let mut worst = 0u8;
+        for (v, severity) in self.volleys.iter().zip(&self.severity) {
+            // A face 0..=9 (the natural roll less one) hits below this.
+            let hits_below = v.hit_at_most.clamp(0, 10) as u32;
+            let mut left = v.dice;
+            while left > 0 {
+                let (faces, effects) = (st.fire.pack16(10), st.effect.pack16(10));
+                // All four lanes, branch-free; lanes past the volley's last die are dead.
+                for i in 0..4 {
+                    let hit = ((i as u32) < left) & (faces[i] < hits_below);
+                    s.hits += u32::from(hit);
+                    worst = worst.max(severity[effects[i] as usize] * u8::from(hit));
                 }
-                if face <= v.hit_at_most {
-                    s.hits += 1;
-                    let result = v.effect[D10.roll(&mut st.effect) as usize - 1];
-                    s.worst = s.worst.max(Some(result));
+                if let Some((trigger, depletes_at_most)) = v.ammo {
+                    for &face in faces.iter().take(left.min(4) as usize) {
+                        if face as i32 + 1 == trigger && D10.roll(&mut st.supply) as i32 <= depletes_at_most {
+                            s.depleted = true;
+                        }
+                    }
                 }
+                left = left.saturating_sub(4);
             }
         }
-        if s.worst == Some(HitResult::Eliminated) {
+        // By lookup, not a branch: which result came up is the coin toss being simulated.
+        const WORST: [Option<HitResult>; 4] =
+            [None, Some(HitResult::NoEffect), Some(HitResult::ForcedBack), Some(HitResult::Eliminated)];
+        s.worst = WORST[worst as usize];
+        // Most fires carry no passengers: ask that (predictable) before the outcome.
+        if !self.passengers.is_empty() && s.worst == Some(HitResult::Eliminated) {
             for p in &self.passengers {
                 match p[D10.roll(&mut st.passengers) as usize - 1] {
                     HitResult::Eliminated => s.passengers_eliminated += 1,
@@ -202,6 +224,7 @@ impl Resolution for FireResolution {
     }
 
     /// The outcome index of every measure for a trial's state.
+    #[inline]
     fn index(&self, s: &FireState, out: &mut [usize]) {
         out[0] = s.worst.map_or(0, |r| r as usize);
         out[1] = s.hits as usize;

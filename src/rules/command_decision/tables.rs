@@ -43,10 +43,12 @@ pub enum HitResult {
 impl HitResult {
     /// Column names, in chart order.
     pub const NAMES: [&'static str; 3] = ["no_effect", "forced_back", "eliminated"];
+    /// Every result, in the same order.
+    pub const ALL: [HitResult; 3] = [HitResult::NoEffect, HitResult::ForcedBack, HitResult::Eliminated];
 
     fn parse(file: &TableFile, cell: &Spanned<String>) -> Result<Self> {
         match Self::NAMES.iter().position(|n| n == cell.get_ref()) {
-            Some(i) => Ok([HitResult::NoEffect, HitResult::ForcedBack, HitResult::Eliminated][i]),
+            Some(i) => Ok(Self::ALL[i]),
             None => Err(file.error_at(cell.span().start, unknown("hit result", cell.get_ref(), Self::NAMES))),
         }
     }

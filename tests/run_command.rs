@@ -320,6 +320,7 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
     let other_scenario = shard("other-scenario", &[&panzers, "--seed", SEED, "--shard", "2/2"]);
     let other_trials = study(&d.join("other-trials"), &["--trials", "120000", "--seed", SEED, "--shard", "2/2"]);
     let of_three = shard("of-three", &["--seed", SEED, "--shard", "2/3"]);
+    let other_mode = shard("other-mode", &["--seed", SEED, "--shard", "2/2", "--mode", "literal"]);
     let whole = shard("whole", &["--seed", SEED]);
     let empty = d.join("empty");
     std::fs::create_dir(&empty).expect("create a folder");
@@ -331,7 +332,7 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
         line
     };
     // Each mismatch names the summary that does not fit.
-    let cases: [(&Path, &[&str]); 5] = [
+    let cases: [(&Path, &[&str]); 6] = [
         (&other_seed, &["seed 1 differs from 2718", "only shards of one run merge"]),
         (
             &other_scenario,
@@ -339,6 +340,7 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
         ),
         (&other_trials, &["--trials 120000 differs from 200000", "only shards of one run merge"]),
         (&of_three, &["shard count 3 differs from 2"]),
+        (&other_mode, &["--mode literal differs from compiled", "only shards of one run merge"]),
         (&whole, &["a whole run, not a shard"]),
     ];
     for (misfit, parts) in cases {

@@ -111,7 +111,8 @@ impl<B: Battle> Experiment for CompiledEngagement<'_, B> {
             }
             node.ending as usize
         };
-        tally_states(trials, &self.outcomes, walk, tally);
+        let outcome = |e: usize, out: &mut [usize]| out.copy_from_slice(&self.outcomes[e]);
+        tally_states(trials, self.outcomes.len(), walk, outcome, tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

@@ -63,23 +63,32 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Runs `trials` compiled trials, each `draw` giving the index of the state it ends
-/// in, and adds them to `tally` by each state's `outcomes`.
+/// Runs `trials` trials, each `draw` giving the index (below `states`) of the state
+/// it ends in, and adds them to `tally`, `outcome` writing a state's outcome of every
+/// measure.
 ///
 /// A trial only adds one to its state's count. Consecutive trials mostly end in the
 /// same few states, and an increment that must wait for the previous one to the same
 /// counter would set the pace, so trial `t` counts in copy `t % 4` of the counters and
 /// the copies are added up at the end.
 #[inline(always)]
-pub(crate) fn tally_states(trials: u64, outcomes: &[Vec<usize>], mut draw: impl FnMut() -> usize, tally: &mut Tally) {
-    let mut counts = vec![[0u64; 4]; outcomes.len()];
+pub(crate) fn tally_states(
+    trials: u64,
+    states: usize,
+    mut draw: impl FnMut() -> usize,
+    outcome: impl Fn(usize, &mut [usize]),
+    tally: &mut Tally,
+) {
+    let mut counts = vec![[0u64; 4]; states];
     for t in 0..trials {
         counts[draw()][(t % 4) as usize] += 1;
     }
-    for (out, copies) in outcomes.iter().zip(&counts) {
+    let mut out = vec![0; tally.measures()];
+    for (state, copies) in counts.iter().enumerate() {
         let n: u64 = copies.iter().sum();
         if n > 0 {
-            tally.record_n(out, n);
+            outcome(state, &mut out);
+            tally.record_n(&out, n);
         }
     }
 }
@@ -123,7 +132,8 @@ impl<R: Resolution> Experiment for CompiledResolution<'_, R> {
 
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
         let stream = &mut streams.compiled;
-        tally_states(trials, &self.outcomes, || self.alias.sample(stream), tally);
+        let outcome = |s: usize, out: &mut [usize]| out.copy_from_slice(&self.outcomes[s]);
+        tally_states(trials, self.outcomes.len(), || self.alias.sample(stream), outcome, tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

@@ -76,6 +76,10 @@ pub trait Experiment: Sync {
     }
 }
 
+/// The most outcome combinations (every measure at once) a literal chunk counts in
+/// one flat array; beyond it, each measure is counted on its own.
+pub const MAX_JOINT: usize = 4096;
+
 /// The most measures one resolution reports (a trial's outcome indices live on the
 /// stack).
 pub const MAX_MEASURES: usize = 10;
@@ -118,14 +122,34 @@ impl<R: Resolution> Experiment for R {
         Resolution::kill(self)
     }
 
+    /// Literal trials. Where every measure's outcomes together make at most
+    /// [`MAX_JOINT`] combinations, a trial's outcomes are counted as one mixed-radix
+    /// index (one increment a trial, spread into the measures once per chunk).
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let sizes: Vec<usize> = Resolution::measures(self).iter().map(|m| m.outcomes.len()).collect();
         let mut out = [0usize; MAX_MEASURES];
-        let out = &mut out[..Resolution::measures(self).len()];
-        for _ in 0..trials {
+        let out = &mut out[..sizes.len()];
+        let joint = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)).filter(|&j| j <= MAX_JOINT);
+        let Some(joint) = joint else {
+            for _ in 0..trials {
+                let state = self.trial(streams);
+                self.index(&state, out);
+                tally.record(out);
+            }
+            return;
+        };
+        let draw = || {
             let state = self.trial(streams);
             self.index(&state, out);
-            tally.record(out);
-        }
+            out.iter().zip(&sizes).fold(0, |j, (&o, &n)| j * n + o)
+        };
+        let outcome = |mut j: usize, out: &mut [usize]| {
+            for (o, &n) in out.iter_mut().zip(&sizes).rev() {
+                *o = j % n;
+                j /= n;
+            }
+        };
+        tally_states(trials, joint, draw, outcome, tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

@@ -45,10 +45,12 @@ impl Resolution for TestRoll {
         self.kill
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> u32 {
         self.die.roll(&mut streams.morale)
     }
 
+    #[inline(always)]
     fn index(&self, face: &u32, out: &mut [usize]) {
         out.copy_from_slice(&self.by_face[*face as usize - 1][..out.len()]);
     }

@@ -442,10 +442,12 @@ impl Resolution for PhaseDice {
         (0, self.measures[0].outcomes.len() - 1)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> PhaseRoll {
         self.roll(&mut streams.command)
     }
 
+    #[inline(always)]
     fn index(&self, r: &PhaseRoll, out: &mut [usize]) {
         let a = &r.allocation;
         out[..6].copy_from_slice(&[a.senior, a.junior, a.sections, a.teams, a.orders, a.total()].map(usize::from));

@@ -388,6 +388,7 @@ impl Resolution for ForceMorale {
         (0, 0)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> (u32, u32) {
         let rng = &mut streams.morale;
         let start = match &self.start {
@@ -398,6 +399,7 @@ impl Resolution for ForceMorale {
         (start, end)
     }
 
+    #[inline(always)]
     fn index(&self, &(start, end): &(u32, u32), out: &mut [usize]) {
         out[0] = end as usize;
         out[1] = self.levels.iter().position(|l| *l == start).expect("a start is a listed level");

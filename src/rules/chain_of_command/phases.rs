@@ -143,6 +143,7 @@ impl<P: Phases> Resolution for Horizon<P> {
         (0, 1)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> Self::State {
         let mut held = match self.process.start() {
             Ok(h) => h,
@@ -157,6 +158,7 @@ impl<P: Phases> Resolution for Horizon<P> {
         (self.horizon + 1, None)
     }
 
+    #[inline(always)]
     fn index(&self, (phase, end): &Self::State, out: &mut [usize]) {
         out[0] = usize::from(*phase <= self.horizon);
         out[1] = *phase as usize - 1;

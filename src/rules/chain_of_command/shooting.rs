@@ -629,10 +629,12 @@ impl Resolution for Shooting {
         (0, 3)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> Volley {
         self.fire.roll(&self.fire.start(), streams)
     }
 
+    #[inline(always)]
     fn index(&self, v: &Volley, out: &mut [usize]) {
         let u = Fire::after(&self.fire.start(), v);
         out[0] = self.fire.condition(&u);

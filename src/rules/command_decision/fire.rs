@@ -144,7 +144,7 @@ impl Resolution for FireResolution {
     }
 
     /// One literal trial: every die the rules roll, in rule order.
-    #[inline]
+    #[inline(always)]
     fn trial(&self, st: &mut Streams) -> FireState {
         let mut s = FireState { arrived: true, ..FireState::default() };
         if let Some(succeeds) = &self.response {
@@ -224,7 +224,7 @@ impl Resolution for FireResolution {
     }
 
     /// The outcome index of every measure for a trial's state.
-    #[inline]
+    #[inline(always)]
     fn index(&self, s: &FireState, out: &mut [usize]) {
         out[0] = s.worst.map_or(0, |r| r as usize);
         out[1] = s.hits as usize;

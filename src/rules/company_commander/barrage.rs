@@ -63,12 +63,14 @@ impl Resolution for Barrage {
         (0, 3)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> BarrageState {
         let first = self.original.trial_target(streams);
         let start = BarrageState { original: self.original.target_outcome(&first), reached: 0, destroyed: 0 };
         self.nearby.iter().fold(start, |s, unit| self.add(&s, unit, &unit.trial_target(streams)))
     }
 
+    #[inline(always)]
     fn index(&self, s: &BarrageState, out: &mut [usize]) {
         out[0] = s.original;
         if out.len() > 1 {

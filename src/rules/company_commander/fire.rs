@@ -398,10 +398,12 @@ impl Resolution for FireAction {
         (0, 3)
     }
 
+    #[inline(always)]
     fn trial(&self, streams: &mut Streams) -> TargetState {
         self.trial_target(streams)
     }
 
+    #[inline(always)]
     fn index(&self, s: &TargetState, out: &mut [usize]) {
         out[0] = self.target_outcome(s);
         out[1] = if self.destroyed(s) {

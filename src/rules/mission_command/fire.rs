@@ -105,7 +105,7 @@ impl Resolution for Fire {
     }
 
     /// One literal trial: a to-hit d20 per shot, and a conversion d20 per hit.
-    #[inline]
+    #[inline(always)]
     fn trial(&self, st: &mut Streams) -> FireState {
         let mut s = FireState::default();
         for shot in &self.shots {
@@ -131,6 +131,7 @@ impl Resolution for Fire {
         })
     }
 
+    #[inline(always)]
     fn index(&self, s: &FireState, out: &mut [usize]) {
         out[0] = usize::from(s.worst);
         if let Some(i) = self.hits_slot {

@@ -8,11 +8,12 @@
 use std::hint::black_box;
 use std::time::Duration;
 
+use combat_odds::bench;
 use combat_odds::cli::FirePlan;
 use combat_odds::dice::{D6, D10, D20, D100, Die};
 use combat_odds::document::Document;
 use combat_odds::engine::{self, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
-use combat_odds::rules::command_decision::{CommandDecision, EffectByFace, FireResolution, Quality, Volley};
+use combat_odds::rules::command_decision::{CommandDecision, FireResolution};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// Rolls per iteration of the dice benches (so the loop overhead is amortised).
@@ -20,18 +21,10 @@ const ROLLS: u64 = 1024;
 /// Trials of the end-to-end engine bench.
 const ENGINE_TRIALS: u64 = 1_000_000;
 
-/// The Regular row of the Hit Results Chart, unmodified, read from the shipped tables.
-fn regular_row() -> EffectByFace {
-    let cd = CommandDecision::load(None).expect("embedded tables load");
-    let row = cd.tables().hit_row(Quality::Regular);
-    std::array::from_fn(|i| row.result(i as i32 + 1))
-}
-
-/// ROF 3 at hit number 5 against a Regular stand: one resolution is 3 to-hit dice
-/// and an effect die per hit.
+/// The peer comparison's resolution (see [`bench::peer_resolution`]) on the shipped
+/// tables.
 fn resolution() -> FireResolution {
-    let volley = Volley { dice: 3, hit_at_most: 5, effect: regular_row(), ammo: None };
-    FireResolution::new(vec![volley], None, vec![], false)
+    bench::peer_resolution(&CommandDecision::load(None).expect("embedded tables load"))
 }
 
 fn dice(c: &mut Criterion) {
@@ -61,7 +54,7 @@ fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
 
 /// One chunk of trials through the tally, as the engine runs it.
 fn chunk(b: &mut criterion::Bencher, experiment: &dyn Experiment) {
-    let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
+    let layout = engine::layout(experiment.measures());
     let mut streams = Streams::for_chunk(1, 0);
     b.iter(|| {
         let mut tally = engine::Tally::new(&layout);

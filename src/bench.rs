@@ -63,8 +63,9 @@ pub struct Bench {
     pub figures: Vec<Figure>,
 }
 
-/// The peer comparison's resolution: ROF 3 at hit number 5 against a Regular stand.
-fn peer_resolution(cd: &CommandDecision) -> FireResolution {
+/// The peer comparison's resolution: ROF 3 at hit number 5 against a Regular stand
+/// (three to-hit dice and an effect die per hit), on `cd`'s unmodified Regular row.
+pub fn peer_resolution(cd: &CommandDecision) -> FireResolution {
     let row = cd.tables().hit_row(Quality::Regular);
     let effect = std::array::from_fn(|i| row.result(i as i32 + 1));
     FireResolution::new(vec![Volley { dice: 3, hit_at_most: 5, effect, ammo: None }], None, vec![], false)

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::PossibleValue;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::engine::Mode;
@@ -73,7 +73,7 @@ pub struct TrialArgs {
     /// `literal` rolls every die in rule order; `compiled` draws each trial from the
     /// exact distribution built once before the first trial (used wherever the exact
     /// engine reaches, literal elsewhere).
-    #[arg(long, default_value = "compiled", value_parser = PossibleValuesParser::new(Mode::NAMES).map(|m| Mode::parse(&m)))]
+    #[arg(long, value_enum, default_value = "compiled")]
     pub mode: Mode,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
@@ -296,4 +296,15 @@ pub enum Format {
     Json,
     /// Comma-separated values.
     Csv,
+}
+
+/// `--mode` takes the names reports and summaries use.
+impl ValueEnum for Mode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Mode::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
 }

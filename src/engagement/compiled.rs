@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use num_traits::ToPrimitive;
 
 use super::{Battle, Ending, EndingOf, Engagement, SideLayout, markov};
-use crate::engine::{Alias, ExactTable, Experiment, Measure, Streams, Tally, tally_states};
+use crate::engine::{Alias, ExactTable, Experiment, Measure, Streams, Tally, tally_listed};
 
 /// One state of the chain.
 struct Node {
@@ -111,8 +111,7 @@ impl<B: Battle> Experiment for CompiledEngagement<'_, B> {
             }
             node.ending as usize
         };
-        let outcome = |e: usize, out: &mut [usize]| out.copy_from_slice(&self.outcomes[e]);
-        tally_states(trials, self.outcomes.len(), walk, outcome, tally);
+        tally_listed(trials, &self.outcomes, walk, tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

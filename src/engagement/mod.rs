@@ -311,7 +311,7 @@ impl<B: Battle> Experiment for Engagement<B> {
     }
 
     fn exact(&self) -> Option<ExactTable> {
-        let layout: Vec<usize> = self.measures.iter().map(|m| m.outcomes.len()).collect();
+        let layout = crate::engine::layout(&self.measures);
         let dist = self.exact_endings().ok()?;
         Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
     }

@@ -51,16 +51,6 @@ impl Alias {
         Some(Alias { height: total, keep, alias })
     }
 
-    /// Number of outcomes.
-    pub fn len(&self) -> usize {
-        self.keep.len()
-    }
-
-    /// Whether there are no outcomes (never, for a built sampler).
-    pub fn is_empty(&self) -> bool {
-        self.keep.is_empty()
-    }
-
     /// One outcome: a uniform column and a uniform height, each exactly uniform.
     /// Tables of up to 2^16 columns of height up to 2^32 (every single resolution and
     /// engagement turn shipped) take both from one generator output.
@@ -82,7 +72,7 @@ impl Alias {
     /// when the table is right.
     #[cfg(test)]
     fn owned(&self) -> Vec<u128> {
-        let mut owned = vec![0u128; self.len()];
+        let mut owned = vec![0u128; self.keep.len()];
         for (column, (&keep, &alias)) in self.keep.iter().zip(&self.alias).enumerate() {
             owned[column] += u128::from(keep);
             owned[alias as usize] += u128::from(self.height - keep);

@@ -22,17 +22,15 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// The names the CLI takes, in [`Mode`] order.
-    pub const NAMES: [&'static str; 2] = ["literal", "compiled"];
-
-    /// The mode named `name` (one of [`Mode::NAMES`]); literal for anything else.
-    pub fn parse(name: &str) -> Mode {
-        if name == Self::NAMES[1] { Mode::Compiled } else { Mode::Literal }
-    }
+    /// Every mode.
+    pub const ALL: [Mode; 2] = [Mode::Literal, Mode::Compiled];
 
     /// The name the CLI and results use.
     pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+        match self {
+            Mode::Literal => "literal",
+            Mode::Compiled => "compiled",
+        }
     }
 }
 
@@ -93,6 +91,12 @@ pub(crate) fn tally_states(
     }
 }
 
+/// [`tally_states`] where every state's outcomes are listed: `outcomes[s]` for state `s`.
+#[inline(always)]
+pub(crate) fn tally_listed(trials: u64, outcomes: &[Vec<usize>], draw: impl FnMut() -> usize, tally: &mut Tally) {
+    tally_states(trials, outcomes.len(), draw, |s, out| out.copy_from_slice(&outcomes[s]), tally);
+}
+
 /// A [`Resolution`] compiled to its states' exact distribution.
 pub struct CompiledResolution<'a, R: Resolution> {
     resolution: &'a R,
@@ -132,8 +136,7 @@ impl<R: Resolution> Experiment for CompiledResolution<'_, R> {
 
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
         let stream = &mut streams.compiled;
-        let outcome = |s: usize, out: &mut [usize]| out.copy_from_slice(&self.outcomes[s]);
-        tally_states(trials, self.outcomes.len(), || self.alias.sample(stream), outcome, tally);
+        tally_listed(trials, &self.outcomes, || self.alias.sample(stream), tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

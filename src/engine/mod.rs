@@ -12,8 +12,8 @@ mod streams;
 mod tally;
 
 pub use alias::Alias;
-pub(crate) use compiled::tally_states;
 pub use compiled::{CompiledResolution, Mode, Prepared};
+pub(crate) use compiled::{tally_listed, tally_states};
 pub use streams::{Purpose, Stream, Streams};
 pub use tally::Tally;
 
@@ -47,6 +47,11 @@ impl Measure {
     pub fn counts(name: &str, max: u32) -> Self {
         Measure::new(name, (0..=max).map(|n| n.to_string()))
     }
+}
+
+/// How many outcomes each measure has, in measure order: the layout of a [`Tally`].
+pub fn layout(measures: &[Measure]) -> Vec<usize> {
+    measures.iter().map(|m| m.outcomes.len()).collect()
 }
 
 /// The exact probability of every outcome of every measure, in measure order.
@@ -131,7 +136,7 @@ impl<R: Resolution> Experiment for R {
     /// [`MAX_JOINT`] combinations, a trial's outcomes are counted as one mixed-radix
     /// index (one increment a trial, spread into the measures once per chunk).
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
-        let sizes: Vec<usize> = Resolution::measures(self).iter().map(|m| m.outcomes.len()).collect();
+        let sizes = layout(Resolution::measures(self));
         let measures = sizes.len();
         let mut out = [0usize; MAX_MEASURES];
         let joint = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)).filter(|&j| j <= MAX_JOINT);
@@ -166,9 +171,8 @@ impl<R: Resolution> Experiment for R {
     }
 
     fn exact(&self) -> Option<ExactTable> {
-        let layout: Vec<usize> = Resolution::measures(self).iter().map(|m| m.outcomes.len()).collect();
         let dist = self.exact_state().ok()?;
-        Some(marginals(&dist, &layout, |s, out| self.index(s, out)))
+        Some(marginals(&dist, &layout(Resolution::measures(self)), |s, out| self.index(s, out)))
     }
 
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
@@ -290,7 +294,7 @@ pub fn run_study(
     let plan = &study.monte_carlo;
     let prepared = Prepared::new(experiment, plan.mode);
     let (experiment, mode) = (prepared.experiment(), prepared.mode());
-    let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
+    let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     let mine: Vec<u64> = study.shard.chunks(chunks).collect();
     let planned: u64 = mine.iter().map(|&c| chunk_trials(plan.trials, c)).sum();
@@ -354,7 +358,7 @@ pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<(Tally, Mod
 
 /// Runs the experiment exactly as given, whatever `plan.mode` says.
 pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
-    let layout: Vec<usize> = experiment.measures().iter().map(|m| m.outcomes.len()).collect();
+    let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     in_pool(plan.threads, || {
         (0..chunks)
@@ -374,8 +378,7 @@ pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteC
             .into_par_iter()
             .map(|chunk| {
                 let pair = [first, second];
-                let mut tallies =
-                    pair.map(|e| Tally::new(&e.measures().iter().map(|m| m.outcomes.len()).collect::<Vec<_>>()));
+                let mut tallies = pair.map(|e| Tally::new(&layout(e.measures())));
                 let mut paired = Paired::default();
                 for i in 0..chunk_trials(plan.trials, chunk) {
                     let streams = Streams::for_paired_trial(plan.seed, chunk * CHUNK_TRIALS + i);

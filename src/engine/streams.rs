@@ -54,22 +54,22 @@ impl Stream {
     pub fn below16(&mut self, n: u32) -> u32 {
         debug_assert!((1..=1 << 16).contains(&n));
         loop {
-            if let Some(v) = lemire16(self.take::<16>() as u32, n) {
-                return v;
+            if let Some(v) = lemire::<16>(self.take::<16>(), u64::from(n)) {
+                return v as u32;
             }
         }
     }
 
     /// Four independent uniform integers in `0..n` (`1 <= n <= 2^16`) from the four
-    /// 16-bit lanes of one fresh output, each by [`lemire16`]; a rejected lane is
+    /// 16-bit lanes of one fresh output, each by [`lemire`]; a rejected lane is
     /// replaced by a draw from the reservoir. The lanes are worked on side by side,
     /// not one after another, which is what makes a volley of up to four dice cheap.
     /// Lanes a caller leaves unused are independent of those it uses, so ignoring
     /// them biases nothing.
     #[inline(always)]
     pub fn pack16(&mut self, n: u32) -> [u32; 4] {
-        let word = self.generator.next_u64();
-        let product = |i: u32| ((word >> (16 * i)) as u32 & 0xFFFF) * n;
+        let (word, n) = (self.generator.next_u64(), u64::from(n));
+        let product = |i: u32| ((word >> (16 * i)) & 0xFFFF) * n;
         let products = [product(0), product(1), product(2), product(3)];
         // A lane can only be rejected when its low half is below n (4 in 6,554 outputs
         // for d10s): test all four without a branch, and leave the rest to a cold path
@@ -78,14 +78,14 @@ impl Stream {
         if doubtful {
             return self.settle16(products, n);
         }
-        products.map(|p| p >> 16)
+        products.map(|p| (p >> 16) as u32)
     }
 
     /// [`Stream::pack16`]'s rare case: lanes Lemire's test rejects are drawn again.
     #[cold]
     #[inline(never)]
-    fn settle16(&mut self, products: [u32; 4], n: u32) -> [u32; 4] {
-        products.map(|p| if (p & 0xFFFF) >= (1 << 16) % n { p >> 16 } else { self.below16(n) })
+    fn settle16(&mut self, products: [u64; 4], n: u64) -> [u32; 4] {
+        products.map(|p| if unbiased::<16>(p, n) { (p >> 16) as u32 } else { self.below16(n as u32) })
     }
 
     /// A uniform integer in `0..a` (`a <= 2^16`) and one in `0..b` (`b <= 2^32`) from
@@ -97,8 +97,8 @@ impl Stream {
         debug_assert!((1..=1 << 16).contains(&a) && (1..=1 << 32).contains(&b));
         loop {
             let word = self.generator.next_u64();
-            if let (Some(x), Some(y)) = (lemire16((word >> 48) as u32, a), lemire32(word & 0xFFFF_FFFF, b)) {
-                return (x, y);
+            if let (Some(x), Some(y)) = (lemire::<16>(word >> 48, u64::from(a)), lemire::<32>(word & 0xFFFF_FFFF, b)) {
+                return (x as u32, y);
             }
         }
     }
@@ -117,23 +117,22 @@ impl Stream {
     }
 }
 
-/// Lemire's map of a 16-bit lane onto `0..n`, or `None` for a lane that would bias it:
-/// every value of `0..n` is the image of exactly `floor(2^16 / n)` accepted lanes.
+/// Lemire's map of a `BITS`-bit lane onto `0..n` (`n <= 2^BITS`, `BITS <= 32`), or
+/// `None` for a lane that would bias it: every value of `0..n` is the image of exactly
+/// `floor(2^BITS / n)` accepted lanes.
 #[inline(always)]
-fn lemire16(lane: u32, n: u32) -> Option<u32> {
+fn lemire<const BITS: u32>(lane: u64, n: u64) -> Option<u64> {
     let product = lane * n;
-    let low = product & 0xFFFF;
-    // `low >= n` settles almost every draw without the division.
-    (low >= n || low >= (1u32 << 16) % n).then_some(product >> 16)
+    unbiased::<BITS>(product, n).then_some(product >> BITS)
 }
 
-/// Lemire's map of a 32-bit lane onto `0..n` (`n <= 2^32`), or `None` for a lane that
-/// would bias it.
+/// Lemire's test on `product = lane * n` for a `BITS`-bit lane: whether the lane is
+/// kept (the low `BITS` bits are at least `2^BITS mod n`).
 #[inline(always)]
-fn lemire32(lane: u64, n: u64) -> Option<u64> {
-    let product = lane * n;
-    let low = product & 0xFFFF_FFFF;
-    (low >= n || low >= (1u64 << 32) % n).then_some(product >> 32)
+fn unbiased<const BITS: u32>(product: u64, n: u64) -> bool {
+    let low = product & ((1 << BITS) - 1);
+    // `low >= n` settles almost every draw without the division.
+    low >= n || low >= (1 << BITS) % n
 }
 
 /// The generator's outputs, unbuffered, for code that wants whole words.
@@ -276,8 +275,8 @@ mod tests {
     fn every_value_of_a_sixteen_bit_draw_has_the_same_number_of_lanes() {
         // Exhaustive over all 65,536 lanes: exact uniformity, not a statistical claim.
         for n in [2, 3, 6, 10, 20, 100, 1000, 65_535, 65_536] {
-            let mut lanes = vec![0u32; n as usize];
-            (0..1u32 << 16).filter_map(|lane| lemire16(lane, n)).for_each(|v| lanes[v as usize] += 1);
+            let mut lanes = vec![0u64; n as usize];
+            (0..1u64 << 16).filter_map(|lane| lemire::<16>(lane, n)).for_each(|v| lanes[v as usize] += 1);
             assert!(lanes.iter().all(|&c| c == (1 << 16) / n), "d{n}: {lanes:?}");
         }
     }
@@ -289,7 +288,8 @@ mod tests {
         // The first output's four lanes: a d10 from each (no lane is rejected at this key,
         // or the comparison below would be off by a lane).
         let word = plain.next_u64();
-        let expected: Vec<u32> = (0..4).map(|i| lemire16((word >> (16 * i)) as u32 & 0xFFFF, 10).unwrap()).collect();
+        let expected: Vec<u32> =
+            (0..4).map(|i| lemire::<16>((word >> (16 * i)) & 0xFFFF, 10).unwrap() as u32).collect();
         let got: Vec<u32> = (0..4).map(|_| s.below16(10)).collect();
         assert_eq!(got, expected);
         for _ in 0..10_000 {

@@ -43,14 +43,11 @@ impl Tally {
     /// Record one trial: `outcome[i]` is the outcome index of measure `i`.
     #[inline]
     pub fn record(&mut self, outcome: &[usize]) {
-        debug_assert_eq!(outcome.len(), self.offsets.len());
-        self.trials += 1;
-        for (&offset, &o) in self.offsets.iter().zip(outcome) {
-            self.counts[offset + o] += 1;
-        }
+        self.record_n(outcome, 1);
     }
 
     /// Record `n` trials that all ended in `outcome`.
+    #[inline]
     pub fn record_n(&mut self, outcome: &[usize], n: u64) {
         debug_assert_eq!(outcome.len(), self.offsets.len());
         self.trials += n;

@@ -231,7 +231,7 @@ impl StudyResult {
         }
         let measures: Vec<Measure> =
             first.measures.iter().map(|m| Measure::new(&m.name, m.outcomes.iter().cloned())).collect();
-        let layout: Vec<usize> = measures.iter().map(|m| m.outcomes.len()).collect();
+        let layout = crate::engine::layout(&measures);
         let mut counts: Vec<Vec<u64>> = layout.iter().map(|&n| vec![0; n]).collect();
         let mut trials = 0;
         for (_, s) in &parts {

@@ -299,7 +299,7 @@ impl Study<'_> {
 /// ([`Streams::for_paired_trial`]), so two resolutions see the same numbers in every
 /// trial however many dice each rolls. Blocks run in parallel and are joined in order.
 fn kill_flags(e: &dyn Experiment, seed: u64, trials: Range<u64>) -> Vec<bool> {
-    let layout: Vec<usize> = e.measures().iter().map(|m| m.outcomes.len()).collect();
+    let layout = crate::engine::layout(e.measures());
     let (m, o) = e.kill();
     let blocks: Vec<Range<u64>> = trials
         .clone()

@@ -55,10 +55,19 @@ pub struct FireResolution {
     suppresses: bool,
     measures: Vec<Measure>,
     slots: Slots,
-    /// Per volley, the severity code of a hit by effect-die face less one: 1 + the
-    /// [`HitResult`] (0 stays free for "no hit"), so the worst result of a volley is
-    /// a plain maximum with no branch on whether a die hit.
-    severity: Vec<[u8; 10]>,
+    /// Per volley, what its dice are compared with, worked out once.
+    thresholds: Vec<Thresholds>,
+}
+
+/// A volley's hit number and effect row as the literal trial's dice lanes read them.
+#[derive(Debug, Clone)]
+struct Thresholds {
+    /// A face 0..=9 (the natural roll less one) hits below this.
+    hits_below: u32,
+    /// The severity code of a hit by effect-die face less one: 1 + the [`HitResult`]
+    /// (0 stays free for "no hit"), so the worst result of a volley is a plain maximum
+    /// with no branch on whether a die hit.
+    severity: [u8; 10],
 }
 
 /// Which optional measures this resolution reports, and where.
@@ -99,8 +108,14 @@ impl FireResolution {
             slots.passengers = slot(Measure::counts("passengers_eliminated", n));
             measures.push(Measure::counts("passengers_forced_back", n));
         }
-        let severity = volleys.iter().map(|v| v.effect.map(|r| r as u8 + 1)).collect();
-        FireResolution { volleys, response, passengers, suppresses, measures, slots, severity }
+        let thresholds = volleys
+            .iter()
+            .map(|v| Thresholds {
+                hits_below: v.hit_at_most.clamp(0, 10) as u32,
+                severity: v.effect.map(|r| r as u8 + 1),
+            })
+            .collect();
+        FireResolution { volleys, response, passengers, suppresses, measures, slots, thresholds }
     }
 }
 
@@ -159,15 +174,13 @@ impl Resolution for FireResolution {
         // read only when die i hits; every lane is an independent die, so this is the
         // same as rolling effect dice for the hits one by one.
         let mut worst = 0u8;
-        for (v, severity) in self.volleys.iter().zip(&self.severity) {
-            // A face 0..=9 (the natural roll less one) hits below this.
-            let hits_below = v.hit_at_most.clamp(0, 10) as u32;
+        for (v, Thresholds { hits_below, severity }) in self.volleys.iter().zip(&self.thresholds) {
             let mut left = v.dice;
             while left > 0 {
                 let (faces, effects) = (st.fire.pack16(10), st.effect.pack16(10));
                 // All four lanes, branch-free; lanes past the volley's last die are dead.
                 for i in 0..4 {
-                    let hit = ((i as u32) < left) & (faces[i] < hits_below);
+                    let hit = ((i as u32) < left) & (faces[i] < *hits_below);
                     s.hits += u32::from(hit);
                     worst = worst.max(severity[effects[i] as usize] * u8::from(hit));
                 }

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod error;
 pub mod exact;
 pub mod export;
+pub mod interrupt;
 pub mod regress;
 pub mod rules;
 pub mod sensitivity;

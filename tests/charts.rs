@@ -22,7 +22,7 @@ const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n
 const TRIALS: u64 = 1_000_000;
 
 fn footer() -> Footer {
-    Footer::new(2026, TRIALS)
+    Footer::new(2026, TRIALS, &["0123456789abcdef"])
 }
 
 /// A Monte Carlo estimate of `p` from `TRIALS` trials, with its Wilson 95% interval.
@@ -277,8 +277,12 @@ fn run_writes_an_engagements_charts_beside_its_frames() {
     let out = dir.path().join("duel");
     let o = cli::run(&["run", "--trials", "2000", "--seed", "7", "--out", out.to_str().expect("utf-8 temp path")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary")).expect("JSON");
+    let hash = summary["rules_hash"].as_str().expect("a rules hash");
     let foot = format!(
-        "command-decision: seed 7, 2,000 trials, Wilson 95% intervals, combat-odds {}",
+        "command-decision: seed 7, 2,000 trials, rules {}, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds {}",
+        &hash[..8],
         env!("CARGO_PKG_VERSION")
     );
     let scenario = "Panther vs Sherman duel, closing from 40 in. (2,000 yd)";

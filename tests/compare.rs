@@ -186,6 +186,7 @@ fn compare_writes_frames_and_a_chart_whole() {
         std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
     let want = [
+        ".combat-odds-results",
         "compare.csv",
         "compare.parquet",
         "differences.csv",
@@ -194,6 +195,8 @@ fn compare_writes_frames_and_a_chart_whole() {
         "p_kill_vs_range.svg",
     ];
     assert_eq!(names, want);
+    // It says exactly what it wrote.
+    assert_contains(&stdout, &[&format!("wrote {}: {}", out.display(), want[1..].join(", "))]);
     let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
     assert!(csv.starts_with("ruleset,weapon,target,situation,quality,range_m,table_range,p_kill_turn"), "{csv}");
     // 3 ranges x 2 weapons x 4 rulesets, and the header.
@@ -223,4 +226,20 @@ fn bad_comparisons_get_one_line_errors() {
         assert!(line.contains(file.to_str().unwrap()), "names the file: {line}");
         assert!(line.contains(want), "{to}: {line}");
     }
+}
+
+#[test]
+fn compare_says_only_what_it_wrote_when_no_ruleset_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    // Chain of Command has no ground scale, so no cell is answered: no differences
+    // frame and no chart, and the report must not claim them.
+    let text = "kind = \"compare\"\nname = \"CoC only\"\nrulesets = [\"chain-of-command\"]\n\
+                weapons = [\"pak40\", \"17pdr\"]\ntarget = \"medium_tank\"\nranges_m = [100]\n";
+    let file = write(dir.path(), "coc.toml", text);
+    let out = dir.path().join("out");
+    let stdout =
+        cli::stdout_of(&["compare", file.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()]);
+    assert_contains(&stdout, &[&format!("wrote {}: compare.csv, compare.parquet\n", out.display())]);
+    assert!(!stdout.contains("chart") && !stdout.contains("differences"), "{stdout}");
+    assert!(!out.join("differences.csv").exists());
 }

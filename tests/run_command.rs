@@ -91,7 +91,8 @@ fn measure_names(summary: &Value) -> Vec<String> {
 }
 
 /// `b` holds exactly the results `a` does: the same files, every CSV and Parquet frame
-/// and every PNG and SVG chart byte for byte, and the same summary but for the wall time.
+/// and every PNG and SVG chart byte for byte (the marker too), and the same summary but
+/// for the wall time.
 fn assert_same_results(a: &Path, b: &Path) {
     let (fa, fb) = (files(a), files(b));
     assert_eq!(fa.keys().collect::<Vec<_>>(), fb.keys().collect::<Vec<_>>(), "{} and {}", a.display(), b.display());
@@ -101,6 +102,8 @@ fn assert_same_results(a: &Path, b: &Path) {
         measure_names(&summary(a)).iter().flat_map(|m| [format!("{m}.csv"), format!("{m}.parquet")]).collect();
     expected.extend(["winner", "turns", "survivors"].iter().flat_map(|c| [format!("{c}.png"), format!("{c}.svg")]));
     expected.push("summary.json".into());
+    // The marker that lets --force recognise the directory as combat-odds's.
+    expected.push(".combat-odds-results".into());
     expected.sort();
     assert_eq!(fa.keys().cloned().collect::<Vec<_>>(), expected, "{}", a.display());
     for (name, bytes) in fa.iter().filter(|(name, _)| *name != "summary.json") {
@@ -214,50 +217,144 @@ fn the_same_seed_writes_the_same_frames_on_one_two_and_eight_threads() {
 // ---- where results go ---------------------------------------------------------------
 
 #[test]
-fn without_out_a_run_writes_results_stem_under_the_working_directory() {
+fn without_out_a_run_writes_a_new_directory_under_runs_and_never_reuses_one() {
     let cwd = tempdir();
     let panzers = panzers();
+    // Each case run twice: the second run takes the next free name, so a command run
+    // again never fails on, or replaces, what it wrote before.
     let cases: [(&[&str], &str); 3] = [
         (&["--trials", "1000"], "cd_engagement_tank_duel"),
         // 200,000 trials are four chunks, enough for three shards.
         (&["--trials", "200000", "--shard", "2/3"], "cd_engagement_tank_duel-shard-2-of-3"),
         (&[&panzers, "--trials", "1000"], "mc_engagement_panzer_iv_vs_shermans"),
     ];
+    let mut expected = Vec::new();
     for (args, name) in cases {
-        let out =
-            Command::new(cli::BIN).arg("run").args(args).current_dir(cwd.path()).output().expect("the binary runs");
-        assert!(out.status.success(), "run {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let wrote = Path::new("results").join(name);
-        assert!(stdout.contains(&format!("wrote {}", wrote.display())), "run {args:?} says where it wrote:\n{stdout}");
-        assert!(cwd.path().join(&wrote).join("summary.json").is_file(), "{}", wrote.display());
+        for wrote in [name.to_string(), format!("{name}-2")] {
+            let out =
+                Command::new(cli::BIN).arg("run").args(args).current_dir(cwd.path()).output().expect("the binary runs");
+            assert!(out.status.success(), "run {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            let wrote_path = Path::new("runs").join(&wrote);
+            assert!(
+                stdout.contains(&format!("wrote {}", wrote_path.display())),
+                "run {args:?} says where it wrote:\n{stdout}"
+            );
+            assert!(cwd.path().join(&wrote_path).join("summary.json").is_file(), "{}", wrote_path.display());
+            expected.push(wrote);
+        }
     }
-    assert_eq!(listing(cwd.path()), ["results"]);
-    assert_eq!(listing(&cwd.path().join("results")), cases.map(|(_, name)| name.to_string()));
+    assert_eq!(listing(cwd.path()), ["runs"]);
+    expected.sort();
+    assert_eq!(listing(&cwd.path().join("runs")), expected);
 }
 
 #[test]
-fn an_existing_results_directory_is_refused_and_untouched_unless_forced() {
+fn an_existing_directory_is_refused_before_the_run_and_left_untouched() {
     let dir = tempdir();
     let out = dir.path().join("mine");
     let notes = cli::write(&out, "notes.txt", "my notes\n");
     // Ten billion trials: the refusal must come before the study runs, not after it.
-    let refused = finish(spawn(&["run", "--trials", "10000000000", "--out", utf8(&out)]), Duration::from_secs(30));
-    let line = error_line(&refused);
-    assert!(line.starts_with(&format!("error: {} already exists", out.display())), "{line}");
-    assert_contains(&line, &["--force"]);
-    assert_eq!(std::fs::read_to_string(&notes).expect("the user's file"), "my notes\n");
-    assert_eq!(listing(&out), ["notes.txt"]);
-    assert_eq!(listing(dir.path()), ["mine"], "no temporary sibling left");
-
-    study(&out, &["--trials", "1000", "--seed", SEED, "--force"]);
-    assert!(!notes.exists(), "--force replaces the directory whole");
-    assert!(out.join("summary.json").is_file());
-    assert_eq!(listing(dir.path()), ["mine"], "no temporary or old sibling left");
+    for force in [&[][..], &["--force"]] {
+        let args = [&["run", "--trials", "10000000000", "--out", utf8(&out)], force].concat();
+        let line = error_line(&finish(spawn(&args), Duration::from_secs(30)));
+        assert!(line.starts_with(&format!("error: {}", out.display())), "{line}");
+        if force.is_empty() {
+            assert_contains(&line, &["already exists", "--force"]);
+        } else {
+            // --force replaces only what combat-odds wrote: a directory without its
+            // marker is someone else's.
+            assert_contains(&line, &["combat-odds did not write it", "nothing was touched"]);
+        }
+        assert_eq!(std::fs::read_to_string(&notes).expect("the user's file"), "my notes\n");
+        assert_eq!(listing(&out), ["notes.txt"]);
+        assert_eq!(listing(dir.path()), ["mine"], "no temporary sibling left");
+    }
 }
 
 #[test]
-fn merge_refuses_an_existing_directory_unless_forced() {
+fn force_replaces_a_results_directory_only_while_it_holds_nothing_but_results() {
+    let dir = tempdir();
+    let out = study(&dir.path().join("duel"), &["--trials", "1000", "--seed", SEED]);
+    let first = files(&out);
+    assert!(first.contains_key(".combat-odds-results"), "the marker is written: {:?}", first.keys());
+
+    // Replaced in place by a run of other trials, with no sibling left behind.
+    study(&out, &["--trials", "2000", "--seed", SEED, "--force"]);
+    assert_eq!(summary(&out)["trials"], 2000);
+    assert_eq!(listing(dir.path()), ["duel"], "no temporary or old sibling left");
+
+    // A file of the user's inside it, or a folder, makes it theirs: refused, untouched.
+    for (extra, shown) in [("analysis.ipynb", "analysis.ipynb"), ("plots/mine.png", "plots/")] {
+        let added = cli::write(&out, extra, "mine\n");
+        let before = listing(&out);
+        let line = error_line(&cli::run(&["run", "--trials", "1000", "--out", utf8(&out), "--force"]));
+        assert_contains(&line, &[&format!("it holds `{shown}`"), "combat-odds did not write there"]);
+        assert_eq!(listing(&out), before, "nothing changed");
+        assert_eq!(summary(&out)["trials"], 2000);
+        assert_eq!(std::fs::read_to_string(&added).expect("the user's file"), "mine\n");
+        std::fs::remove_dir_all(out.join("plots")).ok();
+        std::fs::remove_file(out.join("analysis.ipynb")).ok();
+    }
+    assert_eq!(listing(dir.path()), ["duel"]);
+}
+
+#[test]
+fn force_on_the_working_directory_is_refused_and_leaves_nothing_behind() {
+    let cwd = tempdir();
+    cli::write(cwd.path(), "scenario.toml", "# mine\n");
+    let out = Command::new(cli::BIN)
+        .args(["run", "--trials", "1000", "--out", ".", "--force"])
+        .current_dir(cwd.path())
+        .output()
+        .expect("the binary runs");
+    let line = error_line(&out);
+    assert_contains(&line, &["combat-odds did not write it"]);
+    assert_eq!(listing(cwd.path()), ["scenario.toml"], "no hidden temporary directory left");
+}
+
+#[test]
+fn a_destination_under_a_file_is_refused_before_the_study_runs() {
+    let dir = tempdir();
+    let file = cli::write(dir.path(), "plain.txt", "text\n");
+    let out = file.join("sub");
+    let refused = finish(spawn(&["run", "--trials", "10000000000", "--out", utf8(&out)]), Duration::from_secs(30));
+    let line = error_line(&refused);
+    assert_contains(&line, &["is a file, not a directory", "--out"]);
+    assert_eq!(listing(dir.path()), ["plain.txt"]);
+}
+
+#[test]
+fn leftovers_of_a_killed_run_are_put_right_by_the_next_run() {
+    let dir = tempdir();
+    // A process that has ended: its id names the leftovers of a "killed" run.
+    let dead = Command::new("true").spawn().expect("true runs");
+    let pid = dead.id();
+    dead.wait_with_output().expect("true ends");
+    let marker = ".combat-odds-results";
+    // A partial temporary directory (the marker is written first) ...
+    let tmp = dir.path().join(format!(".out.tmp-{pid}"));
+    cli::write(&tmp, marker, "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": []}\n");
+    cli::write(&tmp, "winner.csv", "partial");
+    // ... a complete earlier result moved aside by a --force that died mid-swap ...
+    let old = dir.path().join(format!(".out.old-{pid}"));
+    let earlier = study(&dir.path().join("earlier"), &["--trials", "1000", "--seed", SEED]);
+    std::fs::rename(&earlier, &old).expect("move aside");
+    // ... and a folder of the user's that only looks like one: kept.
+    let lookalike = dir.path().join(format!(".out.tmp-{pid}x"));
+    cli::write(&lookalike, "keep.txt", "mine\n");
+
+    // The next run to `out` removes the partial one and puts the complete one back,
+    // which it then refuses to replace without --force.
+    let line = error_line(&cli::run(&["run", "--trials", "1000", "--out", utf8(&dir.path().join("out"))]));
+    assert_contains(&line, &["already exists"]);
+    assert_eq!(listing(dir.path()), [format!(".out.tmp-{pid}x"), "out".to_string()]);
+    assert_eq!(summary(&dir.path().join("out"))["trials"], 1000);
+    assert_eq!(std::fs::read_to_string(lookalike.join("keep.txt")).expect("kept"), "mine\n");
+}
+
+#[test]
+fn merge_refuses_an_existing_directory_unless_forced_and_then_only_its_own() {
     let dir = tempdir();
     let shard = study(&dir.path().join("only"), &["--trials", "1000", "--seed", SEED, "--shard", "1/1"]);
     let out = dir.path().join("mine");
@@ -265,12 +362,16 @@ fn merge_refuses_an_existing_directory_unless_forced() {
     let line = error_line(&merge(&[&shard], &out, &[]));
     assert!(line.starts_with(&format!("error: {} already exists", out.display())), "{line}");
     assert_contains(&line, &["--force"]);
+    let line = error_line(&merge(&[&shard], &out, &["--force"]));
+    assert_contains(&line, &["combat-odds did not write it"]);
     assert_eq!(std::fs::read_to_string(&notes).expect("the user's file"), "my notes\n");
     assert_eq!(listing(&out), ["notes.txt"]);
 
-    let forced = merge(&[&shard], &out, &["--force"]);
-    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
-    assert!(!notes.exists(), "--force replaces the directory whole");
+    std::fs::remove_dir_all(&out).expect("the user clears it");
+    for extra in [&[][..], &["--force"]] {
+        let merged = merge(&[&shard], &out, extra);
+        assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    }
     assert_eq!(summary(&out)["trials"], 1000);
     assert_eq!(summary(&out)["shard"], Value::Null, "a merge is a whole run");
     assert_eq!(listing(dir.path()), ["mine", "only"], "no temporary or old sibling left");
@@ -451,9 +552,9 @@ fn assert_precision_stops_deterministically(precision: &str, trials: &str) -> u6
     let ran = s["trials"].as_u64().expect("trials");
     assert!(ran < trials.parse().expect("a number"), "stopped before --trials {trials}: ran {ran}");
     assert!(
-        batch_ends(usize::MAX)
-            .take_while(|&end| end as u64 * CHUNK_TRIALS <= ran)
-            .any(|end| end as u64 * CHUNK_TRIALS == ran),
+        batch_ends(u64::MAX / CHUNK_TRIALS)
+            .take_while(|&end| end * CHUNK_TRIALS <= ran)
+            .any(|end| end * CHUNK_TRIALS == ran),
         "stopped at a batch boundary: ran {ran}"
     );
 
@@ -481,4 +582,150 @@ fn a_precision_target_stops_at_the_same_trial_count_with_every_interval_under_it
     // A target the first batch does not meet: the stop moves to a later boundary.
     let ran = assert_precision_stops_deterministically("0.001", "4000000");
     assert!(ran > CHUNK_TRIALS, "0.001 needs more than one batch; ran {ran}");
+}
+
+// ---- bounded resources and write errors ---------------------------------------------
+
+#[test]
+fn trials_past_two_to_the_fifty_third_and_threads_past_eight_per_core_are_refused() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let too_many_threads = (8 * cores + 1).to_string();
+    let cases: [(&[&str], &str); 4] = [
+        (&["fire", "--trials", "18446744073709551615"], "at most 9007199254740992 (2^53)"),
+        (&["run", "--trials", "9007199254740993"], "at most 9007199254740992 (2^53)"),
+        (&["fire", "--threads", &too_many_threads], "more threads only slow the run"),
+        (&["run", "--threads", "100000", "--trials", "1000"], "per core"),
+    ];
+    for (args, says) in cases {
+        let out = finish(spawn(args), Duration::from_secs(30));
+        let line = error_line(&out);
+        assert_contains(&line, &[says]);
+    }
+    // Eight per core is still accepted.
+    let most = (8 * cores).to_string();
+    let ok = cli::run(&["fire", "--trials", "1000", "--threads", &most]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+}
+
+/// Resident memory of a running process in KiB, from /proc.
+#[cfg(target_os = "linux")]
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the process is running");
+    let line = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).expect("VmRSS");
+    line.trim().trim_end_matches("kB").trim().parse().expect("a number of kB")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_study_streams_its_chunks_in_bounded_memory_and_stops_on_ctrl_c() {
+    let dir = tempdir();
+    let out = dir.path().join("never");
+    // 2^53 trials are 2^37 chunks: listing them would take 1 TiB.
+    let mut child = spawn(&["run", "--trials", "9007199254740992", "--out", utf8(&out)]);
+    wait_for_ctrl_c_handler(&mut child);
+    std::thread::sleep(Duration::from_millis(500));
+    let kib = resident_kib(child.id());
+    assert!(kib < 200 * 1024, "resident memory {kib} KiB: the chunks are being held, not streamed");
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(kill.success());
+    let output = finish(child, Duration::from_secs(10));
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+}
+
+/// A Chain of Command fight whose exact Markov solution runs for minutes: two sections
+/// of six over 30 Phases (under the solver's field count, so it is attempted).
+const SLOW_EXACT: &str = r#"
+ruleset = "chain-of-command"
+kind = "engagement"
+name = "two sections, thirty Phases"
+
+[engagement]
+range = 30
+closing = 0
+min_range = 6
+turns = 30
+end = ["eliminated"]
+
+[[side]]
+name = "British"
+[[side.company]]
+name = "British platoon"
+force_morale = 11
+
+[[side.unit]]
+name = "British section"
+kind = "section"
+figures = 6
+cover = "open"
+weapons = [{ weapon = "rifle", count = 5 }, { weapon = "lmg", count = 1 }]
+range_bands = { close = 12, effective = 36 }
+
+[[side]]
+name = "Germans"
+[[side.company]]
+name = "German platoon"
+force_morale = 11
+
+[[side.unit]]
+name = "German section"
+kind = "section"
+figures = 6
+cover = "open"
+weapons = [{ weapon = "rifle", count = 5 }, { weapon = "lmg", count = 1 }]
+range_bands = { close = 12, effective = 36 }
+"#;
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_exact_stage_within_a_second_or_two_and_writes_nothing() {
+    let dir = tempdir();
+    let scenario = cli::write(dir.path(), "slow.toml", SLOW_EXACT);
+    let out = dir.path().join("never");
+    let mut child = spawn(&["run", utf8(&scenario), "--trials", "1000", "--out", utf8(&out)]);
+    wait_for_ctrl_c_handler(&mut child);
+    // A thousand trials take milliseconds: still running after this, it is solving.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().expect("poll").is_none(), "the exact stage ended too soon to test");
+    let sent = Instant::now();
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(kill.success());
+    let output = finish(child, Duration::from_secs(10));
+    assert!(sent.elapsed() < Duration::from_secs(3), "stopped after {:?}", sent.elapsed());
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(listing(dir.path()), ["slow.toml"], "neither results nor a temporary directory");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_error_on_standard_output_is_reported_with_exit_1() {
+    for args in [
+        &["fire", "--trials", "1000"][..],
+        &["fire", "--trials", "1000", "--format", "json"],
+        &["tables", "command-decision"],
+    ] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full opens");
+        let out = Command::new(cli::BIN).args(args).stdout(full).output().expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: exit code; stderr:\n{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert_contains(&stderr, &["error: standard output", "No space left on device"]);
+    }
+}
+
+#[test]
+fn an_output_file_that_cannot_be_written_is_refused_before_the_work_and_leaves_nothing() {
+    let dir = tempdir();
+    let file = cli::write(dir.path(), "plain.txt", "text\n");
+    let output = file.join("report.json");
+    let line = error_line(&cli::run(&["fire", "--trials", "1000", "--output", utf8(&output)]));
+    assert_contains(&line, &["is a file, not a directory", "--output"]);
+    let taken = cli::write(dir.path(), "report.json", "mine\n");
+    let line = error_line(&cli::run(&["fire", "--trials", "1000", "--output", utf8(&taken)]));
+    assert_contains(&line, &["already exists", "--force"]);
+    assert_eq!(listing(dir.path()), ["plain.txt", "report.json"]);
+    let forced = cli::run(&["fire", "--trials", "1000", "--output", utf8(&taken), "--force", "--format", "json"]);
+    assert!(forced.status.success(), "{}", String::from_utf8_lossy(&forced.stderr));
+    assert!(std::fs::read_to_string(&taken).expect("written").contains("\"p_kill\""));
+    assert_eq!(listing(dir.path()), ["plain.txt", "report.json"], "no temporary file left");
 }

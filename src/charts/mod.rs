@@ -50,19 +50,22 @@ pub struct Point {
     pub high: f64,
 }
 
-/// What every chart says at its foot: e.g. "seed 2026, 1,000,000 trials, Wilson 95%
-/// intervals, combat-odds 0.1.0".
+/// What every chart says at its foot: e.g. "seed 2026, 1,000,000 trials, rules
+/// 1f2e3d4c, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds 0.1.0".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Footer(pub String);
 
 impl Footer {
-    /// "seed SEED, TRIALS trials, Wilson 95% intervals, combat-odds VERSION", the
-    /// trials grouped in thousands. Nothing that differs between two runs of one study
-    /// (such as wall time) belongs here: identical inputs draw identical files.
-    pub fn new(seed: u64, trials: u64) -> Self {
+    /// "seed SEED, TRIALS trials, rules HASH, ... intervals, combat-odds VERSION", the
+    /// trials grouped in thousands and each rules hash shortened to its first eight
+    /// digits (the summary keeps it whole). Nothing that differs between two runs of
+    /// one study (such as wall time) belongs here: identical inputs draw identical files.
+    pub fn new(seed: u64, trials: u64, rules_hashes: &[&str]) -> Self {
+        let rules: Vec<&str> = rules_hashes.iter().map(|h| h.get(..8).unwrap_or(h)).collect();
         Footer(format!(
-            "seed {seed}, {} trials, Wilson 95% intervals, combat-odds {}",
+            "seed {seed}, {} trials, rules {}, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds {}",
             thousands(trials),
+            rules.join("/"),
             env!("CARGO_PKG_VERSION")
         ))
     }
@@ -309,11 +312,14 @@ mod tests {
     }
 
     #[test]
-    fn the_footer_names_seed_trials_intervals_and_version() {
-        let f = Footer::new(2026, 1_000_000);
+    fn the_footer_names_seed_trials_rules_intervals_and_version() {
+        let f = Footer::new(2026, 1_000_000, &["0123456789abcdef", "fedcba9876543210"]);
         assert_eq!(
             f.0,
-            format!("seed 2026, 1,000,000 trials, Wilson 95% intervals, combat-odds {}", env!("CARGO_PKG_VERSION"))
+            format!(
+                "seed 2026, 1,000,000 trials, rules 01234567/fedcba98, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds {}",
+                env!("CARGO_PKG_VERSION")
+            )
         );
     }
 }

@@ -7,7 +7,7 @@ use super::{Footer, Point, bars_with_intervals, histogram, stacked_outcomes};
 use crate::error::Result;
 use crate::export::CONFIDENCE;
 use crate::export::study::{MeasureCounts, Summary};
-use crate::stats::wilson;
+use crate::stats::interval;
 
 /// Writes the charts of `summary` into `dir` as PNG and SVG and returns their paths.
 /// An engagement gets `winner` (each outcome with its 95% interval), `turns` (a
@@ -20,7 +20,7 @@ pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
     if n == 0 {
         return Ok(Vec::new());
     }
-    let mut footer = Footer::new(summary.seed, n);
+    let mut footer = Footer::new(summary.seed, n, &[&summary.rules_hash]);
     footer.0 = match summary.shard {
         Some(shard) => format!("{}, shard {shard}: {}", summary.ruleset, footer.0),
         None => format!("{}: {}", summary.ruleset, footer.0),
@@ -40,7 +40,7 @@ pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
             .zip(&winner.counts)
             .enumerate()
             .map(|(k, (o, &c))| {
-                let e = wilson(c, n, CONFIDENCE);
+                let e = interval(c, n, CONFIDENCE);
                 (o.clone(), Point { x: k as f64, p: e.estimate, low: e.low, high: e.high })
             })
             .collect();

@@ -117,11 +117,12 @@ pub struct RunArgs {
 /// The results directory of `run` and `compare`.
 #[derive(Debug, clap::Args)]
 pub struct ResultsArgs {
-    /// Results directory (default: results/<file name>, with -shard-K-of-N for a
-    /// shard of a run).
+    /// Results directory (default: a new directory runs/<file name>, with
+    /// -shard-K-of-N for a shard of a run and -2, -3, ... when that name is taken).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Allow --out to replace an existing directory.
+    /// Allow --out to replace an existing results directory that combat-odds wrote
+    /// (never one holding other files).
     #[arg(long)]
     pub force: bool,
 }
@@ -157,9 +158,9 @@ pub struct RegressArgs {
     /// Family-wise significance of the Monte Carlo tests (Bonferroni-corrected).
     #[arg(long, default_value_t = 0.001)]
     pub alpha: f64,
-    /// Where to write the diff table as CSV.
-    #[arg(long, default_value = "results/regress.csv")]
-    pub diff: PathBuf,
+    /// Also write the diff table as CSV to this file (it is always printed).
+    #[arg(long)]
+    pub diff: Option<PathBuf>,
     /// Allow --diff to replace an existing file.
     #[arg(long)]
     pub force: bool,
@@ -193,7 +194,8 @@ pub struct MergeArgs {
     /// Where to write the merged results.
     #[arg(long)]
     pub out: PathBuf,
-    /// Allow --out to replace an existing directory.
+    /// Allow --out to replace an existing results directory that combat-odds wrote
+    /// (never one holding other files).
     #[arg(long)]
     pub force: bool,
 }

@@ -3,9 +3,8 @@
 
 pub mod args;
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use args::Args;
 use args::{
@@ -17,7 +16,7 @@ use crate::document::Document;
 use crate::engine::{self, Mode, MonteCarlo, Shard, Study};
 use crate::error::{Error, Result};
 use crate::export::study::{self, StudyResult};
-use crate::export::{Header, PercentView, Rendered, Report, Source, frames};
+use crate::export::{Header, PercentView, Rendered, Report, Source, directory, frames};
 use crate::rules::{self, Compiled, LoadError, Ruleset};
 
 /// The scenario `fire` resolves when given no file.
@@ -90,12 +89,7 @@ impl ScenarioHeader {
 impl FirePlan {
     /// Loads the scenario's ruleset and compiles the scenario.
     pub fn new(doc: &Document, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Self> {
-        if monte_carlo.trials == 0 {
-            return Err(Error::Usage("--trials must be at least 1".into()));
-        }
-        if monte_carlo.threads == Some(0) {
-            return Err(Error::Usage("--threads must be at least 1".into()));
-        }
+        monte_carlo.validate()?;
         let head: ScenarioHeader = doc.parse()?;
         let ruleset = rules::load(head.ruleset.get_ref(), rules_dir).map_err(|e| match e {
             LoadError::Unknown(m) => doc.error_at(head.ruleset.span().start, m),
@@ -172,10 +166,6 @@ impl FireArgs {
     }
 }
 
-/// Set by Ctrl-C while a study runs: the engine stops after its current batch and
-/// nothing is written.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 /// `run`: a whole study (or one shard of it) into a results directory.
 fn study(a: &RunArgs) -> Result<()> {
     let doc = document(a.file.as_deref(), DEFAULT_ENGAGEMENT)?;
@@ -204,10 +194,7 @@ fn study(a: &RunArgs) -> Result<()> {
             engine::CHUNK_TRIALS
         )));
     }
-    let out = a.results.out.clone().unwrap_or_else(|| results_dir(&doc, shard));
-    study::check_free(&out, a.results.force)?;
-    // A second handler cannot be set in one process; the first one sets the same flag.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+    let out = a.results.destination(&doc, shard)?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -228,7 +215,7 @@ fn study(a: &RunArgs) -> Result<()> {
     let experiment = plan.compiled.experiment.as_ref();
     let started = std::time::Instant::now();
     let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision: a.precision };
-    let ran = engine::run_study(experiment, &spec, &progress, &INTERRUPTED);
+    let ran = engine::run_study(experiment, &spec, &progress, crate::interrupt::flag());
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -245,23 +232,36 @@ fn study(a: &RunArgs) -> Result<()> {
     let result =
         StudyResult::new(plan.header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref());
     result.write(&out, a.results.force)?;
-    print_study(&result, &out);
-    Ok(())
+    print_study(&result, &out)
 }
 
-/// `results/<file stem>`, with `-shard-K-of-N` for a shard.
-fn results_dir(doc: &Document, shard: Option<Shard>) -> PathBuf {
-    let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
-    let name = match shard {
-        Some(s) => format!("{stem}-shard-{}-of-{}", s.index, s.count),
-        None => stem,
-    };
-    Path::new("results").join(name)
-}
+/// Where generated results go when `--out` is not given: never `results/`, which
+/// holds the committed reference results.
+const DEFAULT_RESULTS: &str = "runs";
 
-/// Prints to standard output; a closed pipe (e.g. `| head`) is not an error.
-fn say(text: &str) {
-    let _ = emit(text, None, false);
+impl args::ResultsArgs {
+    /// The results directory, checked before any work starts: `--out` as given, or a
+    /// new directory `runs/<file stem>` (`-shard-K-of-N` for a shard), numbered `-2`,
+    /// `-3`, ... when that name is taken, so a command run twice never fails on its
+    /// own earlier results and never replaces them.
+    fn destination(&self, doc: &Document, shard: Option<Shard>) -> Result<PathBuf> {
+        if let Some(out) = &self.out {
+            study::check_free(out, self.force)?;
+            return Ok(out.clone());
+        }
+        let stem = Path::new(&doc.name).file_stem().map_or("run".into(), |s| s.to_string_lossy().into_owned());
+        let name = match shard {
+            Some(s) => format!("{stem}-shard-{}-of-{}", s.index, s.count),
+            None => stem,
+        };
+        let base = Path::new(DEFAULT_RESULTS);
+        let free = (1..)
+            .map(|n| base.join(if n == 1 { name.clone() } else { format!("{name}-{n}") }))
+            .find(|p| std::fs::symlink_metadata(p).is_err())
+            .expect("some numbered name is free");
+        study::check_free(&free, false)?;
+        Ok(free)
+    }
 }
 
 /// `compare`: one comparison across rulesets into a results directory.
@@ -269,19 +269,11 @@ fn compare(a: &CompareArgs) -> Result<()> {
     let doc = document(a.file.as_deref(), DEFAULT_COMPARISON)?;
     let comparison = crate::compare::Comparison::read(&doc)?;
     let monte_carlo = a.trials.monte_carlo();
-    if monte_carlo.trials == 0 {
-        return Err(Error::Usage("--trials must be at least 1".into()));
-    }
-    let out = a.results.out.clone().unwrap_or_else(|| results_dir(&doc, None));
-    study::check_free(&out, a.results.force)?;
+    monte_carlo.validate()?;
+    let out = a.results.destination(&doc, None)?;
     let compared = crate::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo)?;
-    compared.write(&out, a.results.force)?;
-    say(&format!(
-        "{}wrote {} (compare and differences frames as CSV and Parquet, chart as PNG and SVG)\n",
-        compared.text()?,
-        out.display()
-    ));
-    Ok(())
+    let written = compared.write(&out, a.results.force)?;
+    directory::print(&format!("{}wrote {}: {}\n", compared.text()?, out.display(), written.join(", ")))
 }
 
 /// The suite `regress` and `diff-tables` use: `--suite FILE` or experiments/.
@@ -299,45 +291,39 @@ fn regress(a: &RegressArgs) -> Result<()> {
         return Err(Error::Usage(format!("--alpha {}: give a significance between 0 and 1, e.g. 0.001", a.alpha)));
     }
     let monte_carlo = a.trials.monte_carlo();
-    if monte_carlo.trials == 0 {
-        return Err(Error::Usage("--trials must be at least 1".into()));
-    }
+    monte_carlo.validate()?;
     let suite = suite(a.suite.as_deref())?;
     let baseline = if a.update { None } else { Some(read_baseline(&a.baseline)?) };
-    if !a.update && a.diff.exists() && !a.force {
+    if let Some(diff) = a.diff.as_deref().filter(|_| !a.update) {
         // Checked before the suite runs, so a long run never ends in this error.
-        return Err(Error::Usage(format!(
-            "{} already exists; pass --force to replace it or choose another --diff",
-            a.diff.display()
-        )));
+        directory::check_file_free(diff, a.force)?;
     }
     let rulesets = Rulesets::load(a.trials.rules.as_deref())?;
     let now = evaluate(&suite, &rulesets, &monte_carlo)?;
     let Some(baseline) = baseline else {
         write_baseline(&a.baseline, &now)?;
-        say(&format!(
+        directory::print(&format!(
             "wrote {} and its Parquet: {} rows from {} scenarios\n",
             a.baseline.display(),
             now.len(),
             suite.scenarios.len()
-        ));
+        ))?;
         return Ok(());
     };
     let diffs = check(&baseline, &now, a.alpha, &a.baseline.display().to_string())?;
     let polars = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot make the diff table: {e}"));
-    let csv = frames::csv(&mut crate::regress::diff_frame(&diffs).map_err(polars)?).map_err(polars)?;
-    if let Some(dir) = a.diff.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_path_buf(), source })?;
+    if let Some(diff) = &a.diff {
+        let csv = frames::csv(&mut crate::regress::diff_frame(&diffs).map_err(polars)?).map_err(polars)?;
+        emit(&csv, Some(diff), a.force)?;
     }
-    emit(&csv, Some(&a.diff), a.force)?;
-    say(&crate::regress::diff_text(&diffs, a.alpha).map_err(polars)?);
+    directory::print(&crate::regress::diff_text(&diffs, a.alpha).map_err(polars)?)?;
     let moved = diffs.iter().filter(|d| d.verdict.moved()).count();
     let stale = baseline.iter().zip(&now).find(|(b, n)| b.rules_hash != n.rules_hash && a.trials.rules.is_none());
     if let Some((b, n)) = stale {
-        say(&format!(
+        directory::print(&format!(
             "the baseline was made from {} tables with hash {}; the embedded tables now hash to {}: a change to the shipped tables needs `combat-odds regress --update` in the same commit\n",
             b.ruleset, b.rules_hash, n.rules_hash
-        ));
+        ))?;
     }
     if moved > 0 || stale.is_some() {
         return Err(Error::Moved(moved));
@@ -349,6 +335,7 @@ fn regress(a: &RegressArgs) -> Result<()> {
 fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     let suite = suite(a.suite.as_deref())?;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None, mode: Mode::Compiled };
+    monte_carlo.validate()?;
     let changes = crate::regress::diff_tables(&a.old, &a.new, &suite, &monte_carlo)?;
     let mut text = String::new();
     if changes.is_empty() {
@@ -366,8 +353,7 @@ fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
             text += &format!("  ({note})\n");
         }
     }
-    say(&text);
-    Ok(())
+    directory::print(&text)
 }
 
 /// `merge`: shards of one run into the run's results.
@@ -376,12 +362,11 @@ fn merge(a: &MergeArgs) -> Result<()> {
     let parts = a.dirs.iter().map(|d| Ok((d.clone(), study::read_summary(d)?))).collect::<Result<Vec<_>>>()?;
     let result = StudyResult::merge(parts)?;
     result.write(&a.out, a.force)?;
-    print_study(&result, &a.out);
-    Ok(())
+    print_study(&result, &a.out)
 }
 
 /// A few lines saying what a study found and where its files are.
-fn print_study(result: &StudyResult, out: &Path) {
+fn print_study(result: &StudyResult, out: &Path) -> Result<()> {
     let s = &result.summary;
     let k = &s.p_kill;
     let (km, ko) = s.kill;
@@ -415,7 +400,14 @@ fn print_study(result: &StudyResult, out: &Path) {
 ",
         out.display()
     );
-    let _ = emit(&text, None, false);
+    directory::print(&text)
+}
+
+impl OutputArgs {
+    /// Refuses an `--output` file that cannot be written, before any work starts.
+    fn check(&self) -> Result<()> {
+        self.output.as_deref().map_or(Ok(()), |path| directory::check_file_free(path, self.force))
+    }
 }
 
 /// Writes a result in the chosen format.
@@ -429,6 +421,7 @@ fn write(result: &impl Rendered, out: &OutputArgs) -> Result<()> {
 }
 
 fn fire(a: &FireArgs) -> Result<()> {
+    a.out.check()?;
     write(&a.plan()?.report()?, &a.out)
 }
 
@@ -436,11 +429,13 @@ fn fire(a: &FireArgs) -> Result<()> {
 /// least the mildest effect, each as a whole percentage (exact where the exact engine
 /// reaches, else the Monte Carlo estimate).
 fn percent_destroy(a: &FireArgs) -> Result<()> {
+    a.out.check()?;
     write(&a.plan()?.percent_view()?, &a.out)
 }
 
 /// This machine's speed against the README's targets.
 fn bench(a: &BenchArgs) -> Result<()> {
+    a.out.check()?;
     if a.trials == 0 || a.repeats == 0 {
         return Err(Error::Usage("--trials and --repeats must be at least 1".into()));
     }
@@ -454,6 +449,7 @@ fn bench(a: &BenchArgs) -> Result<()> {
 /// Every one-step change of the scenario's tables and named modifiers, ranked by how
 /// far it moves `p_kill`.
 fn sensitivity(a: &SensitivityArgs) -> Result<()> {
+    a.out.check()?;
     let doc = document(a.file.as_deref(), DEFAULT_SCENARIO)?;
     // Literal: each change is paired with the unchanged tables on common random numbers.
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads, mode: Mode::Literal };
@@ -464,6 +460,7 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
 
 /// Every answer about one hand of Command Dice, exactly, for every allocation policy.
 fn command_dice(a: &ViewArgs) -> Result<()> {
+    a.out.check()?;
     let doc = document(a.file.as_deref(), DEFAULT_HAND)?;
     let head: ScenarioHeader = doc.parse()?;
     let coc = "chain-of-command";
@@ -505,35 +502,14 @@ fn list(a: &ListArgs, tables: bool) -> Result<()> {
             _ => format!("{f}\n"),
         };
     }
-    emit(&text, None, false)
+    directory::print(&text)
 }
 
-/// Prints to standard output, or writes a file whole: to a temporary file beside it,
-/// then renamed over it, so a failure never leaves half a file. An existing file is
-/// replaced only with `force`.
+/// Prints to standard output, or writes a file whole (see
+/// [`directory::write_file_whole`]).
 fn emit(text: &str, output: Option<&Path>, force: bool) -> Result<()> {
-    let Some(path) = output else {
-        let mut out = std::io::stdout().lock();
-        // A closed pipe (e.g. `| head`) is not an error worth reporting.
-        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-        return Ok(());
-    };
-    if path.exists() && !force {
-        return Err(Error::Usage(format!(
-            "{} already exists; pass --force to replace it or choose another --output",
-            path.display()
-        )));
+    match output {
+        Some(path) => directory::write_file_whole(path, force, text.as_bytes()),
+        None => directory::print(text),
     }
-    let io = |source| Error::Io { path: path.to_path_buf(), source };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().map_or("out".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
-    })
 }

@@ -210,6 +210,8 @@ pub struct Compared {
     pub differences: Vec<Difference>,
     /// Trials and seed.
     pub monte_carlo: MonteCarlo,
+    /// Each ruleset's name and the hash of the tables it loaded, in comparison order.
+    pub rules_hashes: Vec<(String, String)>,
 }
 
 /// The compiled plans of one (ruleset, range) for every weapon.
@@ -224,11 +226,13 @@ pub fn compare(comparison: Comparison, rules_dir: Option<&Path>, monte_carlo: Mo
     };
     let mut cells = Vec::new();
     let mut differences = Vec::new();
+    let mut rules_hashes = Vec::new();
     for ruleset in &comparison.rulesets {
         let loaded = rules::load(ruleset, rules_dir).map_err(|e| match e {
             rules::LoadError::Unknown(m) => Error::Usage(m),
             rules::LoadError::Tables(e) => e,
         })?;
+        rules_hashes.push((ruleset.clone(), crate::tables::rules_hash(loaded.files())));
         let equivalents = Equivalents::of(loaded.as_ref())?;
         for &range in &ranges {
             let plans: Plans = comparison
@@ -271,7 +275,7 @@ pub fn compare(comparison: Comparison, rules_dir: Option<&Path>, monte_carlo: Mo
             }
         }
     }
-    Ok(Compared { comparison, cells, differences, monte_carlo })
+    Ok(Compared { comparison, cells, differences, monte_carlo, rules_hashes })
 }
 
 /// A compiled scenario's kill probability, exact where the ruleset's engine reaches.
@@ -279,7 +283,7 @@ fn odds(plan: &FirePlan, built: &Built) -> Result<Answer> {
     let experiment = plan.compiled.experiment.as_ref();
     let (tally, _) = engine::run(experiment, &plan.monte_carlo)?;
     let (m, o) = experiment.kill();
-    let estimate = crate::stats::wilson(tally.counts(m)[o], tally.trials(), crate::export::CONFIDENCE);
+    let estimate = crate::stats::interval(tally.counts(m)[o], tally.trials(), crate::export::CONFIDENCE);
     let exact = experiment.exact().map(|table| table[m][o].to_f64());
     let turn = Odds { exact, estimate: estimate.estimate, ci_low: estimate.low, ci_high: estimate.high };
     Ok(Answer::Odds {

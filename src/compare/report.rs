@@ -91,7 +91,8 @@ impl Compared {
     }
 
     fn footer(&self) -> Footer {
-        Footer::new(self.monte_carlo.seed, self.monte_carlo.trials)
+        let hashes: Vec<&str> = self.rules_hashes.iter().map(|(_, h)| h.as_str()).collect();
+        Footer::new(self.monte_carlo.seed, self.monte_carlo.trials, &hashes)
     }
 
     /// The kill probability of one turn's fire, one series per (ruleset, weapon):
@@ -128,8 +129,9 @@ impl Compared {
     }
 
     /// Writes the frames (`compare`, and `differences` where weapons were paired) as
-    /// CSV and Parquet, and the chart, into `dir`, whole or not at all.
-    pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
+    /// CSV and Parquet, and the chart, into `dir`, whole or not at all. Returns the
+    /// names of the files written.
+    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
         let polars = |e: PolarsError| Error::Usage(format!("cannot make the comparison frame: {e}"));
         write_whole(dir, force, |tmp| {
             write_frame(tmp, "compare", &mut self.frame().map_err(polars)?)?;

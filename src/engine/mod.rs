@@ -180,6 +180,19 @@ impl<R: Resolution> Experiment for R {
     }
 }
 
+/// The most trials one study may ask for: 2^53, past which a count no longer has an
+/// exact `f64` and estimates (count / trials) would silently round.
+pub const MAX_TRIALS: u64 = 1 << 53;
+
+/// The most worker threads per core: more only adds switching (a fire of 1,000 trials
+/// took 30 s on 4,000 threads).
+pub const MAX_THREADS_PER_CORE: usize = 8;
+
+/// The most worker threads this machine takes: [`MAX_THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) * MAX_THREADS_PER_CORE
+}
+
 /// How many trials to run, from which seed, on how many threads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MonteCarlo {
@@ -191,6 +204,30 @@ pub struct MonteCarlo {
     pub threads: Option<usize>,
     /// Literal dice or compiled distributions (see [`Prepared`]).
     pub mode: Mode,
+}
+
+impl MonteCarlo {
+    /// Refuses what the engine cannot run: no trials, more than [`MAX_TRIALS`], no
+    /// threads or more than [`max_threads`].
+    pub fn validate(&self) -> Result<()> {
+        if self.trials == 0 {
+            return Err(Error::Usage("--trials must be at least 1".into()));
+        }
+        if self.trials > MAX_TRIALS {
+            return Err(Error::Usage(format!(
+                "--trials {}: at most {MAX_TRIALS} (2^53), past which counts lose exactness as probabilities; use --precision to stop at the accuracy you need",
+                self.trials
+            )));
+        }
+        match self.threads {
+            Some(0) => Err(Error::Usage("--threads must be at least 1".into())),
+            Some(n) if n > max_threads() => Err(Error::Usage(format!(
+                "--threads {n}: at most {} on this machine ({MAX_THREADS_PER_CORE} per core); more threads only slow the run, and leaving --threads out uses every core",
+                max_threads()
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Which chunks a process runs: shard `index` of `count` takes the chunks whose
@@ -223,6 +260,29 @@ impl Shard {
     pub fn chunks(self, chunks: u64) -> impl Iterator<Item = u64> + Clone {
         (self.index - 1..chunks).step_by(self.count as usize)
     }
+
+    /// How many chunks of a study of `chunks` chunks this shard runs.
+    pub fn chunk_count(self, chunks: u64) -> u64 {
+        chunks.saturating_sub(self.index - 1).div_ceil(self.count)
+    }
+
+    /// Trials this shard runs of a study of `trials` trials: whole chunks, less what
+    /// the study's last chunk lacks if it is this shard's.
+    pub fn trials(self, trials: u64) -> u64 {
+        let chunks = trials.div_ceil(CHUNK_TRIALS);
+        let last = chunks.saturating_sub(1);
+        let short = if chunks > 0 && last % self.count == self.index - 1 {
+            CHUNK_TRIALS - chunk_trials(trials, last)
+        } else {
+            0
+        };
+        self.chunk_count(chunks) * CHUNK_TRIALS - short
+    }
+
+    /// This shard's `k`-th chunk (from 0) in the study's numbering.
+    pub fn chunk(self, k: u64) -> u64 {
+        self.index - 1 + k * self.count
+    }
 }
 
 impl std::fmt::Display for Shard {
@@ -252,11 +312,11 @@ pub const MAX_BATCH_CHUNKS: usize = 64;
 /// precision target is thus met within twice the trials it needs (or one batch more),
 /// and since the ends depend on nothing but the chunk count, it stops at the same
 /// trial count on any machine.
-pub fn batch_ends(chunks: usize) -> impl Iterator<Item = usize> {
+pub fn batch_ends(chunks: u64) -> impl Iterator<Item = u64> {
     let mut done = 0;
     std::iter::from_fn(move || {
         (done < chunks).then(|| {
-            done = (done + done.clamp(1, MAX_BATCH_CHUNKS)).min(chunks);
+            done = (done + done.clamp(1, MAX_BATCH_CHUNKS as u64)).min(chunks);
             done
         })
     })
@@ -276,7 +336,7 @@ pub struct Ran {
 /// The widest interval half-width over every outcome of every measure.
 pub fn widest_half_width(tally: &Tally, measures: &[Measure], confidence: f64) -> f64 {
     (0..measures.len())
-        .flat_map(|m| tally.counts(m).iter().map(|&c| crate::stats::wilson(c, tally.trials(), confidence)))
+        .flat_map(|m| tally.counts(m).iter().map(|&c| crate::stats::interval(c, tally.trials(), confidence)))
         .map(|e| (e.high - e.low) / 2.0)
         .fold(0.0, f64::max)
 }
@@ -296,8 +356,10 @@ pub fn run_study(
     let (experiment, mode) = (prepared.experiment(), prepared.mode());
     let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
-    let mine: Vec<u64> = study.shard.chunks(chunks).collect();
-    let planned: u64 = mine.iter().map(|&c| chunk_trials(plan.trials, c)).sum();
+    // This shard's chunks are walked by position, never collected: a study of 2^53
+    // trials holds no more memory than one of a thousand.
+    let mine = study.shard.chunk_count(chunks);
+    let planned = study.shard.trials(plan.trials);
     let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
     let precise = |tally: &Tally| {
         study.precision.is_none_or(|p| widest_half_width(tally, experiment.measures(), crate::export::CONFIDENCE) < p)
@@ -305,10 +367,10 @@ pub fn run_study(
     let work = || -> Result<Ran> {
         let mut tally = Tally::new(&layout);
         let mut start = 0;
-        for end in batch_ends(mine.len()) {
-            let part = mine[start..end]
-                .par_iter()
-                .map(|&chunk| (!stopped()).then(|| run_chunk(experiment, plan, &layout, chunk)))
+        for end in batch_ends(mine) {
+            let part = (start..end)
+                .into_par_iter()
+                .map(|k| (!stopped()).then(|| run_chunk(experiment, plan, &layout, study.shard.chunk(k))))
                 .reduce(|| Some(Tally::new(&layout)), |a, b| Some(a?.merge(b?)));
             tally = tally.merge(part.filter(|_| !stopped()).ok_or(Error::Interrupted)?);
             start = end;
@@ -356,16 +418,20 @@ pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<(Tally, Mod
     Ok((run_as_given(prepared.experiment(), plan)?, prepared.mode()))
 }
 
-/// Runs the experiment exactly as given, whatever `plan.mode` says.
+/// Runs the experiment exactly as given, whatever `plan.mode` says. Ctrl-C (see
+/// [`crate::interrupt`]) stops it between chunks with [`Error::Interrupted`].
 pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
     let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     in_pool(plan.threads, || {
         (0..chunks)
             .into_par_iter()
-            .map(|chunk| run_chunk(experiment, plan, &layout, chunk))
-            .reduce(|| Tally::new(&layout), Tally::merge)
-    })
+            .map(|chunk| {
+                crate::interrupt::check()?;
+                Ok(run_chunk(experiment, plan, &layout, chunk))
+            })
+            .try_reduce(|| Tally::new(&layout), |a, b| Ok(a.merge(b)))
+    })?
 }
 
 /// Runs `first` and `second` trial by trial on common random numbers and counts
@@ -377,6 +443,7 @@ pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteC
         (0..chunks)
             .into_par_iter()
             .map(|chunk| {
+                crate::interrupt::check()?;
                 let pair = [first, second];
                 let mut tallies = pair.map(|e| Tally::new(&layout(e.measures())));
                 let mut paired = Paired::default();
@@ -397,10 +464,10 @@ pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteC
                         [false, false] => {}
                     }
                 }
-                paired
+                Ok(paired)
             })
-            .reduce(Paired::default, Paired::merge)
-    })
+            .try_reduce(Paired::default, |a, b| Ok(a.merge(b)))
+    })?
 }
 
 #[cfg(test)]
@@ -423,6 +490,34 @@ mod tests {
         assert_eq!(seen, all);
         assert_eq!(Shard { index: 2, count: 4 }.chunks(10).collect::<Vec<_>>(), [1, 5, 9]);
         assert_eq!(Shard::WHOLE.chunks(3).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn shard_counts_and_positions_match_its_chunk_list() {
+        for count in 1..=5 {
+            for index in 1..=count {
+                let shard = Shard { index, count };
+                for chunks in 0..12 {
+                    let listed: Vec<u64> = shard.chunks(chunks).collect();
+                    assert_eq!(shard.chunk_count(chunks), listed.len() as u64);
+                    let by_position: Vec<u64> = (0..shard.chunk_count(chunks)).map(|k| shard.chunk(k)).collect();
+                    assert_eq!(by_position, listed);
+                }
+                // 3 chunks and 5 trials: 65,536 + 65,536 + 5 trials in all.
+                let trials = 2 * CHUNK_TRIALS + 5;
+                let listed: u64 = shard.chunks(3).map(|c| chunk_trials(trials, c)).sum();
+                assert_eq!(shard.trials(trials), listed);
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_study_is_counted_without_listing_its_chunks() {
+        // 2^53 trials are 2^37 chunks; shard 1 of 3 holds ceil(2^37 / 3) of them, all whole.
+        let shard = Shard { index: 1, count: 3 };
+        let chunks = MAX_TRIALS / CHUNK_TRIALS;
+        assert_eq!(shard.chunk_count(chunks), chunks.div_ceil(3));
+        assert_eq!(shard.trials(MAX_TRIALS), chunks.div_ceil(3) * CHUNK_TRIALS);
     }
 
     #[test]

@@ -1,68 +1,476 @@
-//! Results directories written whole or not at all.
+//! Results on disk: written whole or not at all, and never over anything this tool did
+//! not write.
+//!
+//! A results directory is filled in a hidden temporary directory beside its destination
+//! (`.NAME.tmp-PID`) and moved into place in one step. It carries a marker file,
+//! [`MARKER`], naming every file the tool wrote there, so that `force` replaces an
+//! existing directory only when the marker is there and the directory holds nothing
+//! else: a user's own files are never deleted. On Linux an existing directory is swapped
+//! with the new one atomically (`renameat2` with `RENAME_EXCHANGE`), so a kill at any
+//! moment leaves either the old results or the new ones where the user asked for them;
+//! elsewhere the two renames are recovered from by the next write. A single file goes
+//! through a temporary file and one rename, which replaces atomically everywhere.
+//!
+//! Leftovers of a killed process (temporary names whose process is gone) are recognised
+//! by their name, and for directories by their marker, and removed by the next write to
+//! the same destination. Every destination is checked before work starts
+//! ([`check_free`], [`check_file_free`]), so a long run never ends in a refusal.
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// Refuses to replace an existing results directory without `force`; checked before
-/// a run starts too, so a long run never ends in this error.
+/// The marker file every results directory this tool writes carries.
+pub const MARKER: &str = ".combat-odds-results";
+
+/// What the marker says: who wrote the directory and which files it holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Marker {
+    /// Always `combat-odds`.
+    tool: String,
+    /// The version that wrote it.
+    version: String,
+    /// Every file written, by name, in order.
+    files: Vec<String>,
+}
+
+impl Marker {
+    const TOOL: &'static str = "combat-odds";
+}
+
+/// Refuses a results directory that cannot be written before any work starts: one that
+/// exists without `force`, one that exists but is not a results directory this tool
+/// wrote (or holds files besides them), one under a file, or one whose parent cannot be
+/// written. Removes the leftovers of killed runs into the same destination.
 pub fn check_free(dir: &Path, force: bool) -> Result<()> {
-    if dir.exists() && !force {
-        return Err(Error::Usage(format!(
-            "{} already exists; pass --force to replace it or choose another --out",
-            dir.display()
-        )));
-    }
-    Ok(())
+    Destination::new(dir, "--out")?.check(force).map(drop)
 }
 
 /// Writes a directory whole or not at all: `fill` writes into a temporary directory
-/// beside `dir`, which is then renamed into place. An existing `dir` is replaced only
-/// with `force`, and is put back if the rename fails.
-pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
-    check_free(dir, force)?;
-    let parent = dir.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = dir.file_name().map_or("results".into(), |n| n.to_string_lossy().into_owned());
-    std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
-    let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-    let written = std::fs::create_dir_all(&tmp).map_err(|e| io(&tmp, e)).and_then(|()| fill(&tmp));
-    if let Err(e) = written {
+/// beside `dir`, which then takes its place. An existing `dir` is replaced only with
+/// `force`, and only when this tool wrote it (see [`check_free`]); a failure anywhere
+/// removes the temporary directory and leaves `dir` as it was. Returns the names of
+/// the files written, as the marker lists them.
+pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Vec<String>> {
+    let destination = Destination::new(dir, "--out")?;
+    let replacing = destination.check(force)?;
+    std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
+    let tmp = destination.sibling("tmp", std::process::id());
+    std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
+    let filled = mark(&tmp, &[]).and_then(|()| fill(&tmp)).and_then(|()| {
+        crate::interrupt::check()?;
+        let files = listing(&tmp)?;
+        mark(&tmp, &files)?;
+        Ok(files)
+    });
+    let placed = filled.and_then(|files| destination.place(&tmp, replacing).map(|()| files));
+    if placed.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(e);
     }
-    let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-    let replacing = dir.exists();
-    if replacing {
-        std::fs::rename(dir, &old).map_err(|e| io(dir, e))?;
+    placed
+}
+
+/// Refuses an output file that cannot be written before any work starts: one that
+/// exists without `force`, a directory, or one whose parent cannot be written. Removes
+/// the leftovers of killed writes to the same file.
+pub fn check_file_free(path: &Path, force: bool) -> Result<()> {
+    let destination = Destination::new(path, "--output")?;
+    destination.check_file(force)
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, then
+/// renamed over it. An existing file is replaced only with `force`.
+pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8]) -> Result<()> {
+    let destination = Destination::new(path, "--output")?;
+    destination.check_file(force)?;
+    std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
+    let tmp = destination.sibling("tmp", std::process::id());
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })()
+    .map_err(|e| io(path, e))
+    .and_then(|()| crate::interrupt::check())
+    .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io(path, e)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    if let Err(e) = std::fs::rename(&tmp, dir) {
-        if replacing {
-            let _ = std::fs::rename(&old, dir);
-        }
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(io(dir, e));
+    written
+}
+
+/// Prints to standard output. A closed pipe (`| head`) is not an error; any other
+/// failure (a full disk behind `>`) is, since the output would be lost.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(io(Path::new("standard output"), e)),
+        _ => Ok(()),
     }
-    if replacing {
-        let _ = std::fs::remove_dir_all(&old);
-    }
-    Ok(())
 }
 
 /// Writes `frame` into `dir` as `<name>.csv` and `<name>.parquet`.
 pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame) -> Result<()> {
-    let polars = |e: PolarsError| Error::Usage(format!("cannot write the {name} frame: {e}"));
+    crate::interrupt::check()?;
     let csv = dir.join(format!("{name}.csv"));
     let mut file = std::fs::File::create(&csv).map_err(|e| io(&csv, e))?;
-    CsvWriter::new(&mut file).include_header(true).finish(frame).map_err(polars)?;
+    CsvWriter::new(&mut file).include_header(true).finish(frame).map_err(|e| polars_io(&csv, e))?;
     let parquet = dir.join(format!("{name}.parquet"));
     let file = std::fs::File::create(&parquet).map_err(|e| io(&parquet, e))?;
-    ParquetWriter::new(file).finish(frame).map_err(polars)?;
+    ParquetWriter::new(file).finish(frame).map_err(|e| polars_io(&parquet, e))?;
     Ok(())
+}
+
+/// A frame as CSV and as Parquet, in memory, for [`write_file_whole`].
+pub fn frame_bytes(frame: &mut DataFrame) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
+    let mut csv = Vec::new();
+    CsvWriter::new(&mut csv).include_header(true).finish(frame)?;
+    let mut parquet = Vec::new();
+    ParquetWriter::new(&mut parquet).finish(frame)?;
+    Ok((csv, parquet))
 }
 
 /// An I/O failure on `path`.
 pub fn io(path: &Path, source: std::io::Error) -> Error {
     Error::Io { path: path.to_path_buf(), source }
+}
+
+/// A failure of polars writing `path`: an I/O failure (exit 1), whatever polars calls it.
+fn polars_io(path: &Path, e: PolarsError) -> Error {
+    match e {
+        PolarsError::IO { error, .. } => io(path, std::io::Error::new(error.kind(), error.to_string())),
+        other => io(path, std::io::Error::other(other.to_string())),
+    }
+}
+
+/// A destination as the file system sees it: its parent (absolute, so `.` and `..` are
+/// real names that can be renamed) and its own name.
+struct Destination {
+    path: PathBuf,
+    parent: PathBuf,
+    name: OsString,
+    /// The flag that names it, for messages.
+    flag: &'static str,
+}
+
+impl Destination {
+    fn new(path: &Path, flag: &'static str) -> Result<Self> {
+        let absolute = std::path::absolute(path).map_err(|e| io(path, e))?;
+        // `absolute` keeps `..` and a trailing `.`; resolve them by name, not by links.
+        let mut clean = PathBuf::new();
+        for part in absolute.components() {
+            match part {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    clean.pop();
+                }
+                other => clean.push(other),
+            }
+        }
+        let (Some(parent), Some(name)) = (clean.parent(), clean.file_name()) else {
+            return Err(Error::Usage(format!(
+                "{flag} {}: give a directory or file name, not the root",
+                path.display()
+            )));
+        };
+        Ok(Destination { path: path.to_path_buf(), parent: parent.to_path_buf(), name: name.to_owned(), flag })
+    }
+
+    fn full(&self) -> PathBuf {
+        self.parent.join(&self.name)
+    }
+
+    /// `.NAME.KIND-PID` beside the destination.
+    fn sibling(&self, kind: &str, pid: u32) -> PathBuf {
+        self.parent.join(format!(".{}.{kind}-{pid}", self.name.to_string_lossy()))
+    }
+
+    /// Checks a directory destination; returns whether an existing one will be replaced.
+    fn check(&self, force: bool) -> Result<bool> {
+        self.clean_leftovers(true);
+        let full = self.full();
+        let shown = self.path.display();
+        match std::fs::symlink_metadata(&full) {
+            Err(e) if absent(&e) => {
+                self.check_writable()?;
+                Ok(false)
+            }
+            Err(e) => Err(io(&self.path, e)),
+            Ok(_) if !force => Err(Error::Usage(format!(
+                "{shown} already exists; pass --force to replace it (only a results directory combat-odds wrote) or choose another {}",
+                self.flag
+            ))),
+            Ok(meta) if !meta.is_dir() => Err(Error::Usage(format!(
+                "{shown} is not a directory; --force replaces only a results directory combat-odds wrote: choose another {}",
+                self.flag
+            ))),
+            Ok(_) => match ours(&full) {
+                Ok(()) => {
+                    self.check_writable()?;
+                    Ok(true)
+                }
+                Err(why) => Err(Error::Usage(format!(
+                    "{shown}: {why}; --force replaces only a results directory combat-odds wrote, so nothing was touched: move your files or choose another {}",
+                    self.flag
+                ))),
+            },
+        }
+    }
+
+    fn check_file(&self, force: bool) -> Result<()> {
+        self.clean_leftovers(false);
+        let shown = self.path.display();
+        match std::fs::symlink_metadata(self.full()) {
+            Err(e) if absent(&e) => self.check_writable(),
+            Err(e) => Err(io(&self.path, e)),
+            Ok(meta) if meta.is_dir() => {
+                Err(Error::Usage(format!("{shown} is a directory; give a file name to {}", self.flag)))
+            }
+            Ok(_) if !force => Err(Error::Usage(format!(
+                "{shown} already exists; pass --force to replace it or choose another {}",
+                self.flag
+            ))),
+            Ok(_) => self.check_writable(),
+        }
+    }
+
+    /// The nearest existing ancestor must be a directory this process can create in:
+    /// found by creating (and removing) a probe directory there, which asks the file
+    /// system itself rather than guessing from permission bits.
+    fn check_writable(&self) -> Result<()> {
+        let mut ancestor = self.parent.as_path();
+        while !ancestor.exists() {
+            ancestor = ancestor.parent().unwrap_or(Path::new("/"));
+        }
+        if !ancestor.is_dir() {
+            return Err(Error::Usage(format!(
+                "{} cannot be written: {} is a file, not a directory; choose another {}",
+                self.path.display(),
+                ancestor.display(),
+                self.flag
+            )));
+        }
+        let probe = ancestor.join(format!(".{}.probe-{}", self.name.to_string_lossy(), std::process::id()));
+        match std::fs::create_dir(&probe) {
+            Ok(()) => {
+                let _ = std::fs::remove_dir(&probe);
+                Ok(())
+            }
+            Err(e) => Err(Error::Io {
+                path: self.path.clone(),
+                source: std::io::Error::new(
+                    e.kind(),
+                    format!("cannot be written ({e} in {}); choose another {}", ancestor.display(), self.flag),
+                ),
+            }),
+        }
+    }
+
+    /// Moves the filled temporary directory into place.
+    fn place(&self, tmp: &Path, replacing: bool) -> Result<()> {
+        let full = self.full();
+        if replacing {
+            // Checked again: the directory may have changed while the work ran.
+            ours(&full).map_err(|why| {
+                Error::Usage(format!(
+                    "{}: {why}; it changed during the run and was left as it was",
+                    self.path.display()
+                ))
+            })?;
+            match exchange(tmp, &full) {
+                Ok(()) => {
+                    // `tmp` now holds the old results.
+                    let _ = std::fs::remove_dir_all(tmp);
+                    return Ok(());
+                }
+                Err(e) if !unsupported(&e) => return Err(io(&self.path, e)),
+                Err(_) => {}
+            }
+            // No atomic exchange here: two renames, recovered from by the next write
+            // if the process dies between them (see `clean_leftovers`).
+            let old = self.sibling("old", std::process::id());
+            std::fs::rename(&full, &old).map_err(|e| io(&self.path, e))?;
+            if let Err(e) = std::fs::rename(tmp, &full) {
+                let _ = std::fs::rename(&old, &full);
+                return Err(io(&self.path, e));
+            }
+            let _ = std::fs::remove_dir_all(&old);
+            Ok(())
+        } else {
+            place_new(tmp, &full).map_err(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::DirectoryNotEmpty => Error::Usage(format!(
+                    "{} appeared during the run and was left as it was; choose another {}",
+                    self.path.display(),
+                    self.flag
+                )),
+                _ => io(&self.path, e),
+            })
+        }
+    }
+
+    /// Removes `.NAME.tmp-PID` (and `.NAME.old-PID`) left beside the destination by a
+    /// process that is gone. A leftover directory is removed only if it carries the
+    /// marker; an `old` one is put back first when the destination is missing, since
+    /// it holds the last complete results.
+    fn clean_leftovers(&self, directories: bool) {
+        let Ok(entries) = std::fs::read_dir(&self.parent) else { return };
+        let prefix = format!(".{}.", self.name.to_string_lossy());
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(&prefix) else { continue };
+            let Some((kind, pid)) = rest.split_once('-') else { continue };
+            let Ok(pid) = pid.parse::<u32>() else { continue };
+            if !matches!(kind, "tmp" | "old" | "probe") || pid == std::process::id() || alive(pid) {
+                continue;
+            }
+            let path = entry.path();
+            if kind == "probe" {
+                // An empty probe directory; `remove_dir` leaves anything else alone.
+                let _ = std::fs::remove_dir(&path);
+                continue;
+            }
+            match (directories, path.is_dir()) {
+                (true, true) if path.join(MARKER).is_file() => {
+                    if kind == "old" && !self.full().exists() && ours(&path).is_ok() {
+                        let _ = std::fs::rename(&path, self.full());
+                    } else {
+                        let _ = std::fs::remove_dir_all(&path);
+                    }
+                }
+                (false, false) if kind == "tmp" => {
+                    let _ = std::fs::remove_file(&path);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Whether `dir` is a results directory this tool wrote, holding nothing else; if not,
+/// why not, in words for the user.
+fn ours(dir: &Path) -> std::result::Result<(), String> {
+    let text = std::fs::read_to_string(dir.join(MARKER))
+        .map_err(|_| format!("it has no {MARKER} marker, so combat-odds did not write it"))?;
+    let marker: Marker = serde_json::from_str(&text)
+        .ok()
+        .filter(|m: &Marker| m.tool == Marker::TOOL)
+        .ok_or_else(|| format!("its {MARKER} marker is not one combat-odds writes"))?;
+    let present = listing(dir).map_err(|e| e.to_string())?;
+    let mut foreign: Vec<&String> = present.iter().filter(|f| !marker.files.contains(f)).collect();
+    foreign.sort();
+    if let Some(first) = foreign.first() {
+        let more = if foreign.len() > 1 { format!(" and {} more", foreign.len() - 1) } else { String::new() };
+        return Err(format!("it holds `{first}`{more}, which combat-odds did not write there"));
+    }
+    Ok(())
+}
+
+/// Every entry of `dir` but the marker, by name (subdirectories included, with a `/`).
+fn listing(dir: &Path) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
+        let entry = entry.map_err(|e| io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name != MARKER {
+            let is_dir = entry.file_type().map_err(|e| io(dir, e))?.is_dir();
+            names.push(if is_dir { format!("{name}/") } else { name });
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// Writes the marker naming `files`.
+fn mark(dir: &Path, files: &[String]) -> Result<()> {
+    let marker = Marker { tool: Marker::TOOL.into(), version: env!("CARGO_PKG_VERSION").into(), files: files.to_vec() };
+    let path = dir.join(MARKER);
+    let text = serde_json::to_string_pretty(&marker).expect("a marker always serializes") + "\n";
+    std::fs::write(&path, text).map_err(|e| io(&path, e))
+}
+
+/// Whether process `pid` is still running (on other systems than Unix, assumed so,
+/// which keeps its files).
+fn alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else { return true };
+        // Signal 0 checks only that the process exists; EPERM means it does.
+        // SAFETY: kill with signal 0 sends nothing and touches no memory.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Whether a failed look-up means only that nothing is there (under a file, too:
+/// `check_writable` then says which file is in the way).
+fn absent(e: &std::io::Error) -> bool {
+    matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
+}
+
+/// Whether a failed exchange means only that this system cannot do it.
+fn unsupported(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::Unsupported
+        || cfg!(target_os = "linux") && matches!(e.raw_os_error(), Some(libc_errno::EINVAL | libc_errno::ENOSYS))
+}
+
+#[cfg(target_os = "linux")]
+mod libc_errno {
+    pub const EINVAL: i32 = libc::EINVAL;
+    pub const ENOSYS: i32 = libc::ENOSYS;
+}
+#[cfg(not(target_os = "linux"))]
+mod libc_errno {
+    pub const EINVAL: i32 = -1;
+    pub const ENOSYS: i32 = -2;
+}
+
+/// Swaps two paths in one step (Linux `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    renameat2(a, b, libc::RENAME_EXCHANGE)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Moves `tmp` to `dest`, failing if `dest` exists (Linux `RENAME_NOREPLACE`; elsewhere
+/// a check just before the rename).
+fn place_new(tmp: &Path, dest: &Path) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    match renameat2(tmp, dest, libc::RENAME_NOREPLACE) {
+        Err(e) if unsupported(&e) => {}
+        other => return other,
+    }
+    if dest.exists() {
+        return Err(std::io::ErrorKind::AlreadyExists.into());
+    }
+    std::fs::rename(tmp, dest)
+}
+
+#[cfg(target_os = "linux")]
+fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
+    };
+    let (from, to) = (c(from)?, c(to)?);
+    // SAFETY: both paths are NUL-terminated C strings that live across the call; the
+    // raw syscall is used so that an older C library without the wrapper still works.
+    let r = unsafe {
+        libc::syscall(libc::SYS_renameat2, libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), flags)
+    };
+    if r == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
 }

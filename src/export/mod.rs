@@ -1,7 +1,7 @@
 //! One results schema ([`Report`]) and its renderings: a printed table, JSON and CSV.
 //! Frames are built once in [`frames`] and every tabular output goes through them.
 
-mod directory;
+pub mod directory;
 pub mod frames;
 pub use directory::{write_frame, write_whole};
 mod percent;
@@ -12,12 +12,12 @@ pub use percent::{Percent, PercentView, Source};
 use serde::Serialize;
 
 use crate::engine::{ExactTable, Measure, Mode, MonteCarlo, Tally};
-use crate::stats::{GoodnessOfFit, goodness_of_fit, wilson};
+use crate::stats::{GoodnessOfFit, goodness_of_fit, interval};
 
 /// Confidence level of every reported interval.
 pub const CONFIDENCE: f64 = 0.95;
 /// How intervals are computed, as reports state it.
-pub const INTERVAL: &str = "Wilson score, 95%";
+pub const INTERVAL: &str = crate::stats::INTERVAL_METHOD;
 /// The generator behind every stream, as reports state it.
 pub const GENERATOR: &str = "Xoshiro256++ per (seed, purpose, chunk)";
 
@@ -155,7 +155,7 @@ impl Report {
                     .iter()
                     .enumerate()
                     .map(|(o, label)| {
-                        let e = wilson(counts[o], n, CONFIDENCE);
+                        let e = interval(counts[o], n, CONFIDENCE);
                         let x = exact_m.map(|row| &row[o]);
                         Row {
                             outcome: label.clone(),

@@ -281,7 +281,7 @@ impl StudyResult {
     /// temporary directory beside it, then renamed into place. An existing `dir` is
     /// replaced only with `force`.
     pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
-        directory::write_whole(dir, force, |tmp| self.write_into(tmp))
+        directory::write_whole(dir, force, |tmp| self.write_into(tmp)).map(drop)
     }
 
     fn write_into(&self, dir: &Path) -> Result<()> {

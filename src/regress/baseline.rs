@@ -7,7 +7,7 @@ use polars::prelude::*;
 
 use super::Row;
 use crate::error::{Error, Result};
-use crate::export::write_frame;
+use crate::export::directory::{frame_bytes, write_file_whole};
 
 /// Version of the baseline's columns; a baseline of another format is refused.
 pub const FORMAT: u32 = 1;
@@ -38,21 +38,13 @@ fn parquet_of(csv: &Path) -> PathBuf {
     csv.with_extension("parquet")
 }
 
-/// Writes `rows` to `csv` and the Parquet beside it, each whole or not at all: both
-/// are written into a temporary directory first and renamed into place.
+/// Writes `rows` to `csv` and the Parquet beside it, each whole or not at all
+/// (see [`write_file_whole`]).
 pub fn write_baseline(csv: &Path, rows: &[Row]) -> Result<()> {
     let polars = |e: PolarsError| Error::Usage(format!("cannot make the baseline frame: {e}"));
-    let mut frame = frame(rows).map_err(polars)?;
-    let parent = csv.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let stem = csv.file_stem().map_or("baseline".into(), |s| s.to_string_lossy().into_owned());
-    let tmp = parent.join(format!(".{stem}.tmp-{}", std::process::id()));
-    crate::export::write_whole(&tmp, true, |dir| write_frame(dir, &stem, &mut frame))?;
-    let io = |path: &Path, source| Error::Io { path: path.to_path_buf(), source };
-    let moved = std::fs::rename(tmp.join(format!("{stem}.parquet")), parquet_of(csv))
-        .map_err(|e| io(&parquet_of(csv), e))
-        .and_then(|()| std::fs::rename(tmp.join(format!("{stem}.csv")), csv).map_err(|e| io(csv, e)));
-    let _ = std::fs::remove_dir_all(&tmp);
-    moved
+    let (text, parquet) = frame_bytes(&mut frame(rows).map_err(polars)?).map_err(polars)?;
+    write_file_whole(&parquet_of(csv), true, &parquet)?;
+    write_file_whole(csv, true, &text)
 }
 
 /// Reads a baseline back (from its Parquet), refusing one of another format.

@@ -133,7 +133,7 @@ pub struct Row {
 impl Row {
     /// The Monte Carlo estimate with its 95% Wilson interval.
     pub fn estimate(&self) -> crate::stats::Estimate {
-        crate::stats::wilson(self.count, self.trials, crate::export::CONFIDENCE)
+        crate::stats::interval(self.count, self.trials, crate::export::CONFIDENCE)
     }
 
     /// The exact probability as a number.

@@ -37,7 +37,7 @@ use crate::engine::{Experiment, MonteCarlo, Streams, Tally};
 use crate::error::{Error, Result};
 use crate::export::CONFIDENCE;
 use crate::rules::{self, Ruleset};
-use crate::stats::{Paired, wilson};
+use crate::stats::{Paired, interval};
 use crate::tables::{Source, TableFile};
 use changes::Change;
 
@@ -144,7 +144,7 @@ pub fn analyse(doc: &Document, plan: &FirePlan, options: Options) -> Result<Sens
         None => {
             let kills = in_pool(plan.monte_carlo.threads, || study.base_kills())?;
             let killed = kills.iter().filter(|&&k| k).count() as u64;
-            Baseline::estimate(wilson(killed, plan.monte_carlo.trials, CONFIDENCE))
+            Baseline::estimate(interval(killed, plan.monte_carlo.trials, CONFIDENCE))
         }
     };
 

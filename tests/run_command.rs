@@ -729,3 +729,23 @@ fn an_output_file_that_cannot_be_written_is_refused_before_the_work_and_leaves_n
     assert!(std::fs::read_to_string(&taken).expect("written").contains("\"p_kill\""));
     assert_eq!(listing(dir.path()), ["plain.txt", "report.json"], "no temporary file left");
 }
+
+#[test]
+fn the_exact_stage_stops_at_its_budget_says_so_and_counts_in_the_wall_time() {
+    let dir = tempdir();
+    let scenario = cli::write(dir.path(), "slow.toml", SLOW_EXACT);
+    let out = dir.path().join("budget");
+    let started = Instant::now();
+    study(&out, &[utf8(&scenario), "--trials", "1000", "--exact-seconds", "0.5"]);
+    // Two exact stages (the solve and the chain compilation) of half a second each.
+    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
+    let s = summary(&out);
+    assert_eq!(s["p_kill"]["exact"], Value::Null);
+    let notes: Vec<&str> = s["notes"].as_array().expect("notes").iter().filter_map(Value::as_str).collect();
+    assert!(
+        notes.iter().any(|n| n.contains("stopped at its time budget (0.5 s, --exact-seconds)")),
+        "the output says why there is no exact answer: {notes:?}"
+    );
+    assert_eq!(s["mode"], "literal", "the chain could not be compiled either");
+    assert!(s["wall_time_s"].as_f64().expect("seconds") >= 0.5, "the exact stage counts in the wall time");
+}

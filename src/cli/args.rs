@@ -78,6 +78,18 @@ pub struct TrialArgs {
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
+    /// The most seconds an exact stage (a Markov chain solved or compiled) may take;
+    /// past it Monte Carlo answers alone and the output says so.
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    pub exact_seconds: f64,
+}
+
+/// A positive, finite number of seconds.
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds above 0 (e.g. 60, or 0.5)")),
+    }
 }
 
 /// Flags of `fire`.

@@ -13,7 +13,7 @@ use args::{
 };
 
 use crate::document::Document;
-use crate::engine::{self, Mode, MonteCarlo, Shard, Study};
+use crate::engine::{self, ExactTable, Mode, MonteCarlo, Shard, Study};
 use crate::error::{Error, Result};
 use crate::export::study::{self, StudyResult};
 use crate::export::{Header, PercentView, Rendered, Report, Source, directory, frames};
@@ -108,10 +108,11 @@ impl FirePlan {
 
     /// The percentages a game screen shows: from the exact engine where it reaches,
     /// else from a Monte Carlo run.
-    pub fn percent_view(&self) -> Result<PercentView> {
+    pub fn percent_view(&mut self) -> Result<PercentView> {
+        let exact = self.exact()?;
         let experiment = self.compiled.experiment.as_ref();
         let (measures, kill) = (experiment.measures(), experiment.kill());
-        Ok(match experiment.exact() {
+        Ok(match exact {
             Some(table) => PercentView::new(&self.header, measures, kill, Source::Exact(&table)),
             None => {
                 let (tally, mode) = engine::run(experiment, &self.monte_carlo)?;
@@ -122,10 +123,10 @@ impl FirePlan {
     }
 
     /// Runs Monte Carlo and the exact engine and assembles the report.
-    pub fn report(self) -> Result<Report> {
+    pub fn report(mut self) -> Result<Report> {
+        let exact = self.exact()?;
         let experiment = self.compiled.experiment.as_ref();
         let (tally, mode) = engine::run(experiment, &self.monte_carlo)?;
-        let exact = experiment.exact();
         Ok(Report::new(
             self.header,
             &MonteCarlo { mode, ..self.monte_carlo },
@@ -134,6 +135,25 @@ impl FirePlan {
             &tally,
             exact.as_ref(),
         ))
+    }
+}
+
+impl FirePlan {
+    /// The exact distribution where the exact engine reaches it within its budget
+    /// (see [`crate::interrupt::set_exact_budget`]); when the budget stops it, the
+    /// report's notes say so. Ctrl-C here ends with [`Error::Interrupted`].
+    pub fn exact(&mut self) -> Result<Option<ExactTable>> {
+        let exact = self.compiled.experiment.exact();
+        crate::interrupt::check()?;
+        if exact.is_none()
+            && let Some(budget) = crate::interrupt::exact_budget_spent()
+        {
+            self.header.notes.push(format!(
+                "the exact solver stopped at its time budget ({} s, --exact-seconds): Monte Carlo answers alone",
+                budget.as_secs_f64()
+            ));
+        }
+        Ok(exact)
     }
 }
 
@@ -149,7 +169,9 @@ fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document>
 }
 
 impl TrialArgs {
+    /// The Monte Carlo plan of these flags; sets the exact stage's budget too.
     fn monte_carlo(&self) -> MonteCarlo {
+        crate::interrupt::set_exact_budget(std::time::Duration::from_secs_f64(self.exact_seconds));
         MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads, mode: self.mode }
     }
 
@@ -183,7 +205,7 @@ fn study(a: &RunArgs) -> Result<()> {
             ));
         }
     }
-    let plan = a.trials.plan(&doc)?;
+    let mut plan = a.trials.plan(&doc)?;
     let monte_carlo = a.trials.monte_carlo();
     let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
     if let Some(s) = shard.filter(|s| s.count > chunks) {
@@ -212,16 +234,28 @@ fn study(a: &RunArgs) -> Result<()> {
             bar.set_position(done);
         }
     };
-    let experiment = plan.compiled.experiment.as_ref();
     let started = std::time::Instant::now();
+    // The exact stage first, with a sign of life on a terminal: it can take minutes.
+    let spinner = std::io::stderr().is_terminal().then(|| {
+        let spinner = indicatif::ProgressBar::new_spinner();
+        spinner.set_message("solving exactly (Ctrl-C stops; --exact-seconds bounds it)");
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        spinner
+    });
+    let exact = plan.exact();
+    if let Some(spinner) = spinner {
+        spinner.finish_and_clear();
+    }
+    let exact = exact?;
+    let experiment = plan.compiled.experiment.as_ref();
     let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision: a.precision };
     let ran = engine::run_study(experiment, &spec, &progress, crate::interrupt::flag());
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     let ran = ran?;
+    // Every stage counts: the exact solve, the chain compilation and the trials.
     let wall_time_s = started.elapsed().as_secs_f64();
-    let exact = experiment.exact();
     let facts = study::RunFacts {
         scenario_hash: study::text_hash(&doc.text),
         monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },

@@ -45,9 +45,14 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
         // The nodes of the layer about to play turn `turn`, by state.
         let mut layer: Vec<(EndingOf<B>, u32)> = vec![(start, 0)];
         compiled.nodes.push(Node { next: None, ending: 0 });
+        crate::interrupt::begin_exact_stage();
         for turn in 1..=engagement.turns() {
             let mut next_layer: BTreeMap<EndingOf<B>, u32> = BTreeMap::new();
             for (ending, id) in &layer {
+                // Ctrl-C or the exact budget: stay literal.
+                if crate::interrupt::exact_should_stop() {
+                    return None;
+                }
                 if ending.decided.is_some() {
                     continue;
                 }

@@ -24,8 +24,13 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, max_states: usize) -> Result
     let battle = engagement.battle();
     let start = Ending { field: battle.initial(), decided: None, first_kill: None };
     let mut dist: Dist<EndingOf<B>, BigUint> = Dist::certain(start);
+    crate::interrupt::begin_exact_stage();
     for turn in 1..=engagement.turns() {
         dist = dist.try_then(|e| {
+            // Ctrl-C or the exact budget: give up, and Monte Carlo answers alone.
+            if crate::interrupt::exact_should_stop() {
+                return Err(TooLarge);
+            }
             if e.decided.is_some() {
                 return Ok(Dist::certain(e.clone()));
             }

@@ -68,7 +68,8 @@ pub struct Summary {
     pub mode: Mode,
     /// Interval method.
     pub interval: String,
-    /// Seconds from the first trial to the last (summed over shards after a merge).
+    /// Seconds from the exact stage's start to the last trial (summed over shards after
+    /// a merge).
     pub wall_time_s: f64,
     /// P(first side wins) or the scenario's kill outcome.
     pub p_kill: Kill,

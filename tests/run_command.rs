@@ -25,7 +25,7 @@ const SEED: &str = "2718";
 const PANZERS: &str = "mc_engagement_panzer_iv_vs_shermans.toml";
 
 /// The header every measure's CSV frame opens with.
-const FRAME_HEADER: &str = "outcome,probability,ci_low,ci_high,count,exact";
+const FRAME_HEADER: &str = "outcome,value,probability,ci_low,ci_high,count,exact,exact_fraction";
 
 fn tempdir() -> TempDir {
     tempfile::tempdir().expect("temp dir")
@@ -102,6 +102,8 @@ fn assert_same_results(a: &Path, b: &Path) {
         measure_names(&summary(a)).iter().flat_map(|m| [format!("{m}.csv"), format!("{m}.parquet")]).collect();
     expected.extend(["winner", "turns", "survivors"].iter().flat_map(|c| [format!("{c}.png"), format!("{c}.svg")]));
     expected.push("summary.json".into());
+    // Every measure in one long frame too.
+    expected.extend(["all_measures.csv".into(), "all_measures.parquet".into()]);
     // The marker that lets --force recognise the directory as combat-odds's.
     expected.push(".combat-odds-results".into());
     expected.sort();
@@ -121,10 +123,10 @@ fn frame_rows(csv: &Path) -> Vec<(String, f64, f64, u64)> {
     lines
         .map(|line| {
             // From the right, so an outcome label may hold a comma.
-            let fields: Vec<&str> = line.rsplitn(6, ',').collect();
-            assert_eq!(fields.len(), 6, "{}: {line}", csv.display());
-            let count = fields[1].parse().unwrap_or_else(|e| panic!("{}: count in {line}: {e}", csv.display()));
-            (fields[5].to_string(), number(fields[3]), number(fields[2]), count)
+            let fields: Vec<&str> = line.rsplitn(8, ',').collect();
+            assert_eq!(fields.len(), 8, "{}: {line}", csv.display());
+            let count = fields[2].parse().unwrap_or_else(|e| panic!("{}: count in {line}: {e}", csv.display()));
+            (fields[7].to_string(), number(fields[4]), number(fields[3]), count)
         })
         .collect()
 }
@@ -748,4 +750,94 @@ fn the_exact_stage_stops_at_its_budget_says_so_and_counts_in_the_wall_time() {
     );
     assert_eq!(s["mode"], "literal", "the chain could not be compiled either");
     assert!(s["wall_time_s"].as_f64().expect("seconds") >= 0.5, "the exact stage counts in the wall time");
+}
+
+// ---- frames people can load without cleaning -----------------------------------------
+
+#[test]
+fn frames_carry_their_provenance_numbers_as_numbers_and_every_measure_in_one_long_frame() {
+    use polars::prelude::*;
+    let dir = tempdir();
+    let out = study(&dir.path().join("duel"), &["--trials", "2000", "--seed", SEED]);
+    let s = summary(&out);
+
+    // Parquet key-value metadata: a frame loaded alone still says where it came from.
+    let mut reader = ParquetReader::new(std::fs::File::open(out.join("turns.parquet")).expect("turns.parquet"));
+    let metadata = reader.get_metadata().expect("Parquet metadata").clone();
+    let kv: BTreeMap<String, String> = metadata
+        .key_value_metadata()
+        .iter()
+        .flatten()
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+        .collect();
+    assert_eq!(kv["combat_odds.seed"], SEED);
+    assert_eq!(kv["combat_odds.trials"], "2000");
+    assert_eq!(kv["combat_odds.rules_hash"], s["rules_hash"].as_str().expect("hash"));
+    assert_eq!(kv["combat_odds.mode"], s["mode"].as_str().expect("mode"));
+    assert_eq!(kv["combat_odds.version"], env!("CARGO_PKG_VERSION"));
+
+    // Turns are numbers, and `undecided` has a null value rather than spoiling the column.
+    let turns = reader.finish().expect("read turns.parquet");
+    assert_eq!(turns.column("value").expect("value").dtype(), &DataType::Int64);
+    assert_eq!(turns.column("exact").expect("exact").dtype(), &DataType::Float64);
+    let outcomes = turns.column("outcome").expect("outcome").str().expect("text").clone();
+    let values = turns.column("value").expect("value").i64().expect("whole numbers").clone();
+    for (o, v) in outcomes.iter().zip(values.iter()) {
+        match o.expect("an outcome") {
+            "undecided" => assert_eq!(v, None),
+            n => assert_eq!(v, Some(n.parse().expect("a turn number"))),
+        }
+    }
+    // Small exact fractions are kept beside the float: the duel's are.
+    let fractions = turns.column("exact_fraction").expect("exact_fraction").str().expect("text").clone();
+    assert!(fractions.iter().flatten().all(|f| f.contains('/')));
+
+    // One long frame with a measure column holds every measure's rows.
+    let long = ParquetReader::new(std::fs::File::open(out.join("all_measures.parquet")).expect("long frame"))
+        .finish()
+        .expect("read the long frame");
+    let rows: usize = measure_names(&s).iter().map(|m| frame_rows(&out.join(format!("{m}.csv"))).len()).sum();
+    assert_eq!(long.height(), rows);
+    assert_eq!(long.get_column_names()[0].as_str(), "measure");
+}
+
+#[test]
+fn fire_csv_rows_say_where_they_came_from() {
+    let csv = cli::stdout_of(&["fire", "--trials", "1000", "--seed", SEED, "--format", "csv"]);
+    let json: Value =
+        serde_json::from_str(&cli::stdout_of(&["fire", "--trials", "1000", "--seed", SEED, "--format", "json"]))
+            .expect("JSON");
+    let mut lines = csv.lines();
+    let header = lines.next().expect("a header");
+    assert!(header.starts_with("ruleset,scenario,seed,trials,mode,rules_hash,measure,outcome,"), "{header}");
+    let hash = json["rules_hash"].as_str().expect("hash");
+    for line in lines {
+        assert!(line.starts_with("command-decision,"), "{line}");
+        assert_contains(line, &[&format!(",{SEED},1000,compiled,{hash},")]);
+    }
+}
+
+#[test]
+fn tables_and_modifiers_list_as_json_when_asked() {
+    let tables: Value =
+        serde_json::from_str(&cli::stdout_of(&["tables", "command-decision", "--format", "json"])).expect("JSON");
+    assert_eq!(tables["ruleset"], "command-decision");
+    let hit = tables["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .find(|t| t["file"] == "hit_results.toml")
+        .expect("the Hit Results Chart");
+    assert!(hit["seed"].as_str().expect("a seed file").starts_with("001_"), "{hit}");
+    let regular = hit["rows"].as_array().expect("rows").iter().find(|r| r["quality"] == "regular").expect("regular");
+    // Seed 001, Hit Results Chart: Regular 1-3 no effect, 4-6 forced back, 7+ eliminated.
+    assert_eq!(
+        (&regular["no_effect"], &regular["forced_back"], &regular["eliminated"]),
+        (&"1-3".into(), &"4-6".into(), &"7+".into())
+    );
+
+    let modifiers: Value =
+        serde_json::from_str(&cli::stdout_of(&["modifiers", "mission-command", "--format", "json"])).expect("JSON");
+    let rows = modifiers["modifiers"].as_array().expect("modifiers");
+    assert!(rows.iter().any(|m| m["name"] == "multi_barrel" && m["value"] == "+2"), "{modifiers}");
 }

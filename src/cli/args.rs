@@ -296,7 +296,7 @@ pub struct ListArgs {
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,
-    /// Output format (json is for `fire`; listings print as table or csv).
+    /// Output format: a printed table, JSON (one object) or CSV.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 }

@@ -517,7 +517,33 @@ fn list(a: &ListArgs, tables: bool) -> Result<()> {
     })?;
     let polars_error = |e: polars::prelude::PolarsError| Error::Usage(format!("cannot build the listing: {e}"));
     let mut text = String::new();
-    if tables {
+    if tables && a.format == Format::Json {
+        // One object per table: its file, source and rows as objects keyed by column.
+        let listing: Vec<serde_json::Value> = ruleset
+            .tables()
+            .iter()
+            .map(|view| {
+                let height = view.columns.first().map_or(0, |(_, cells)| cells.len());
+                let rows: Vec<serde_json::Map<String, serde_json::Value>> = (0..height)
+                    .map(|i| view.columns.iter().map(|(name, cells)| (name.clone(), cells[i].clone().into())).collect())
+                    .collect();
+                serde_json::json!({
+                    "file": view.file,
+                    "seed": view.source.seed,
+                    "table": view.source.table,
+                    "rules": view.source.rules,
+                    "rows": rows,
+                })
+            })
+            .collect();
+        text = serde_json::to_string_pretty(&serde_json::json!({
+            "ruleset": ruleset.name(),
+            "rules_hash": crate::tables::rules_hash(ruleset.files()),
+            "tables": listing,
+        }))
+        .expect("a listing always serializes")
+            + "\n";
+    } else if tables {
         for view in ruleset.tables() {
             let mut f = frames::table_frame(&view).map_err(polars_error)?;
             match a.format {
@@ -530,8 +556,14 @@ fn list(a: &ListArgs, tables: bool) -> Result<()> {
             }
         }
     } else {
-        let mut f = frames::modifiers_frame(&ruleset.modifiers()).map_err(polars_error)?;
+        let modifiers = ruleset.modifiers();
+        let mut f = frames::modifiers_frame(&modifiers).map_err(polars_error)?;
         text = match a.format {
+            Format::Json => {
+                serde_json::to_string_pretty(&serde_json::json!({ "ruleset": ruleset.name(), "modifiers": modifiers }))
+                    .expect("a listing always serializes")
+                    + "\n"
+            }
             Format::Csv => frames::csv(&mut f).map_err(polars_error)?,
             _ => format!("{f}\n"),
         };

@@ -90,6 +90,19 @@ impl Compared {
         ])
     }
 
+    /// The Parquet frames' key-value metadata: seed, trials, each ruleset's rules hash
+    /// and the version.
+    fn metadata(&self) -> Vec<(String, String)> {
+        let mut kv = vec![
+            ("combat_odds.comparison".to_string(), self.comparison.name.clone()),
+            ("combat_odds.seed".to_string(), self.monte_carlo.seed.to_string()),
+            ("combat_odds.trials".to_string(), self.monte_carlo.trials.to_string()),
+            ("combat_odds.version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
+        ];
+        kv.extend(self.rules_hashes.iter().map(|(r, h)| (format!("combat_odds.rules_hash.{r}"), h.clone())));
+        kv
+    }
+
     fn footer(&self) -> Footer {
         let hashes: Vec<&str> = self.rules_hashes.iter().map(|(_, h)| h.as_str()).collect();
         Footer::new(self.monte_carlo.seed, self.monte_carlo.trials, &hashes)
@@ -134,9 +147,9 @@ impl Compared {
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
         let polars = |e: PolarsError| Error::Usage(format!("cannot make the comparison frame: {e}"));
         write_whole(dir, force, |tmp| {
-            write_frame(tmp, "compare", &mut self.frame().map_err(polars)?)?;
+            write_frame(tmp, "compare", &mut self.frame().map_err(polars)?, &self.metadata())?;
             if !self.differences.is_empty() {
-                write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?)?;
+                write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?, &self.metadata())?;
             }
             self.chart(tmp)
         })

@@ -114,15 +114,17 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// Writes `frame` into `dir` as `<name>.csv` and `<name>.parquet`.
-pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame) -> Result<()> {
+/// Writes `frame` into `dir` as `<name>.csv` and `<name>.parquet`, the Parquet file
+/// carrying `metadata` as file-level key-value pairs.
+pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(String, String)]) -> Result<()> {
     crate::interrupt::check()?;
     let csv = dir.join(format!("{name}.csv"));
     let mut file = std::fs::File::create(&csv).map_err(|e| io(&csv, e))?;
     CsvWriter::new(&mut file).include_header(true).finish(frame).map_err(|e| polars_io(&csv, e))?;
     let parquet = dir.join(format!("{name}.parquet"));
     let file = std::fs::File::create(&parquet).map_err(|e| io(&parquet, e))?;
-    ParquetWriter::new(file).finish(frame).map_err(|e| polars_io(&parquet, e))?;
+    let metadata = (!metadata.is_empty()).then(|| KeyValueMetadata::from_static(metadata.to_vec()));
+    ParquetWriter::new(file).with_key_value_metadata(metadata).finish(frame).map_err(|e| polars_io(&parquet, e))?;
     Ok(())
 }
 

@@ -59,7 +59,18 @@ pub fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
         measure.extend(std::iter::repeat_n(m.to_string(), rs.len()));
         rows.extend(rs.iter().cloned());
     }
-    rows_columns(&rows, Some(&measure)).and_then(frame)
+    let n = rows.len();
+    // Each row says where it came from, so CSV rows from several runs can be stacked.
+    let mut columns = vec![
+        Column::new("ruleset".into(), vec![report.ruleset.clone(); n]),
+        Column::new("scenario".into(), vec![report.scenario.clone(); n]),
+        Column::new("seed".into(), vec![report.seed; n]),
+        Column::new("trials".into(), vec![report.trials; n]),
+        Column::new("mode".into(), vec![report.mode.name().to_string(); n]),
+        Column::new("rules_hash".into(), vec![report.rules_hash.clone(); n]),
+    ];
+    columns.extend(rows_columns(&rows, Some(&measure))?);
+    frame(columns)
 }
 
 /// A table listing.

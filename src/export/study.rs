@@ -285,11 +285,48 @@ impl StudyResult {
         directory::write_whole(dir, force, |tmp| self.write_into(tmp)).map(drop)
     }
 
+    /// What every Parquet frame of the study carries as key-value metadata, so a frame
+    /// loaded alone still says where its numbers came from.
+    pub fn metadata(&self) -> Vec<(String, String)> {
+        let s = &self.summary;
+        let mut kv = vec![
+            ("combat_odds.ruleset", s.ruleset.clone()),
+            ("combat_odds.scenario", s.scenario.clone()),
+            ("combat_odds.kind", s.kind.clone()),
+            ("combat_odds.scenario_hash", s.scenario_hash.clone()),
+            ("combat_odds.seed", s.seed.to_string()),
+            ("combat_odds.trials", s.trials.to_string()),
+            ("combat_odds.mode", s.mode.name().to_string()),
+            ("combat_odds.rules_hash", s.rules_hash.clone()),
+            ("combat_odds.version", s.version.clone()),
+            ("combat_odds.generator", s.generator.clone()),
+            ("combat_odds.interval", s.interval.clone()),
+        ];
+        if let Some(shard) = s.shard {
+            kv.push(("combat_odds.shard", shard.to_string()));
+        }
+        kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    /// Every measure's rows in one long frame, `measure` first.
+    pub fn long_frame(&self) -> PolarsResult<DataFrame> {
+        let (mut names, mut rows) = (Vec::new(), Vec::new());
+        for (name, measure_rows, _) in self.report.all_measures() {
+            names.extend(std::iter::repeat_n(name.to_string(), measure_rows.len()));
+            rows.extend(measure_rows.iter().cloned());
+        }
+        let mut frame = measure_frame(&rows)?;
+        frame.insert_column(0, Column::new("measure".into(), names))?;
+        Ok(frame)
+    }
+
     fn write_into(&self, dir: &Path) -> Result<()> {
         let polars = |e: PolarsError| Error::Usage(format!("cannot make a results frame: {e}"));
+        let metadata = self.metadata();
         for (name, mut frame) in self.frames().map_err(polars)? {
-            directory::write_frame(dir, &name, &mut frame)?;
+            directory::write_frame(dir, &name, &mut frame, &metadata)?;
         }
+        directory::write_frame(dir, LONG_FRAME, &mut self.long_frame().map_err(polars)?, &metadata)?;
         let summary = dir.join("summary.json");
         let text = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
         std::fs::write(&summary, text).map_err(|e| io(&summary, e))?;
@@ -325,14 +362,27 @@ fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
         .collect()
 }
 
-/// One measure's frame.
+/// The name of the frame holding every measure, with a `measure` column.
+pub const LONG_FRAME: &str = "all_measures";
+
+/// One measure's frame: `outcome` as labelled; `value`, the outcome as a whole number
+/// where it is one (a turn, a count of survivors) and null where it is a name
+/// (`undecided`, `eliminated`); the estimate with its interval and count; `exact` as a
+/// float and `exact_fraction` where numerator and denominator fit 64 bits (the
+/// summary keeps every fraction whole).
 pub fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+    let fits = |f: &String| f.split('/').all(|part| part.parse::<u64>().is_ok());
     DataFrame::new_infer_height(vec![
         Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
+        Column::new("value".into(), rows.iter().map(|r| r.outcome.parse::<i64>().ok()).collect::<Vec<_>>()),
         Column::new("probability".into(), rows.iter().map(|r| r.estimate).collect::<Vec<_>>()),
         Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
         Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
         Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
         Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
+        Column::new(
+            "exact_fraction".into(),
+            rows.iter().map(|r| r.exact_fraction.clone().filter(fits)).collect::<Vec<_>>(),
+        ),
     ])
 }

@@ -38,7 +38,7 @@ impl TableView {
 }
 
 /// One modifier as `combat-odds modifiers` lists it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct ModifierInfo {
     /// The chart it belongs to.
     pub chart: String,

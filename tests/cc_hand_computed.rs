@@ -338,11 +338,22 @@ fn two_glancing_suppressions_in_one_fire_action_damage_a_two_point_target() {
             ),
         )
     };
-    // Default (later_attacks): the first attack, against an unsuppressed target: to hit
-    // 5/10, glancing 1/6, AP 3 -> 33: suppresses with 5/10 * 1/6 * 33/100 = 11/400.
-    // An attack after that sees it suppressed: to hit 4/10, AP 3 + 1 = 4 -> 66:
-    // 4/10 * 1/6 * 66/100 = 11/250 suppresses it again = damaged.
-    let e = two("");
+    // Each attack against the unsuppressed target: to hit 5/10, glancing 1/6, AP 3 -> 33:
+    // suppresses with 5/10 * 1/6 * 33/100 = 11/400.
+    // Default (later_weapons): both attacks are one weapon's, so both roll at those odds
+    // and land together: two suppressions in one batch damage. Damaged (both suppress):
+    // (11/400)^2 = 121/160000; suppressed once: 2 * 11 * 389/160000 = 8558/160000;
+    // hits ~ Binomial(2, 1/2).
+    let weapon = two("");
+    assert_eq!(weapon.p("target", "damaged"), r(121, 160000));
+    assert_eq!(weapon.p("final_state", "strength_1_suppressed"), r(121, 160000));
+    assert_eq!(weapon.p("target", "suppressed"), r(8558, 160000));
+    assert_eq!(weapon.p("target", "no_effect"), r(151321, 160000));
+    assert_eq!(weapon.p("hits", "2"), r(1, 4));
+
+    // later_attacks: an attack after a suppression sees it suppressed: to hit 4/10,
+    // AP 3 + 1 = 4 -> 66: 4/10 * 1/6 * 66/100 = 11/250 suppresses it again = damaged.
+    let e = two("suppression_during_fire = \"later_attacks\"");
     // Damaged: 11/400 * 11/250 = 121/100000 (still suppressed, one point left).
     assert_eq!(e.p("target", "damaged"), r(121, 100000));
     assert_eq!(e.p("final_state", "strength_1_suppressed"), r(121, 100000));
@@ -368,11 +379,11 @@ fn two_glancing_suppressions_in_one_fire_action_damage_a_two_point_target() {
     assert_eq!(fixed.p("target", "no_effect"), r(151321, 160000));
     assert_eq!(fixed.p("hits", "2"), r(1, 4));
 
-    // suppressed_again = destroyed: the same 121/100000 destroys the two-point target.
+    // suppressed_again = destroyed: the same 121/160000 destroys the two-point target.
     let destroyed = two("suppressed_again = \"destroyed\"");
-    assert_eq!(destroyed.p_kill(), r(121, 100000));
+    assert_eq!(destroyed.p_kill(), r(121, 160000));
     assert_eq!(destroyed.p("target", "damaged"), r(0, 1));
-    assert_eq!(destroyed.p("strength_lost", "2"), r(121, 100000));
+    assert_eq!(destroyed.p("strength_lost", "2"), r(121, 160000));
 }
 
 #[test]
@@ -380,9 +391,9 @@ fn damage_at_strength_one_destroys_and_ends_the_fire_action() {
     // Inline weapon: 2 attacks, penetration 12, AP 6 (100: every roll succeeds), at 3
     // hexes of 10 (no band modifier: 5/10) at armour 5: NPV = 7 - d6 >= 1, so every hit
     // penetrates and damages.
-    let at = |strength: u32| {
+    let at = |strength: u32, settings: &str| {
         Exact::of(
-            &format!("sure damage {strength}"),
+            &format!("sure damage {strength} {settings}"),
             &direct(
                 3,
                 &inline(
@@ -391,20 +402,27 @@ fn damage_at_strength_one_destroys_and_ends_the_fire_action() {
                     "",
                 ),
                 &format!("armour = {{ front = 5, side = 5, rear = 5 }}\nstrength = {strength}"),
-                "",
+                settings,
             ),
         )
     };
-    // Strength 1: destroyed unless both miss: 1 - (1/2)^2 = 3/4. A first hit destroys it
-    // and the second attack is not made, so two hits never happen.
-    let one = at(1);
+    // Strength 1: destroyed unless both miss: 1 - (1/2)^2 = 3/4. By default both attacks
+    // are one weapon's, rolled before any effect (Fire Procedure steps 3 and 6), so
+    // hits ~ Binomial(2, 1/2): one 1/2, two 1/4.
+    let one = at(1, "");
     assert_eq!(one.p_kill(), r(3, 4));
     assert_eq!(one.p("target", "no_effect"), r(1, 4));
+    assert_eq!(one.p("hits", "1"), r(1, 2));
+    assert_eq!(one.p("hits", "2"), r(1, 4));
+    // Attack by attack, a first hit destroys it and the second attack is not made, so
+    // two hits never happen.
+    let one = at(1, "suppression_during_fire = \"later_attacks\"");
+    assert_eq!(one.p_kill(), r(3, 4));
     assert_eq!(one.p("hits", "1"), r(3, 4));
     assert_eq!(one.p("hits", "2"), r(0, 1));
     // Strength 2: each hit costs a point; points lost ~ Binomial(2, 1/2): destroyed 1/4,
     // damaged 1/2 (one point left, not suppressed), no effect 1/4.
-    let two = at(2);
+    let two = at(2, "");
     assert_eq!(two.p_kill(), r(1, 4));
     assert_eq!(two.p("target", "damaged"), r(1, 2));
     assert_eq!(two.p("final_state", "strength_1"), r(1, 2));
@@ -418,10 +436,26 @@ fn veteran_panther_at_a_shermans_front_two_attacks() {
     // 8/20 = 40%: no band modifier -> 7/10; once suppressed, -1 -> 6/10.
     // AV at 8: 16 - 5 * 7/19 = 14.16 -> 14; front 7: NPV = 7 - d6 >= 1: always
     // penetrating. AP 5: 83; vulnerable (suppressed) AP 6: 100.
-    // First attack: destroyed 7/10 * 83/100 = 581/1000; suppressed 7/10 * 17/100 =
-    // 119/1000; miss 3/10. Second: after suppression any hit destroys (6/10); after a
-    // miss, as the first.
-    let e = Exact::from_doc(&experiment_file("cc_panther_vs_sherman.toml"));
+    // Each attack at the unsuppressed Sherman: destroyed 7/10 * 83/100 = 581/1000;
+    // suppressed 7/10 * 17/100 = 119/1000; miss 3/10.
+    // Default (later_weapons): both attacks are the gun's, rolled at those odds and
+    // applied together; two suppressions damage, and at strength 1 that destroys. So
+    // the Sherman survives only two misses (9/100) or one suppression and one miss
+    // (2 * 119/1000 * 3/10 = 714/10000): destroyed 1 - 900/10000 - 714/10000 = 8386/10000.
+    let text = std::fs::read_to_string(common::experiment_path("cc_panther_vs_sherman.toml")).unwrap();
+    let weapon = Exact::from_doc(&experiment_file("cc_panther_vs_sherman.toml"));
+    assert_eq!(weapon.p_kill(), r(8386, 10000));
+    assert_eq!(weapon.p("target", "suppressed"), r(714, 10000));
+    assert_eq!(weapon.p("target", "no_effect"), r(9, 100));
+    // Both attacks rolled: two hits with (7/10)^2 = 49/100.
+    assert_eq!(weapon.p("hits", "2"), r(49, 100));
+
+    // later_attacks: the second attack after a suppression sees a suppressed, vulnerable
+    // target: any hit destroys (6/10); after a miss, as the first.
+    let e = Exact::of(
+        "panther later_attacks",
+        &format!("{text}\n[settings]\nsuppression_during_fire = \"later_attacks\"\n"),
+    );
     // Destroyed: 581/1000 + 119/1000 * 6/10 + 3/10 * 581/1000 = (5810 + 714 + 1743)/10000.
     assert_eq!(e.p_kill(), r(8267, 10000));
     // Suppressed: 119/1000 * 4/10 + 3/10 * 119/1000 = (476 + 357)/10000 = 833/10000.
@@ -433,7 +467,6 @@ fn veteran_panther_at_a_shermans_front_two_attacks() {
     // next_fire_action: the second attack keeps 7/10 and AP 5, but any hit on the
     // suppressed Sherman still destroys it (success damages; failure suppresses again).
     // Destroyed: 581/1000 + 119/1000 * 7/10 + 3/10 * 581/1000 = 8386/10000.
-    let text = std::fs::read_to_string(common::experiment_path("cc_panther_vs_sherman.toml")).unwrap();
     let fixed = Exact::of(
         "panther next_fire_action",
         &format!("{text}\n[settings]\nsuppression_during_fire = \"next_fire_action\"\n"),
@@ -633,9 +666,11 @@ fn moving_costs_two_and_stabilisers_give_back_one_or_two() {
     for flags in ["", "stabiliser = \"second\""] {
         let e = shot("", flags);
         assert_eq!(e.p_kill(), r(98, 125), "{flags:?}");
-        // The first hit destroys it: at most one hit.
-        assert_eq!(e.p("hits", "1"), r(98, 125), "{flags:?}");
-        assert_eq!(e.p("hits", "2"), r(0, 1), "{flags:?}");
+        // All three attacks are the one weapon's, rolled before any effect lands (Fire
+        // Procedure steps 3 and 6): hits ~ Binomial(3, 4/10); one hit 3 * 4/10 *
+        // (6/10)^2 = 432/1000 = 54/125, three (4/10)^3 = 8/125.
+        assert_eq!(e.p("hits", "1"), r(54, 125), "{flags:?}");
+        assert_eq!(e.p("hits", "3"), r(8, 125), "{flags:?}");
     }
     // Moved: moving ROF 1 = 1 attack; score 5 - 1 - 2 = 2 -> 2/10.
     assert_eq!(shot("moved = true", "").p_kill(), r(2, 10));
@@ -676,9 +711,9 @@ fn indirect_fire_at_an_entrenched_squad_visible_and_not_visible() {
     // -1 in cover, and -2 visible or -3 not visible. No range bands.
     // Cover save: front line 1 + entrenchment (hard) 2 = 3: 3/6 go on. Strength 3:
     // 1-3 damaged (3/6), 4 suppressed (1/6).
-    let mortar = |strength: u32, visible: bool| {
+    let mortar = |strength: u32, visible: bool, settings: &str| {
         Exact::of(
-            &format!("mortar {strength} {visible}"),
+            &format!("mortar {strength} {visible} {settings}"),
             &fire(
                 "indirect_fire",
                 10,
@@ -686,27 +721,41 @@ fn indirect_fire_at_an_entrenched_squad_visible_and_not_visible() {
                 &format!(
                     "quality = \"trained\"\nstrength = 2\nfront_line = true\ncover = \"entrenchment\"\nvisible = {visible}"
                 ),
-                "",
+                settings,
             ),
         )
     };
     // Visible: score 3 -> 3/10. Damaged 3/10 * 3/6 * 3/6 = 3/40; suppressed
     // 3/10 * 3/6 * 1/6 = 1/40; no effect 9/10.
-    let seen = mortar(1, true);
+    let seen = mortar(1, true, "");
     assert_eq!(seen.p("target", "damaged"), r(3, 40));
     assert_eq!(seen.p("target", "suppressed"), r(1, 40));
     assert_eq!(seen.p("target", "no_effect"), r(9, 10));
     assert_eq!(seen.p("hits", "1"), r(3, 10));
     // Not visible: score 2 -> 2/10. Damaged 1/20; suppressed 1/60; no effect 14/15.
-    let unseen = mortar(1, false);
+    let unseen = mortar(1, false, "");
     assert_eq!(unseen.p("target", "damaged"), r(1, 20));
     assert_eq!(unseen.p("target", "suppressed"), r(1, 60));
     assert_eq!(unseen.p("target", "no_effect"), r(14, 15));
 
     // A two-point mortar unit: 1 attack per strength point = 2 attacks. Per attack at an
-    // unsuppressed target: d = 1/20, s = 1/60, n = 14/15. At a suppressed target: to hit
-    // 1/10, and any unsaved result loses a point: 1/10 * 3/6 * 4/6 = 1/30.
-    let two = mortar(2, false);
+    // unsuppressed target: d = 1/20, s = 1/60, n = 14/15.
+    // Default (later_weapons): both attacks are the mortar's, at those odds, applied
+    // together. Destroyed: d, d = 1/400. Damaged (one point): d with s or n,
+    // 2 * 1/20 * 57/60 = 342/3600, or s, s (a second suppression damages) = 1/3600:
+    // 343/3600. Suppressed: one s, one n: 2 * 1/60 * 14/15 = 112/3600. Hits ~
+    // Binomial(2, 2/10): none 16/25, one 192/600, two 24/600.
+    let weapon = mortar(2, false, "");
+    assert_eq!(weapon.p_kill(), r(1, 400));
+    assert_eq!(weapon.p("target", "damaged"), r(343, 3600));
+    assert_eq!(weapon.p("target", "suppressed"), r(112, 3600));
+    assert_eq!(weapon.p("target", "no_effect"), r(196, 225));
+    assert_eq!(weapon.p("hits", "1"), r(192, 600));
+    assert_eq!(weapon.p("hits", "2"), r(24, 600));
+
+    // later_attacks: at a suppressed target the second attack hits on 1/10, and any
+    // unsaved result loses a point: 1/10 * 3/6 * 4/6 = 1/30.
+    let two = mortar(2, false, "suppression_during_fire = \"later_attacks\"");
     // Destroyed: d then d = 1/400 = 9/3600.
     assert_eq!(two.p_kill(), r(1, 400));
     // Damaged: d then not d (19/400) + s then loses (1/60 * 1/30) + n then d (14/15 *
@@ -826,11 +875,18 @@ fn close_assault_attacks_one_or_per_strength_point() {
     assert_eq!(two.p_kill(), r(11, 27));
     assert_eq!(two.p("target", "suppressed"), r(4, 27));
     assert_eq!(two.p("target", "no_effect"), r(4, 9));
-    // Hits: none (1/3)^2 = 1/9; two: first hits without destroying (4/6 - 2/9 = 4/9) then
-    // hits (2/3): 8/27; one: 16/27.
+    // Both attacks are the team's one weapon, rolled before either lands (Fire Procedure
+    // steps 3 and 6): hits ~ Binomial(2, 2/3): none 1/9, one 4/9, two 4/9.
     assert_eq!(two.p("hits", "0"), r(1, 9));
-    assert_eq!(two.p("hits", "2"), r(8, 27));
-    assert_eq!(two.p("hits", "1"), r(16, 27));
+    assert_eq!(two.p("hits", "1"), r(4, 9));
+    assert_eq!(two.p("hits", "2"), r(4, 9));
+    // Attack by attack, the second is made only if the first did not destroy: two hits
+    // = first hits without destroying (2/3 - 2/9 = 4/9) then hits (2/3) = 8/27.
+    let one_by_one =
+        team("close_assault_attacks = \"per_strength_point\"\nsuppression_during_fire = \"later_attacks\"");
+    assert_eq!(one_by_one.p_kill(), r(11, 27));
+    assert_eq!(one_by_one.p("hits", "2"), r(8, 27));
+    assert_eq!(one_by_one.p("hits", "1"), r(16, 27));
 }
 
 // ---------------------------------------------------------------------------

@@ -177,7 +177,7 @@ fn direct_fire_at_armour(cases: &mut Cases) {
         "stationary_rof = 4, moving_rof = 2, range = [1, 10], penetration = 8, ap = 3, strength = 2",
     );
     for again in ["damaged", "destroyed"] {
-        for during in ["later_attacks", "next_fire_action"] {
+        for during in ["later_weapons", "later_attacks", "next_fire_action"] {
             cases.push((
                 format!("df glancing-only x8 at 2 vs 2-point armour 7, {again}, {during}"),
                 direct(
@@ -364,7 +364,7 @@ fn direct_fire_at_soft_targets(cases: &mut Cases) {
     // A second suppression, and whether a suppression changes later attacks, with 8
     // attacks at a 3-point squad starting unsuppressed or suppressed.
     for again in ["damaged", "destroyed"] {
-        for during in ["later_attacks", "next_fire_action"] {
+        for during in ["later_weapons", "later_attacks", "next_fire_action"] {
             for status in ["none", "suppressed"] {
                 cases.push((
                     format!("df MG 42 x2 at 3 vs 3-point squad in woods ({status}), {again}, {during}"),

@@ -230,12 +230,29 @@ fn an_inferior_senior_leader_activates_on_a_four_with_two_orders() {
     assert_eq!(e.p("orders", "2"), r(1, 6));
     assert_eq!(e.p("orders", "0"), r(4, 6));
     assert_eq!(e.p("senior_leaders", "0"), r(1, 1));
+    // So the Senior Leader is never activated: p_kill ("every Senior Leader activated")
+    // is 0, not the 1 of a measure cut at the most a hand activates.
+    assert_eq!(e.p("senior_leaders", "1"), r(0, 1));
+    assert_eq!(e.p_kill(), r(0, 1));
     // max_senior: the 4 goes to the Inferior Senior (2 Orders): Senior 1/6, Junior 1/6
     // (the 3), Orders 2 on 2/6.
     let e = dice("both variations, senior first", "max_senior", "dice = 1", both);
     assert_eq!(e.p("senior_leaders", "1"), r(1, 6));
     assert_eq!(e.p("junior_leaders", "1"), r(1, 6));
     assert_eq!(e.p("orders", "2"), r(2, 6));
+}
+
+#[test]
+fn p_kill_of_a_hand_counts_every_senior_leader_of_the_platoon() {
+    // Two Senior Leaders and one die: a single 4 activates one of them (1/6); both, never.
+    let e = dice("two seniors, one die", "max_senior", "dice = 1", "senior_leader = 2");
+    assert_eq!(e.p("senior_leaders", "1"), r(1, 6));
+    assert_eq!(e.p("senior_leaders", "2"), r(0, 1));
+    assert_eq!(e.p_kill(), r(0, 1));
+    // With two dice both are activated on two 4s, or a 4 and two dice that make one
+    // (none here: two dice make one 4 at most): P(4, 4) = 1/36.
+    let e = dice("two seniors, two dice", "max_senior", "dice = 2", "senior_leader = 2");
+    assert_eq!(e.p_kill(), r(1, 36));
 }
 
 // ---------------------------------------------------------------------------

@@ -190,6 +190,28 @@ fn out_of_range_beyond_extreme_has_no_effect() {
     assert_eq!(at_extreme.p_kill(), r(3458, 15625));
 }
 
+#[test]
+fn op_fire_with_he_out_of_range_neither_hits_nor_suppresses_but_still_checks_ammo() {
+    // Seed 000, Range and Line of Sight: "If the weapon is out of range, then the fire is
+    // carried out, but has no effect on the intended target." The Sherman's HE reaches
+    // 40 in.; at 41 in. in op fire no die hits and the target is not suppressed.
+    let e = Exact::of(
+        "HE op fire beyond extreme",
+        &one_firer(
+            "range = 41\nphase = \"opportunity\"",
+            "weapon = \"us_75mm_m3_he\"\nquality = \"regular\"\nmount = \"tank\"",
+            "quality = \"regular\"",
+        ),
+    );
+    assert_eq!(e.p("hits", "0"), r(1, 1));
+    assert_eq!(e.p("target", "no_effect"), r(1, 1));
+    assert!(!e.has("target_suppressed"), "no effect on the target: not suppressed either");
+    // The firer's ammunition is still spent: ROF 2 +1 op fire = 3 dice, each a natural 1
+    // (1/10) then a d10 at or below 75/10 = 7 -1 tank = 6 (6/10): 0.06 a die.
+    // 1 - 0.94^3 = 0.169416 = 21177/125000.
+    assert_eq!(e.p("ammo", "depleted"), r(21177, 125000));
+}
+
 // ---------------------------------------------------------------------------
 // Fire at AFVs
 // ---------------------------------------------------------------------------
@@ -341,9 +363,15 @@ stands = 2
     assert_eq!(e.p("passengers_eliminated", "2"), r(64, 625));
     assert_eq!(e.p("passengers_eliminated", "1"), r(192, 625));
     assert_eq!(e.p("passengers_eliminated", "0"), r(369, 625));
-    // 2 forced back: 0.64 * 0.3^2 = 0.0576 = 36/625; 1: 0.64 * 2 * 0.3 * 0.7 = 0.2688 = 168/625.
-    assert_eq!(e.p("passengers_forced_back", "2"), r(36, 625));
+    // Forced back by their own roll after the vehicle is eliminated: 2 with 0.64 * 0.3^2 =
+    // 0.0576 = 36/625; 1 with 0.64 * 2 * 0.3 * 0.7 = 0.2688 = 168/625. And both are
+    // carried back whenever the vehicle is forced back (seed 000, Passengers: "the
+    // passengers stay with the vehicle and are forced back with the vehicle"):
+    // 2 forced back = 0.0576 + 0.11 = 0.1676 = 419/2500.
+    assert_eq!(e.p("passengers_forced_back", "2"), r(419, 2500));
     assert_eq!(e.p("passengers_forced_back", "1"), r(168, 625));
+    // None forced back: 1 - 0.1676 - 0.2688 = 0.5636 = 1409/2500.
+    assert_eq!(e.p("passengers_forced_back", "0"), r(1409, 2500));
 }
 
 #[test]

@@ -173,6 +173,11 @@ impl Allocator {
         }
     }
 
+    /// Senior-rank Leaders in the platoon: what "every Senior Leader activated" counts.
+    pub fn senior_leaders(&self) -> u32 {
+        self.leaders.iter().filter(|k| k.rank == Rank::Senior).map(|k| k.count).sum()
+    }
+
     /// The policy's allocation of `pool`.
     fn allocate(&self, pool: Pool) -> Allocation {
         let mut results = BTreeSet::new();
@@ -379,8 +384,11 @@ impl PhaseDice {
         // Each measure runs up to the most any hand of this size can reach (pools
         // larger than the hand are left at no activations, which never raise it).
         let most = |f: fn(&Allocation) -> u8| allocator.best.iter().map(f).max().unwrap_or(0) as u32;
+        // Senior Leaders run to the platoon's count, not to the most a hand activates:
+        // `p_kill` ("every Senior Leader activated") is the last outcome, and a platoon
+        // with more Senior Leaders than any hand can activate must read 0 there.
         let measures = vec![
-            Measure::counts("senior_leaders", most(|a| a.senior)),
+            Measure::counts("senior_leaders", allocator.senior_leaders().max(most(|a| a.senior))),
             Measure::counts("junior_leaders", most(|a| a.junior)),
             Measure::counts("sections", most(|a| a.sections)),
             Measure::counts("teams", most(|a| a.teams)),

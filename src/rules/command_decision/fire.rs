@@ -39,7 +39,8 @@ pub struct FireState {
     pub depleted: bool,
     /// Passenger stands eliminated.
     pub passengers_eliminated: u32,
-    /// Passenger stands forced back.
+    /// Passenger stands forced back: all of them when the vehicle is forced back (they
+    /// stay with it), else those forced back by their own roll after it is eliminated.
     pub passengers_forced_back: u32,
 }
 
@@ -199,6 +200,12 @@ impl Resolution for FireResolution {
             [None, Some(HitResult::NoEffect), Some(HitResult::ForcedBack), Some(HitResult::Eliminated)];
         s.worst = WORST[worst as usize];
         // Most fires carry no passengers: ask that (predictable) before the outcome.
+        // Seed 000, Passengers: "If a vehicle suffers a Force Back result from fire, the
+        // passengers stay with the vehicle and are forced back with the vehicle."
+        if !self.passengers.is_empty() && s.worst == Some(HitResult::ForcedBack) {
+            s.passengers_forced_back = self.passengers.len() as u32;
+        }
+        // "If the vehicle is eliminated by fire, the passenger stands each suffer a hit."
         if !self.passengers.is_empty() && s.worst == Some(HitResult::Eliminated) {
             for p in &self.passengers {
                 match p[D10.roll(&mut st.passengers) as usize - 1] {
@@ -222,12 +229,14 @@ impl Resolution for FireResolution {
                 HitResult::NoEffect => (e, b),
             })
         })?;
-        let landed = fired.then(|s| {
-            if s.worst == Some(HitResult::Eliminated) {
+        let carried = self.passengers.len() as u32;
+        let landed = fired.then(|s| match s.worst {
+            Some(HitResult::Eliminated) => {
                 passengers.map(|&(e, b)| FireState { passengers_eliminated: e, passengers_forced_back: b, ..*s })
-            } else {
-                Dist::certain(*s)
             }
+            // Carried back with the vehicle (seed 000, Passengers); no roll of their own.
+            Some(HitResult::ForcedBack) => Dist::certain(FireState { passengers_forced_back: carried, ..*s }),
+            _ => Dist::certain(*s),
         })?;
         match &self.response {
             None => Ok(landed),

@@ -407,7 +407,7 @@ pub(super) fn direct_fire_resolution(
                 String::new()
             } else {
                 format!(
-                    " -- beyond extreme range ({} in.): the fire is carried out with no effect",
+                    " -- beyond extreme range ({} in.): the fire is carried out with no effect on the target (no hits, no suppression)",
                     weapon.bands[3].range.unwrap_or(0.0)
                 )
             }
@@ -552,7 +552,9 @@ pub(super) fn direct_fire_resolution(
 
         let effect = cx.hit_effect(&target, class, role, band_index == 0);
         let ammo = cx.ammo(&weapon, mount);
-        if phase != "general" && class.suppresses() {
+        // Out of range the fire "has no effect on the intended target" (seed 000, Range
+        // and Line of Sight): no suppression either, though the ammo check stands.
+        if phase != "general" && class.suppresses() && in_range {
             suppresses = true;
         }
         volleys.push(Volley { dice: dice_per_stand as u32 * stands, hit_at_most, effect, ammo });

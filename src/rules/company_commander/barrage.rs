@@ -98,7 +98,7 @@ mod tests {
     use crate::dice::{D6, Ratio};
     use crate::engine::Experiment;
     use crate::rules::company_commander::fire::{
-        Chain, Effect, Made, Next, Roll, Step, Strike, SuppressedAgain, Volley,
+        Chain, Effect, Made, Next, Roll, Step, Strike, SuppressedAgain, Timing, Volley,
     };
 
     fn sure_kill(made: Made) -> FireAction {
@@ -108,7 +108,7 @@ mod tests {
             1,
             false,
             SuppressedAgain::Damaged,
-            true,
+            Timing::LaterWeapons,
         )
     }
 

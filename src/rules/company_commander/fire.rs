@@ -1,6 +1,7 @@
 //! A compiled Company Commander fire action: every attack of one unit at one target,
-//! in order, with the target's suppression and strength carried from attack to attack
-//! (seed 003 "Fire Procedure", "Suppressed and Destruction").
+//! weapon by weapon, with the target's suppression and strength carried from weapon to
+//! weapon (seed 003 "Fire Procedure", "Suppressed and Destruction"; [`Timing`] says
+//! when a suppression starts to count).
 //!
 //! One attack is a [`Chain`] of dice: the to-hit d10, then the defence die and the
 //! d100 (armoured targets) or the cover save and the weapon-strength die (others), or
@@ -172,6 +173,23 @@ pub enum SuppressedAgain {
     Destroyed,
 }
 
+/// When a suppression inflicted during a fire action changes the attacks after it
+/// (CC-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timing {
+    /// Weapon by weapon, as the Fire Procedure's steps run: all of one weapon's attacks
+    /// roll against the target as it stood when that weapon began (one to-hit row, one
+    /// vulnerability), their effects are applied together, and the next weapon sees
+    /// the target as they left it (`later_weapons`).
+    LaterWeapons,
+    /// Attack by attack: each attack sees the suppressions of the ones before it, and
+    /// attacks stop once the target is destroyed (`later_attacks`).
+    LaterAttacks,
+    /// Not within the action: every attack sees the target as it stood when the action
+    /// began (`next_fire_action`).
+    NextFireAction,
+}
+
 /// Attacks made with one weapon (or one close assault, or one A.A. unit).
 #[derive(Debug, Clone)]
 pub struct Volley {
@@ -216,8 +234,8 @@ pub struct FireAction {
     strength: u32,
     start: TargetState,
     suppressed_again: SuppressedAgain,
-    /// Does a suppression take effect for the attacks after it in the same action?
-    suppression_is_immediate: bool,
+    /// When a suppression takes effect for the attacks after it in the same action.
+    timing: Timing,
     measures: Vec<Measure>,
 }
 
@@ -232,7 +250,7 @@ impl FireAction {
         strength: u32,
         suppressed: bool,
         suppressed_again: SuppressedAgain,
-        suppression_is_immediate: bool,
+        timing: Timing,
     ) -> Self {
         assert!(strength >= 1, "a target has at least one strength point");
         let attacks: u32 = volleys.iter().map(|v| v.attacks).sum();
@@ -246,20 +264,14 @@ impl FireAction {
             Measure::counts("hits", attacks),
         ];
         let start = TargetState { suppressed, ..TargetState::default() };
-        FireAction { volleys, strength, start, suppressed_again, suppression_is_immediate, measures }
+        FireAction { volleys, strength, start, suppressed_again, timing, measures }
     }
 
     /// The same action with `more` volleys made after it (a barrage's second attack).
     pub fn then_also(self, more: Vec<Volley>) -> Self {
         let mut volleys = self.volleys;
         volleys.extend(more);
-        FireAction::new(
-            volleys,
-            self.strength,
-            self.start.suppressed,
-            self.suppressed_again,
-            self.suppression_is_immediate,
-        )
+        FireAction::new(volleys, self.strength, self.start.suppressed, self.suppressed_again, self.timing)
     }
 
     /// Is the target destroyed in `s`?
@@ -267,10 +279,15 @@ impl FireAction {
         s.lost == self.strength
     }
 
-    /// Which of a volley's chains an attack uses against the target in state `s`: 1
-    /// if the attack sees it suppressed.
-    fn status(&self, start: &TargetState, s: &TargetState) -> usize {
-        usize::from(if self.suppression_is_immediate { s.suppressed } else { start.suppressed })
+    /// Which of a volley's chains an attack uses: 1 if it sees the target suppressed.
+    /// `action` is the target when the action began, `weapon` when this weapon began,
+    /// `now` before this attack.
+    fn status(&self, action: &TargetState, weapon: &TargetState, now: &TargetState) -> usize {
+        usize::from(match self.timing {
+            Timing::LaterWeapons => weapon.suppressed,
+            Timing::LaterAttacks => now.suppressed,
+            Timing::NextFireAction => action.suppressed,
+        })
     }
 
     /// The target's full strength in points.
@@ -324,13 +341,30 @@ impl FireAction {
                     .expect(overflow)
                 }
             };
+            if self.timing == Timing::LaterWeapons {
+                // The Fire Procedure's steps 2-6 for one weapon: every attack rolls
+                // against the target as the weapon found it, and all its effects land.
+                dist = dist
+                    .then(|&(weapon, made)| {
+                        if !made || self.destroyed(&weapon) {
+                            return Dist::certain((weapon, made));
+                        }
+                        let chain = &strikes[self.status(&start, &weapon, &weapon)];
+                        (0..volley.attacks)
+                            .try_fold(Dist::certain(weapon), |acc, _| acc.then(|s| chain.map(|k| self.apply(s, k))))
+                            .expect(overflow)
+                            .map(|&s| (s, true))
+                    })
+                    .expect(overflow);
+                continue;
+            }
             for _ in 0..volley.attacks {
                 dist = dist
                     .then(|&(s, made)| {
                         if !made || self.destroyed(&s) {
                             return Dist::certain((s, made));
                         }
-                        strikes[self.status(&start, &s)].map(|k| (self.apply(&s, k), true))
+                        strikes[self.status(&start, &s, &s)].map(|k| (self.apply(&s, k), true))
                     })
                     .expect(overflow);
             }
@@ -338,7 +372,9 @@ impl FireAction {
         dist.map(|&(s, _)| s)
     }
 
-    /// One literal fire action: every attack in order until the target is destroyed.
+    /// One literal fire action: every attack in order, weapon by weapon, until the
+    /// target is destroyed (checked between weapons, or between attacks when
+    /// suppression counts attack by attack).
     #[inline]
     pub fn trial_target(&self, streams: &mut Streams) -> TargetState {
         self.trial_from(self.start, streams)
@@ -361,11 +397,15 @@ impl FireAction {
             if !made {
                 continue;
             }
+            if self.destroyed(&s) {
+                return s;
+            }
+            let weapon = s;
             for _ in 0..volley.attacks {
-                if self.destroyed(&s) {
+                if self.timing != Timing::LaterWeapons && self.destroyed(&s) {
                     return s;
                 }
-                let strike = volley.chains[self.status(&start, &s)].strike(streams);
+                let strike = volley.chains[self.status(&start, &weapon, &s)].strike(streams);
                 s = self.apply(&s, &strike);
             }
         }
@@ -437,7 +477,94 @@ mod tests {
     fn action(attacks: u32, effect: Effect, strength: u32, again: SuppressedAgain) -> FireAction {
         let chain = half_hit(effect);
         let volley = Volley { attacks, made: Made::Always, chains: [chain.clone(), chain] };
-        FireAction::new(vec![volley], strength, false, again, true)
+        FireAction::new(vec![volley], strength, false, again, Timing::LaterAttacks)
+    }
+
+    /// Hit on 1-5 of a d10 against an unsuppressed target, 1-2 against a suppressed
+    /// one; a hit always suppresses.
+    fn suppressing_weapon(attacks: u32) -> Volley {
+        let chain = |hit_at_most: u32| {
+            Chain::new(vec![Step::new(D10, Roll::ToHit, move |f| {
+                if f <= hit_at_most { Next::End(Strike::hit(Effect::Suppressed)) } else { Next::End(Strike::MISS) }
+            })])
+        };
+        Volley { attacks, made: Made::Always, chains: [chain(5), chain(2)] }
+    }
+
+    #[test]
+    fn weapon_by_weapon_one_weapons_attacks_see_the_target_as_it_began_and_land_together() {
+        // Seed 003, Fire Procedure: one weapon's attacks are found, rolled and applied
+        // as a batch. Two attacks at 1/2 each against the unsuppressed row: both hit
+        // with 1/4, and the two suppressions in one batch still damage (a 1-point
+        // target is destroyed): P(destroyed) = 1/4.
+        let fire = |timing| {
+            FireAction::new(vec![suppressing_weapon(2)], 1, false, SuppressedAgain::Damaged, timing).exact().unwrap()
+        };
+        assert_eq!(fire(Timing::LaterWeapons)[0][3], Ratio::new(1, 4));
+        // Attack by attack, the second attack rolls on the suppressed row (1/5) after a
+        // first hit: 1/2 x 1/5 = 1/10.
+        assert_eq!(fire(Timing::LaterAttacks)[0][3], Ratio::new(1, 10));
+    }
+
+    #[test]
+    fn weapon_by_weapon_the_next_weapon_sees_the_suppression_of_the_one_before() {
+        // Two weapons of one attack each. The second fires at a suppressed target after
+        // a first hit (1/2), and then hits on 1-2 (1/5): destroyed 1/10. Fixed for the
+        // whole action (next_fire_action) it would hit on 1-5: 1/4.
+        let fire = |timing| {
+            FireAction::new(
+                vec![suppressing_weapon(1), suppressing_weapon(1)],
+                1,
+                false,
+                SuppressedAgain::Damaged,
+                timing,
+            )
+            .exact()
+            .unwrap()
+        };
+        assert_eq!(fire(Timing::LaterWeapons)[0][3], Ratio::new(1, 10));
+        assert_eq!(fire(Timing::NextFireAction)[0][3], Ratio::new(1, 4));
+    }
+
+    #[test]
+    fn weapon_by_weapon_counts_every_attack_of_a_weapon_that_destroys() {
+        // Three attacks of one weapon, each sure to damage a 1-point target: step 3
+        // finds all three hits before step 6 applies them, so hits = 3 (attack by
+        // attack, the first destroys and the other two are never made).
+        let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
+        let volley = Volley { attacks: 3, made: Made::Always, chains: [sure.clone(), sure] };
+        let hits = |timing| {
+            FireAction::new(vec![volley.clone()], 1, false, SuppressedAgain::Damaged, timing).exact().unwrap()[3]
+                .clone()
+        };
+        assert_eq!(hits(Timing::LaterWeapons)[3], Ratio::new(1, 1));
+        assert_eq!(hits(Timing::LaterAttacks)[1], Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn every_timing_agrees_with_its_literal_trials() {
+        // Two weapons of two attacks on a 2-point target: literal counts against exact.
+        for timing in [Timing::LaterWeapons, Timing::LaterAttacks, Timing::NextFireAction] {
+            let fire = FireAction::new(
+                vec![suppressing_weapon(2), suppressing_weapon(2)],
+                2,
+                false,
+                SuppressedAgain::Damaged,
+                timing,
+            );
+            let exact = fire.exact().unwrap();
+            let mut streams = crate::engine::Streams::for_chunk(11, 0);
+            let n = 200_000u32;
+            let mut destroyed = 0u32;
+            for _ in 0..n {
+                destroyed += u32::from(fire.destroyed(&fire.trial_target(&mut streams)));
+            }
+            let p = exact[0][3].to_f64();
+            let sd = (p * (1.0 - p) / f64::from(n)).sqrt();
+            let seen = f64::from(destroyed) / f64::from(n);
+            // Five standard deviations at a fixed seed: a wrong procedure is off by far more.
+            assert!((seen - p).abs() < 5.0 * sd + 1e-9, "{timing:?}: {seen} vs exact {p}");
+        }
     }
 
     #[test]
@@ -485,7 +612,7 @@ mod tests {
         // A 25% gate in front of one attack that always damages a 1-point target.
         let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
         let volley = Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure] };
-        let fire = FireAction::new(vec![volley], 1, false, SuppressedAgain::Damaged, true);
+        let fire = FireAction::new(vec![volley], 1, false, SuppressedAgain::Damaged, Timing::LaterAttacks);
         let exact = fire.exact_target();
         assert_eq!(exact.probability(|s| s.lost == 1 && s.reached == 1), Ratio::new(1, 4));
         assert_eq!(exact.probability(|s| s.reached == 0), Ratio::new(3, 4));
@@ -501,7 +628,7 @@ mod tests {
             Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure.clone()] },
             Volley { attacks: 1, made: Made::WithPrevious, chains: [sure.clone(), sure] },
         ];
-        let fire = FireAction::new(volleys, 3, false, SuppressedAgain::Damaged, true);
+        let fire = FireAction::new(volleys, 3, false, SuppressedAgain::Damaged, Timing::LaterAttacks);
         let exact = fire.exact_target();
         assert_eq!(exact.probability(|s| s.lost == 2 && s.reached == 1), Ratio::new(1, 4));
         assert_eq!(exact.probability(|s| s.lost == 0 && s.reached == 0), Ratio::new(3, 4));

@@ -422,7 +422,7 @@ impl Ctx<'_> {
             target.strength,
             target.suppressed,
             self.settings.suppressed_again,
-            self.settings.suppression_is_immediate,
+            self.settings.suppression_timing,
         )
     }
 
@@ -905,13 +905,7 @@ impl Ctx<'_> {
             ]);
             volleys.push(Volley { attacks: units, made: Made::Always, chains: [chain.clone(), chain] });
         }
-        Ok(FireAction::new(
-            volleys,
-            strength,
-            false,
-            self.settings.suppressed_again,
-            self.settings.suppression_is_immediate,
-        ))
+        Ok(FireAction::new(volleys, strength, false, self.settings.suppressed_again, self.settings.suppression_timing))
     }
 }
 

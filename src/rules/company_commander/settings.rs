@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::fire::SuppressedAgain;
+use super::fire::{SuppressedAgain, Timing};
 use super::tables::{StrengthReading, WeaponStrength};
 use crate::document::Document;
 use crate::error::Result;
@@ -28,8 +28,8 @@ pub struct Settings {
     pub weapon_strength: StrengthReading,
     /// What a second suppression does (CC-4).
     pub suppressed_again: SuppressedAgain,
-    /// Does a suppression change the attacks after it in the same fire action (CC-6)?
-    pub suppression_is_immediate: bool,
+    /// When a suppression changes the attacks after it in the same fire action (CC-6).
+    pub suppression_timing: Timing,
     /// Penetration between the minimum and maximum range (CC-7).
     pub between: Between,
     /// May a weapon fire closer than its minimum range, at the minimum-range value (CC-8)?
@@ -93,7 +93,7 @@ pub struct RawSettings {
 /// `weapon_strength.toml`.)
 pub const SETTINGS: [(&str, &[&str]); 7] = [
     ("suppressed_again", &["damaged", "destroyed"]),
-    ("suppression_during_fire", &["later_attacks", "next_fire_action"]),
+    ("suppression_during_fire", &["later_weapons", "later_attacks", "next_fire_action"]),
     ("penetration_between_ranges", &["linear_nearest", "linear_down", "linear_up"]),
     ("inside_minimum_range", &["minimum_range_value", "cannot_fire"]),
     ("close_assault_attacks", &["one", "per_strength_point"]),
@@ -145,7 +145,8 @@ impl Settings {
             weapon_strength: strength.readings[chosen].clone(),
             suppressed_again: [SuppressedAgain::Damaged, SuppressedAgain::Destroyed]
                 [reading(doc, &raw.suppressed_again, SETTINGS[0])?],
-            suppression_is_immediate: reading(doc, &raw.suppression_during_fire, SETTINGS[1])? == 0,
+            suppression_timing: [Timing::LaterWeapons, Timing::LaterAttacks, Timing::NextFireAction]
+                [reading(doc, &raw.suppression_during_fire, SETTINGS[1])?],
             between: [Between::Nearest, Between::Down, Between::Up]
                 [reading(doc, &raw.penetration_between_ranges, SETTINGS[2])?],
             inside_minimum_range: reading(doc, &raw.inside_minimum_range, SETTINGS[3])? == 0,

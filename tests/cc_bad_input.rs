@@ -798,3 +798,20 @@ fn percent_destroy_with_a_bad_override_fails_as_fire_does() {
     assert_located(&line, &path, &place(&text, "ap = 7", "ap = ".len()));
     assert_contains(&line, &["weapon `ge_75mm_kwk42`", "AP 7", "2 to 6"]);
 }
+
+#[test]
+fn a_rate_of_fire_of_zero_is_named_for_the_rate_that_is_zero() {
+    // A stationary firer with stationary_rof = 0 is refused for its stationary rate.
+    let halted = replace_once(INLINE, "stationary_rof = 2", "stationary_rof = 0");
+    let (_dir, _path, line) = scenario_error("halted.toml", &halted);
+    assert_contains(&line, &["cannot fire from a halt", "stationary rate of fire is 0", "moved = true"]);
+    assert!(!line.contains("after moving"), "{line}");
+    // A moving firer with moving_rof = 0, for its moving rate.
+    let moving = replace_once(
+        &replace_once(INLINE, "moving_rof = 1", "moving_rof = 0"),
+        "quality = \"trained\"",
+        "quality = \"trained\"\nmoved = true",
+    );
+    let (_dir, _path, line) = scenario_error("moving.toml", &moving);
+    assert_contains(&line, &["cannot fire after moving", "moving rate of fire is 0"]);
+}

@@ -734,3 +734,15 @@ fn leaders_without_a_senior_rank_are_refused_on_loading() {
         assert_contains(&line, &["no `rank = \"senior\"` row", "Senior Leader"]);
     }
 }
+
+#[test]
+fn an_hmg_fires_as_the_mmg_of_the_source_s_mmg_hmg_class() {
+    // chain-of-command-facts.md groups "MMG/HMG"; CoC-11 reads "MMG or HMG 8".
+    let dir = tempfile::tempdir().expect("temp dir");
+    let with = |weapon: &str| {
+        let text = replace_once(SHOOTING, "{ weapon = \"lmg\" }", &format!("{{ weapon = \"{weapon}\" }}"));
+        p_kill_exact(&write(dir.path(), &format!("{weapon}.toml"), &text), &[])
+    };
+    assert_eq!(with("hmg"), with("mmg"));
+    assert_ne!(with("hmg"), with("lmg"));
+}

@@ -493,9 +493,14 @@ impl Ctx<'_> {
         } else {
             let rof = if firer.moved { mode.moving_rof } else { mode.stationary_rof };
             if rof == 0 {
-                return Err(
-                    doc.error(format!("`{}` cannot fire after moving (its moving rate of fire is 0)", weapon.name))
-                );
+                return Err(doc.error(if firer.moved {
+                    format!("`{}` cannot fire after moving (its moving rate of fire is 0); remove `moved`", weapon.name)
+                } else {
+                    format!(
+                        "`{}` cannot fire from a halt (its stationary rate of fire is 0); set `moved = true` if it fires on the move, or give it a stationary_rof",
+                        weapon.name
+                    )
+                }));
             }
             rof * firer.strength
         };

@@ -341,3 +341,31 @@ fn a_section_of_another_kind_is_refused_where_it_stands() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("mixed.toml:5:1") && err.contains("`target` does not belong in a morale scenario"), "{err}");
 }
+
+#[test]
+fn target_modifiers_are_refused_for_targets_their_row_does_not_describe() {
+    // Seed 001, Direct Fire To-Hit Modifiers: "AFV hull down or in BUA -2*" is a
+    // vehicle's row; personnel in a BUA take the "Pers. in Cover" rows.
+    let hull_down = format!("{}modifiers = [\"afv_hull_down_or_bua\"]\n", RIFLES);
+    let (_dir, path, line) = scenario_error("hull_down.toml", &hull_down);
+    assert_located(&line, &path, &place(&hull_down, "\"afv_hull_down_or_bua\"", 0));
+    assert_contains(
+        &line,
+        &["`afv_hull_down_or_bua`", "afv or soft vehicle targets", "this target is personnel", "medium_cover"],
+    );
+    // "Pers. in Cover: Medium" describes personnel, not a tank.
+    let tank = format!("{}vehicle = \"m4_sherman\"\nmodifiers = [\"medium_cover\"]\n", RIFLES);
+    let (_dir, path, line) = scenario_error("tank_in_cover.toml", &tank);
+    assert_located(&line, &path, &place(&tank, "\"medium_cover\"", 0));
+    assert_contains(&line, &["`medium_cover`", "personnel targets", "this target is afv", "afv_hull_down_or_bua"]);
+}
+
+#[test]
+fn w_class_fire_at_a_strong_afv_is_refused() {
+    // The card gives only "W class vs Weak AFV -3"; rolling on the plain row would let W
+    // hit a Strong AFV more easily than a Weak one.
+    let w = INLINE_WEAPON.replace("anti_armour = \"-\"", "anti_armour = \"W\"");
+    let strong = format!("{w}vehicle = \"m4_sherman\"\n");
+    let (_dir, _path, line) = scenario_error("w_vs_strong.toml", &strong);
+    assert_contains(&line, &["W class fire only against a Weak AFV", "Strong AFV"]);
+}

@@ -44,9 +44,20 @@ pub struct Modifier {
     pub he_ignores: bool,
     /// The card's footnote for this row, if any.
     pub note: Option<String>,
+    /// The target kinds the row describes (`personnel`, `afv`, `soft_vehicle`), where
+    /// the card's wording limits it; `None` for any target.
+    pub targets: Option<Vec<String>>,
 }
 
+/// The target kinds a modifier row may be limited to.
+pub const TARGET_KINDS: [&str; 3] = ["personnel", "afv", "soft_vehicle"];
+
 impl Modifier {
+    /// Whether the row may describe a target of `kind` (one of [`TARGET_KINDS`]).
+    pub fn fits_target(&self, kind: &str) -> bool {
+        self.targets.as_ref().is_none_or(|kinds| kinds.iter().any(|k| k == kind))
+    }
+
     /// Its additive value for a count (1 when the row has no `per`); 0 for caps.
     pub fn value(&self, count: i32) -> i32 {
         match &self.effect {
@@ -79,6 +90,7 @@ pub struct ModifierRow {
     #[serde(default)]
     he_ignores: bool,
     note: Option<String>,
+    targets: Option<Vec<Spanned<String>>>,
 }
 
 /// The values a modifier row may carry: a die roll moved further than this is a typo,
@@ -152,7 +164,28 @@ impl ModifierTable {
                     other => return Err(file.error_at(s.span().start, unknown("side", other, ["target", "firer"]))),
                 }),
             };
-            out.push(Modifier { name, label: raw.label, side, effect, he_ignores: raw.he_ignores, note: raw.note });
+            let targets = match raw.targets {
+                None => None,
+                Some(kinds) => {
+                    for kind in &kinds {
+                        if !TARGET_KINDS.contains(&kind.get_ref().as_str()) {
+                            return Err(
+                                file.error_at(kind.span().start, unknown("target kind", kind.get_ref(), TARGET_KINDS))
+                            );
+                        }
+                    }
+                    Some(kinds.into_iter().map(Spanned::into_inner).collect())
+                }
+            };
+            out.push(Modifier {
+                name,
+                label: raw.label,
+                side,
+                effect,
+                he_ignores: raw.he_ignores,
+                note: raw.note,
+                targets,
+            });
         }
         if let Some(missing) = expected.iter().find(|n| !out.iter().any(|m| m.name == **n)) {
             return Err(file.error(format!("missing modifier row `{missing}`; every row of the card must be present")));

@@ -211,10 +211,35 @@ impl Ctx<'_> {
         };
         let aspect = choice(self.doc, raw.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
         let armour = vehicle.as_ref().map_or(0, |v| if aspect == "flank" { v.armour_flank } else { v.armour_front });
+        let kind = match vehicle.as_ref().map(|v| v.afv) {
+            None => "personnel",
+            Some(Afv::Soft) => "soft_vehicle",
+            Some(_) => "afv",
+        };
         let mut modifiers = Vec::new();
         distinct(self.doc, &raw.modifiers)?;
         for name in &raw.modifiers {
             let m = named(self.doc, name, &[allowed], &[], Some(Side::Target))?;
+            // The card's row names the targets it describes (`targets` in the table).
+            if !m.fits_target(kind) {
+                let hint = if m.name == "afv_hull_down_or_bua" {
+                    "; personnel in a built-up area take medium_cover or hard_cover (\"Pers. in Cover\")"
+                } else if kind != "personnel" {
+                    "; a vehicle in cover or a built-up area takes afv_hull_down_or_bua"
+                } else {
+                    ""
+                };
+                return Err(self.doc.error_at(
+                    name.span().start,
+                    format!(
+                        "target modifier `{}` (\"{}\") describes {} targets, and this target is {}{hint}",
+                        m.name,
+                        m.label,
+                        m.targets.as_deref().unwrap_or_default().join(" or ").replace('_', " "),
+                        kind.replace('_', " "),
+                    ),
+                ));
+            }
             modifiers.push((m.name.clone(), name.span().start));
         }
         let covers = ["light_cover", "medium_cover", "hard_cover", "fortification"];
@@ -433,6 +458,14 @@ pub(super) fn direct_fire_resolution(
         let afv = target.afv();
         if class == AntiArmour::A && afv.is_some() && !close_assault {
             return Err(doc.error(format!("{who}: A class hits AFVs only in close assault; set close_assault = true")));
+        }
+        if class == AntiArmour::W && afv == Some(Afv::Strong) {
+            // The card lists "W class vs Weak AFV -3" and no W row against a Strong AFV;
+            // rolling on the plain row would make W hit a Strong AFV more easily than a
+            // Weak one, which no reading of the card supports.
+            return Err(doc.error(format!(
+                "{who}: the Direct Fire To-Hit Modifiers give W class fire only against a Weak AFV (\"W class vs Weak AFV -3\"), none against a Strong AFV; choose a weapon band with a numeric anti-armour value or H class"
+            )));
         }
         if close_assault && afv.is_some() && total_stands > 1 {
             return Err(doc.error("only one personnel stand may close assault an AFV, however many are in contact; give one firer with stands = 1"));

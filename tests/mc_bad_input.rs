@@ -594,3 +594,38 @@ fn override_with_a_nan_ko_distance_is_refused() {
         assert_contains(&line, &["hmg_heavy", "0-nancm"]);
     }
 }
+
+#[test]
+fn multi_barrel_is_refused_for_a_single_barrelled_weapon() {
+    // Seed 004: "+2 Firer is multi-barrel MG or auto-cannon". A Pak 40 has one barrel.
+    let text =
+        replace_once(PAK, "weapon = \"ge_75mm_l48\"", "weapon = \"ge_75mm_l48\"\nmodifiers = [\"multi_barrel\"]");
+    let (_dir, path, line) = scenario_error("pak_multi_barrel.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"multi_barrel\"", 0));
+    assert_contains(&line, &["`multi_barrel`", "several barrels", "`ge_75mm_l48` has one"]);
+    // The Flakvierling has four: accepted.
+    let quad =
+        replace_once(PAK, "weapon = \"ge_75mm_l48\"", "weapon = \"flakvierling_20mm\"\nmodifiers = [\"multi_barrel\"]");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = cli::fire(&write(dir.path(), "quad.toml", &quad), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Weapon data may not call a gun multi-barrel.
+    let gun = replace_once(
+        PAK,
+        "weapon = \"ge_75mm_l48\"",
+        "[firer.weapon_data]\nto_hit = \"long_guns_to_85mm\"\nmulti_barrel = true\ncasualty = [{ row = \"gun_37_57mm_he_17pdr\" }]",
+    );
+    let (_dir, path, line) = scenario_error("gun_multi_barrel.toml", &gun);
+    assert_located(&line, &path, &place(&gun, "multi_barrel = true", "multi_barrel = ".len()));
+    assert_contains(&line, &["`multi_barrel = true` is for an MG or auto-cannon", "long_guns_to_85mm"]);
+}
+
+#[test]
+fn infantry_dice_are_refused_for_a_flak_gun() {
+    // Seed 004, AA adjustments: "integrated or coherent infantry elements, use 2d20 as
+    // if 2 MGs were firing": infantry fire small arms and MGs, not flak.
+    let text = replace_once(AA, "weapon = \"small_arms_and_mgs\"", "weapon = \"flak_31_57mm\"\ninfantry = true");
+    let (_dir, path, line) = scenario_error("flak_infantry.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"flak_31_57mm\"", 0));
+    assert_contains(&line, &["`infantry = true`", "infantry elements", "small_arms_and_mgs"]);
+}

@@ -198,17 +198,15 @@ fn to_hit_needs_beyond_the_d20_never_or_always_hit() {
     assert_eq!(never.p("hits", "0"), r(1, 1));
     assert_eq!(never.p_kill(), r(0, 1));
 
-    // Tripod MG at 5cm (band up to 5cm) needs 4; multi-barrel +2 and target in wire +2 ->
-    // natural 0+: every face hits. Casualty at 5cm: "Any MG up to 5cm" vs no cover 9 ->
-    // 9..20 = 12/20 = 3/5, so P(casualty) = 1 * 3/5.
+    // A multi-barrel tripod MG at 5cm (band up to 5cm) needs 4; multi-barrel +2 and
+    // target in wire +2 -> natural 0+: every face hits. Casualty at 5cm: "Any MG up to
+    // 5cm" vs no cover 9 -> 9..20 = 12/20 = 3/5, so P(casualty) = 1 * 3/5.
+    let quad_mg = "[[firer]]\nname = \"quad MG\"\nmodifiers = [\"multi_barrel\"]\n[firer.weapon_data]\n\
+                   to_hit = \"tripod_mg_hmg\"\nmulti_barrel = true\n\
+                   casualty = [{ row = \"mg_to_5cm\", up_to_cm = 5 }, { row = \"small_arms_or_mg_over_5cm\" }]\n";
     let always = Exact::of(
         "always hits",
-        &p2p(
-            5.0,
-            &firer("hmg", "modifiers = [\"multi_barrel\"]"),
-            "situation = \"no_or_light_cover\"\nmodifiers = [\"target_in_wire\"]",
-            "",
-        ),
+        &p2p(5.0, quad_mg, "situation = \"no_or_light_cover\"\nmodifiers = [\"target_in_wire\"]", ""),
     );
     assert_eq!(always.p("hits", "1"), r(1, 1));
     assert_eq!(always.p("target", "miss"), r(0, 1));

@@ -331,6 +331,11 @@ fn area_fire_at_afvs(cases: &mut Vec<(String, String)>) {
                 area_afv(&howitzer(intensity, false), Some(300.0), vehicles, ""),
             ));
         }
+        // MC-17's other reading: one d20 for the whole template.
+        cases.push((
+            format!("afv 105mm standard at {label}, one roll per template"),
+            area_afv(&howitzer("standard", false), Some(300.0), vehicles, "area_fire_roll = \"one_per_template\""),
+        ));
     }
     cases.push((
         "afv 105mm standard rockets at 2 AC6 + AC2".into(),

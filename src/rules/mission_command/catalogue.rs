@@ -28,7 +28,13 @@ pub struct Weapon {
     pub ko: Option<usize>,
     /// A gun or howitzer other than an AT gun: it may not shoot and move in one turn.
     pub artillery: bool,
+    /// A multi-barrel MG or auto-cannon: it may take the `multi_barrel` modifier.
+    pub multi_barrel: bool,
 }
+
+/// The to-hit rows of MGs and auto-cannon, the only weapons with a multi-barrel form
+/// (seed 004, Point-to-point Fire to Hit: "Firer is multi-barrel MG or auto-cannon").
+const MULTI_BARREL_ROWS: [&str; 3] = ["lmg", "tripod_mg_hmg", "flak_autocannon_20_40mm"];
 
 impl Weapon {
     /// The casualty row at `range`, if any row reaches it.
@@ -50,6 +56,8 @@ pub struct RawWeapon {
     ko: Option<Spanned<String>>,
     #[serde(default)]
     artillery: bool,
+    #[serde(default)]
+    multi_barrel: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -101,6 +109,20 @@ impl RawWeapon {
             .as_ref()
             .map(|k| find("KO row", k, tables.ko.rows.iter().map(|r| r.name.as_str()).collect()))
             .transpose()?;
+        let multi_barrel = match &self.multi_barrel {
+            Some(flag) if *flag.get_ref() && !MULTI_BARREL_ROWS.contains(&self.to_hit.get_ref().as_str()) => {
+                return Err(doc.error_at(
+                    flag.span().start,
+                    format!(
+                        "{name}: `multi_barrel = true` is for an MG or auto-cannon (to-hit rows {}), not `{}`",
+                        crate::error::listing(MULTI_BARREL_ROWS),
+                        self.to_hit.get_ref()
+                    ),
+                ));
+            }
+            Some(flag) => *flag.get_ref(),
+            None => false,
+        };
         Ok(Weapon {
             name: name.to_string(),
             label: self.label.or(self.name.map(Spanned::into_inner)).unwrap_or_else(|| name.to_string()),
@@ -108,6 +130,7 @@ impl RawWeapon {
             casualty,
             ko,
             artillery: self.artillery,
+            multi_barrel,
         })
     }
 }

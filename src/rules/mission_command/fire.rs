@@ -43,6 +43,9 @@ pub struct Counts {
     /// Report the number of kills under this name (e.g. `casualties`), with an
     /// optional cap on the capped ones.
     pub kills: Option<(&'static str, Option<u32>)>,
+    /// Every shot reads one conversion d20 rolled for them all (area fire with one
+    /// roll per template, MC-17), instead of a d20 of its own.
+    pub one_roll: bool,
 }
 
 /// A fire ready to run.
@@ -51,6 +54,7 @@ pub struct Fire {
     shots: Vec<Shot>,
     kill_level: u8,
     cap: Option<u32>,
+    one_roll: bool,
     measures: Vec<Measure>,
     hits_slot: Option<usize>,
     kills_slot: Option<usize>,
@@ -72,7 +76,8 @@ impl Fire {
             Some((name, cap)) => (slot(Measure::counts(name, n)), cap),
             None => (None, None),
         };
-        Fire { shots, kill_level, cap, measures, hits_slot, kills_slot }
+        assert!(!counts.one_roll || shots.iter().all(|s| s.hit_from.is_none()), "one roll is for area fire only");
+        Fire { shots, kill_level, cap, one_roll: counts.one_roll, measures, hits_slot, kills_slot }
     }
 
     /// Kills after the cap.
@@ -108,6 +113,10 @@ impl Resolution for Fire {
     #[inline(always)]
     fn trial(&self, st: &mut Streams) -> FireState {
         let mut s = FireState::default();
+        if self.one_roll {
+            let face = D20.roll(&mut st.effect) as usize - 1;
+            return self.shots.iter().fold(s, |s, shot| self.add(&s, &(shot.effect[face], false), shot.capped));
+        }
         for shot in &self.shots {
             let hit = shot.hit_from.is_none_or(|from| D20.roll(&mut st.fire) as i32 >= from);
             if hit {
@@ -120,6 +129,14 @@ impl Resolution for Fire {
 
     /// The exact joint distribution of a trial's state.
     fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+        if self.one_roll {
+            return Ok(Dist::roll(D20, |f| {
+                let face = f as usize - 1;
+                self.shots
+                    .iter()
+                    .fold(FireState::default(), |s, shot| self.add(&s, &(shot.effect[face], false), shot.capped))
+            }));
+        }
         self.shots.iter().try_fold(Dist::certain(FireState::default()), |acc, shot| {
             let effect = Dist::roll(D20, |f| (shot.effect[f as usize - 1], shot.hit_from.is_some()));
             let one = match shot.hit_from {
@@ -169,7 +186,7 @@ mod tests {
         let fire = Fire::new(
             Measure::new("target", ["miss", "hit_no_effect", "casualty"]),
             vec![p2p(11, 15)],
-            Counts { hits: true, kills: None },
+            Counts { hits: true, kills: None, one_roll: false },
         );
         let exact = fire.exact().unwrap();
         assert_eq!(exact[0], vec![Ratio::new(1, 2), Ratio::new(7, 20), Ratio::new(3, 20)]);
@@ -185,12 +202,38 @@ mod tests {
         let fire = Fire::new(
             Measure::new("template", ["no_ko", "ko"]),
             vec![rolled.clone(), rolled.clone(), rolled, all],
-            Counts { hits: false, kills: Some(("kos", Some(1))) },
+            Counts { hits: false, kills: Some(("kos", Some(1))), one_roll: false },
         );
         let exact = fire.exact().unwrap();
         assert_eq!(exact[1][1], Ratio::new(1, 8));
         assert_eq!(exact[1][2], Ratio::new(7, 8));
         assert_eq!(exact[0][1], Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn one_roll_per_template_is_compared_with_every_vehicle_and_capped_once() {
+        // Two vehicles, KO'd on 15+ and 11+ of one shared d20: a KO whenever the roll
+        // reaches the easier one, 10/20; on 15+ both would fall, and the cap keeps one.
+        // One d20 each instead: 1 - (14/20)(10/20) = 1 - 140/400 = 13/20.
+        let shots = |from: [i32; 2]| {
+            from.map(|f| Shot { hit_from: None, effect: effect_by_face(0, &[(1, f)]), capped: true }).to_vec()
+        };
+        let fire = |one_roll| {
+            Fire::new(
+                Measure::new("template", ["no_ko", "ko"]),
+                shots([15, 11]),
+                Counts { hits: false, kills: Some(("kos", Some(1))), one_roll },
+            )
+        };
+        assert_eq!(fire(true).exact().unwrap()[0][1], Ratio::new(1, 2));
+        assert_eq!(fire(true).exact().unwrap()[1][1], Ratio::new(1, 2));
+        assert_eq!(fire(false).exact().unwrap()[0][1], Ratio::new(13, 20));
+        // Literal trials of the shared roll against the exact 1/2.
+        let one = fire(true);
+        let mut streams = crate::engine::Streams::for_chunk(5, 0);
+        let kos = (0..100_000).filter(|_| one.trial(&mut streams).capped_kills > 0).count();
+        // 1/2 +- 5 standard deviations of 100,000 trials (0.0079).
+        assert!((kos as f64 / 100_000.0 - 0.5).abs() < 0.008, "{kos}");
     }
 
     #[test]

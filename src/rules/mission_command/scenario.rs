@@ -48,6 +48,10 @@ const MAX_AREA_RANGE_CM: f64 = 2000.0;
 /// A scenario file's sections: `settings`, and each kind's own. The header (ruleset,
 /// kind, name, description) is the CLI's, and which keys a kind may have is checked
 /// by [`scenario_kind`] before this is read.
+/// The anti-aircraft row infantry elements fire on (seed 004, Anti-aircraft Fire To Hit:
+/// "Small arms and MGs").
+const AA_INFANTRY_ROW: &str = "small_arms_and_mgs";
+
 #[derive(Deserialize)]
 struct ScenarioFile {
     #[serde(default)]
@@ -295,7 +299,7 @@ impl Ctx<'_> {
             ));
         }
         let multiple_casualties = matches!(target, Target::Casualty(_)) && shots.len() > 1;
-        let counts = Counts { hits: true, kills: multiple_casualties.then_some(("casualties", None)) };
+        let counts = Counts { hits: true, kills: multiple_casualties.then_some(("casualties", None)), one_roll: false };
         Ok(Box::new(Fire::new(Measure::new("target", ["miss", "hit_no_effect", kill]), shots, counts)))
     }
 
@@ -429,6 +433,17 @@ impl Ctx<'_> {
         distinct(doc, names)?;
         for name in names {
             let m = named(doc, name, &[&t.modifiers], &automatic, Some(Side::Firer))?;
+            // "Firer is multi-barrel MG or auto-cannon" (+2): only a weapon the
+            // catalogue or its data marks `multi_barrel` has more than one barrel.
+            if m.name == "multi_barrel" && !weapon.multi_barrel {
+                return Err(doc.error_at(
+                    name.span().start,
+                    format!(
+                        "{who}: `multi_barrel` (+2, \"Firer is multi-barrel MG or auto-cannon\") is for a weapon with several barrels, and `{}` has one; mark a multi-barrel MG or auto-cannon `multi_barrel = true` in its weapon data (the auto_cannon_bonus setting gives it to every auto-cannon)",
+                        weapon.name
+                    ),
+                ));
+            }
             if m.name == "firer_will_move" && weapon.artillery {
                 return Err(doc.error_at(name.span().start, format!("{who}: artillery other than AT guns may not shoot and move in one turn; drop `firer_will_move` or `artillery`")));
             }
@@ -698,8 +713,16 @@ impl Ctx<'_> {
             shots.extend(std::iter::repeat_n(Shot { hit_from: None, effect, capped }, n as usize));
         }
         let cap = table.max_kos_per_template;
-        self.notes.push(format!("at most {cap} AFV knocked out by rolling per template"));
-        let counts = Counts { hits: false, kills: Some(("kos", Some(cap))) };
+        let one_roll = self.settings.area_fire_one_roll_per_template;
+        self.notes.push(format!(
+            "{}; at most {cap} AFV knocked out by rolling per template",
+            if one_roll {
+                "one d20 for the template, read against every AFV under it (area_fire_roll = one_per_template)"
+            } else {
+                "one d20 for each AFV under the template"
+            }
+        ));
+        let counts = Counts { hits: false, kills: Some(("kos", Some(cap))), one_roll };
         Ok(Box::new(Fire::new(Measure::new("template", ["no_ko", "ko"]), shots, counts)))
     }
 
@@ -740,7 +763,7 @@ impl Ctx<'_> {
         Ok(Box::new(Fire::new(
             Measure::new("structure", BUILDING_RESULTS),
             vec![shot],
-            Counts { hits: false, kills: None },
+            Counts { hits: false, kills: None, one_roll: false },
         )))
     }
 
@@ -853,6 +876,16 @@ impl Ctx<'_> {
             let who = f.name.clone().unwrap_or_else(|| format!("firer {}", i + 1));
             let row = choice(doc, Some(&f.weapon), "anti-aircraft firer", &rows, "")?;
             let r = rows.iter().position(|n| *n == row).expect("listed");
+            // Seed 004, AA adjustments: "integrated or coherent infantry elements, use
+            // 2d20 as if 2 MGs were firing": infantry fire small arms and MGs.
+            if f.infantry && row != AA_INFANTRY_ROW {
+                return Err(doc.error_at(
+                    f.weapon.span().start,
+                    format!(
+                        "{who}: `infantry = true` (2d20, \"as if 2 MGs were firing\") is for infantry elements, which fire as `{AA_INFANTRY_ROW}`, not `{row}`; drop `infantry` or set weapon = \"{AA_INFANTRY_ROW}\""
+                    ),
+                ));
+            }
             let score = match aa.to_hit[r].cells[ai] {
                 AaCell::Value(n) => n,
                 AaCell::NotApplicable => {
@@ -885,7 +918,7 @@ impl Ctx<'_> {
             shots.extend(std::iter::repeat_n(shot, (elements * dice) as usize));
         }
         let measure = Measure::new("aircraft", ["miss", "hit_no_effect", "damaged", "destroyed"]);
-        Ok(Box::new(Fire::new(measure, shots, Counts { hits: true, kills: None })))
+        Ok(Box::new(Fire::new(measure, shots, Counts { hits: true, kills: None, one_roll: false })))
     }
 }
 

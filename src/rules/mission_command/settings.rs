@@ -57,6 +57,9 @@ pub struct Settings {
     pub suppression_markers: MarkersCome,
     /// Engagements: what breaks a side.
     pub side_broken: SideBroken,
+    /// Area fire at AFVs: one d20 for the whole template, compared with every AFV
+    /// under it (MC-17), instead of one d20 per AFV.
+    pub area_fire_one_roll_per_template: bool,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -70,10 +73,11 @@ pub struct RawSettings {
     all_cell: Option<Spanned<String>>,
     suppression_markers: Option<Spanned<String>>,
     side_broken: Option<Spanned<String>>,
+    area_fire_roll: Option<Spanned<String>>,
 }
 
 /// Every setting: name, then its readings with the default first.
-pub const SETTINGS: [(&str, &[&str]); 7] = [
+pub const SETTINGS: [(&str, &[&str]); 8] = [
     ("ko_outside_listed_ranges", &["closer_takes_nearest", "no_effect", "nearest"]),
     ("auto_cannon_bonus", &["multi_barrel_only", "every_auto_cannon"]),
     ("friendly_afv_knocked_out", &["minus_one_each", "ignored"]),
@@ -81,6 +85,7 @@ pub const SETTINGS: [(&str, &[&str]); 7] = [
     ("all_cell", &["every_afv_beyond_cap", "within_cap"]),
     ("suppression_markers", &["off_after_own_turn", "kept"]),
     ("side_broken", &["all_routed", "all_retreating_or_routed"]),
+    ("area_fire_roll", &["one_per_afv", "one_per_template"]),
 ];
 
 impl Settings {
@@ -100,6 +105,7 @@ impl Settings {
                 [reading(doc, &raw.suppression_markers, SETTINGS[5])?],
             side_broken: [SideBroken::AllRouted, SideBroken::AllRetreatingOrRouted]
                 [reading(doc, &raw.side_broken, SETTINGS[6])?],
+            area_fire_one_roll_per_template: reading(doc, &raw.area_fire_roll, SETTINGS[7])? == 1,
         })
     }
 }

@@ -647,3 +647,35 @@ fn every_mission_command_experiment_file_runs_through_the_binary() {
         assert_eq!(row["exact_fraction"], fraction, "{file}");
     }
 }
+
+#[test]
+fn the_report_says_when_the_exact_engine_stands_aside() {
+    // 30 elements at foot: 30 shots of a to-hit and a conversion d20 weigh up to 400^30
+    // = 2^259, and past 128 bits even after the engine reduces the weights. 10 weigh at
+    // most 400^10 = 2^86.4 and stay exact.
+    let foot = |elements: u32| {
+        combat_odds::document::Document::new(
+            "foot",
+            "tests/mc_hand_computed.rs (foot)",
+            &p2p(
+                10.0,
+                &firer("rifle_section", &format!("elements = {elements}")),
+                "situation = \"no_or_light_cover\"",
+                "",
+            ),
+        )
+    };
+    let far = common::plan_doc(&foot(30), 1000, 1, 1);
+    assert!(far.compiled.experiment.exact().is_none());
+    assert!(
+        far.compiled
+            .notes
+            .iter()
+            .any(|n| n.contains("pass the exact engine's 128-bit integers") && n.contains("30 d20 shots")),
+        "{:?}",
+        far.compiled.notes
+    );
+    let near = common::plan_doc(&foot(10), 1000, 1, 1);
+    assert!(near.compiled.experiment.exact().is_some());
+    assert!(!near.compiled.notes.iter().any(|n| n.contains("exact engine")), "{:?}", near.compiled.notes);
+}

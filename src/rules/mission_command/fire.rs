@@ -80,6 +80,11 @@ impl Fire {
         Fire { shots, kill_level, cap, one_roll: counts.one_roll, measures, hits_slot, kills_slot }
     }
 
+    /// How many shots the fire makes.
+    pub fn shots(&self) -> usize {
+        self.shots.len()
+    }
+
     /// Kills after the cap.
     fn kills(&self, s: &FireState) -> u32 {
         s.free_kills + self.cap.map_or(s.capped_kills, |c| s.capped_kills.min(c))

@@ -300,7 +300,22 @@ impl Ctx<'_> {
         }
         let multiple_casualties = matches!(target, Target::Casualty(_)) && shots.len() > 1;
         let counts = Counts { hits: true, kills: multiple_casualties.then_some(("casualties", None)), one_roll: false };
-        Ok(Box::new(Fire::new(Measure::new("target", ["miss", "hit_no_effect", kill]), shots, counts)))
+        Ok(self.within_reach(Fire::new(Measure::new("target", ["miss", "hit_no_effect", kill]), shots, counts)))
+    }
+
+    /// The fire, with a note when the exact engine stands aside: each shot weighs up
+    /// to 400 (a to-hit and a conversion d20, less where the faces' shares reduce), so
+    /// a few dozen elements firing at foot, AFVs under a template or infantry in AA
+    /// fire pass 128-bit weights, and Monte Carlo answers alone.
+    fn within_reach(&mut self, fire: Fire) -> Box<dyn crate::engine::Experiment> {
+        use crate::engine::Resolution;
+        if fire.exact_state().is_err() {
+            self.notes.push(format!(
+                "exact: the weights of {} d20 shots pass the exact engine's 128-bit integers; Monte Carlo answers alone",
+                fire.shots()
+            ));
+        }
+        Box::new(fire)
     }
 
     /// A target as the point-to-point tables see it, from its `situation` (a casualty
@@ -723,7 +738,7 @@ impl Ctx<'_> {
             }
         ));
         let counts = Counts { hits: false, kills: Some(("kos", Some(cap))), one_roll };
-        Ok(Box::new(Fire::new(Measure::new("template", ["no_ko", "ko"]), shots, counts)))
+        Ok(self.within_reach(Fire::new(Measure::new("template", ["no_ko", "ko"]), shots, counts)))
     }
 
     fn area_fire_building(&mut self, s: ScenarioFile) -> Result<Box<dyn crate::engine::Experiment>> {
@@ -918,7 +933,7 @@ impl Ctx<'_> {
             shots.extend(std::iter::repeat_n(shot, (elements * dice) as usize));
         }
         let measure = Measure::new("aircraft", ["miss", "hit_no_effect", "damaged", "destroyed"]);
-        Ok(Box::new(Fire::new(measure, shots, Counts { hits: true, kills: None, one_roll: false })))
+        Ok(self.within_reach(Fire::new(measure, shots, Counts { hits: true, kills: None, one_roll: false })))
     }
 }
 

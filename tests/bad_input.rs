@@ -369,3 +369,23 @@ fn w_class_fire_at_a_strong_afv_is_refused() {
     let (_dir, _path, line) = scenario_error("w_vs_strong.toml", &strong);
     assert_contains(&line, &["W class fire only against a Weak AFV", "Strong AFV"]);
 }
+
+#[test]
+fn orders_that_fire_only_in_contact_are_refused_elsewhere() {
+    // Orders Summary: "Yes(-2)*", "* May only fire if in physical contact"; and no
+    // prep or op fire under these orders or Hasty Advance.
+    let rally = RIFLES.replace(
+        "quality = \"regular\"\n\n[target]",
+        "quality = \"regular\"\nmodifiers = [\"rally_regroup\"]\n\n[target]",
+    );
+    let (_dir, path, line) = scenario_error("rally_at_range.toml", &rally);
+    assert_located(&line, &path, &place(&rally, "\"rally_regroup\"", 0));
+    assert_contains(&line, &["`rally_regroup`", "physical contact", "close_assault = true"]);
+    let hasty_op = RIFLES.replace("range = 2", "range = 2\nphase = \"opportunity\"").replace(
+        "quality = \"regular\"\n\n[target]",
+        "quality = \"regular\"\nmodifiers = [\"hasty_advance\"]\n\n[target]",
+    );
+    let (_dir, path, line) = scenario_error("hasty_op.toml", &hasty_op);
+    assert_located(&line, &path, &place(&hasty_op, "\"hasty_advance\"", 0));
+    assert_contains(&line, &["`hasty_advance`", "general fire phase only", "set phase = \"general\""]);
+}

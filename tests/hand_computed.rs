@@ -606,3 +606,28 @@ fn a_scenario_written_to_a_temporary_file() {
     // P(worst NE) = (0.5 + 0.5 * 0.1)^3 = 0.55^3 = 0.166375 = 1331/8000.
     assert_eq!(e.p("target", "no_effect"), r(1331, 8000));
 }
+
+#[test]
+fn disengage_take_command_and_rally_orders_fire_only_in_contact_at_minus_two() {
+    // Seed 001, Orders Summary: Disengage, Take Command and Rally/Regroup fire "Yes(-2)*"
+    // in general fire, "* May only fire if in physical contact". A regular rifle
+    // platoon in close assault: ROF 4 (4/3), the closest band's hit number 5.
+    let assault = |order: &str| {
+        Exact::of(
+            &format!("close assault {order}"),
+            &one_firer(
+                "close_assault = true",
+                &format!("weapon = \"rifle_platoon\"\nquality = \"regular\"\nmodifiers = [{order}]"),
+                "quality = \"regular\"",
+            ),
+        )
+    };
+    // No order: per die 5/10 hits x 4/10 eliminates (Regular 7+) = 1/5;
+    // 1 - (4/5)^4 = 1 - 256/625 = 369/625.
+    assert_eq!(assault("").p_kill(), r(369, 625));
+    // Under orders: hit 5 - 2 = 3: per die 3/10 x 4/10 = 3/25; 1 - (22/25)^4 =
+    // 1 - 234256/390625 = 156369/390625.
+    for order in ["\"disengage\"", "\"take_command\"", "\"rally_regroup\""] {
+        assert_eq!(assault(order).p_kill(), r(156369, 390625), "{order}");
+    }
+}

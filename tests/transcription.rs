@@ -387,8 +387,8 @@ fn every_listed_card_table_names_seed_001_and_a_title() {
     let views = Ruleset::tables(&cd);
     let card: Vec<_> = views.iter().filter(|v| !v.file.starts_with("catalogue.toml")).collect();
     // Hit results, natural-10 footnote, morale results, artillery response, ammo
-    // depletion, and the seven modifier charts.
-    assert_eq!(card.len(), 12, "tables listed: {:?}", views.iter().map(|v| &v.file).collect::<Vec<_>>());
+    // depletion, the seven modifier charts and the Orders Summary.
+    assert_eq!(card.len(), 13, "tables listed: {:?}", views.iter().map(|v| &v.file).collect::<Vec<_>>());
     for v in card {
         assert_eq!(v.source.seed, SEED, "{}: seed file", v.file);
         assert!(!v.source.table.trim().is_empty(), "{}: table title", v.file);
@@ -404,10 +404,26 @@ fn every_listed_card_table_names_seed_001_and_a_title() {
 fn every_modifier_listing_cites_seed_001() {
     let cd = ruleset();
     let infos = Ruleset::modifiers(&cd);
-    // 7 + 16 + 6 + 4 + 2 + 2 + 11 rows across the seven charts.
-    assert_eq!(infos.len(), 48);
+    // 7 + 16 + 6 + 4 + 2 + 2 + 11 rows across the seven charts, and the Orders
+    // Summary's three "Yes(-2)*" orders.
+    assert_eq!(infos.len(), 51);
     for m in &infos {
         assert!(m.source.starts_with(SEED), "{} `{}`: source {}", m.chart, m.name, m.source);
         assert!(m.source.len() > SEED.len() + 2, "{} `{}`: source names a table", m.chart, m.name);
+    }
+}
+
+#[test]
+fn orders_summary_rows_match_the_card() {
+    // Seed 001, Orders Summary: "Disengage+ 1x-2x^ No Yes(-2)*", "Take Command None No
+    // Yes(-2)*", "Rally/Regroup [Adv] None No Yes(-2)*".
+    let cd = ruleset();
+    let orders = &cd.tables().orders;
+    assert_eq!(orders.source.table, "Orders Summary");
+    for (name, label) in
+        [("disengage", "Disengage"), ("take_command", "Take Command"), ("rally_regroup", "Rally/Regroup [Adv]")]
+    {
+        let row = orders.get(name);
+        assert_eq!((row.label.as_str(), row.value(1)), (label, -2), "{name}");
     }
 }

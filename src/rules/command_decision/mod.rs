@@ -82,7 +82,7 @@ impl CommandDecision {
         &self.catalogue
     }
 
-    fn charts(&self) -> [(&'static str, &'static str, &crate::tables::ModifierTable); 7] {
+    fn charts(&self) -> [(&'static str, &'static str, &crate::tables::ModifierTable); 8] {
         let t = &self.tables;
         [
             ("rate_of_fire", "rate_of_fire_modifiers.toml", &t.rate_of_fire),
@@ -92,6 +92,7 @@ impl CommandDecision {
             ("ammo_depletion", "ammo_depletion.toml", &t.ammo.modifiers),
             ("ap", "ap_modifiers.toml", &t.ap),
             ("morale", "morale_modifiers.toml", &t.morale_modifiers),
+            ("orders", "orders.toml", &t.orders),
         ]
     }
 }

@@ -536,7 +536,28 @@ pub(super) fn direct_fire_resolution(
         }
         distinct(doc, &f.modifiers)?;
         for name in &f.modifiers {
-            let m = named(cx.doc, name, &[rof_chart, df, &tables.ammo.modifiers], &automatic, Some(Side::Firer))?;
+            let m = named(
+                cx.doc,
+                name,
+                &[rof_chart, df, &tables.ammo.modifiers, &tables.orders],
+                &automatic,
+                Some(Side::Firer),
+            )?;
+            // Orders Summary: these orders fire "No" in prep or op fire and "Yes (-2)"
+            // in general fire; the "*" ones "May only fire if in physical contact".
+            let order = tables.orders.rows().iter().any(|r| r.name == m.name);
+            if (order || m.name == "hasty_advance") && phase != "general" {
+                return Err(doc.error_at(
+                    name.span().start,
+                    format!("{who}: a stand under `{}` orders fires in the general fire phase only (Orders Summary); set phase = \"general\"", m.name),
+                ));
+            }
+            if order && !close_assault {
+                return Err(doc.error_at(
+                    name.span().start,
+                    format!("{who}: a stand under `{}` orders may only fire if in physical contact (Orders Summary, \"Yes(-2)*\"); set close_assault = true", m.name),
+                ));
+            }
             if tables.ammo.modifiers.rows().iter().any(|r| r.name == m.name) {
                 return Err(doc.error_at(
                     name.span().start,

@@ -23,6 +23,7 @@ pub const EMBEDDED: Embedded = Embedded {
         ("artillery_response.toml", include_str!("../../../rulesets/command-decision/artillery_response.toml")),
         ("ammo_depletion.toml", include_str!("../../../rulesets/command-decision/ammo_depletion.toml")),
         ("morale_modifiers.toml", include_str!("../../../rulesets/command-decision/morale_modifiers.toml")),
+        ("orders.toml", include_str!("../../../rulesets/command-decision/orders.toml")),
         ("morale_results.toml", include_str!("../../../rulesets/command-decision/morale_results.toml")),
         ("catalogue.toml", include_str!("../../../rulesets/command-decision/catalogue.toml")),
         ("equivalents.toml", include_str!("../../../rulesets/command-decision/equivalents.toml")),
@@ -142,6 +143,8 @@ pub struct Tables {
     pub ammo: AmmoDepletion,
     /// Morale modifiers.
     pub morale_modifiers: ModifierTable,
+    /// Orders that fire in the general fire phase only, in contact, at -2.
+    pub orders: ModifierTable,
     /// Morale results.
     pub morale_results: MoraleResults,
     /// Provenance of the morale results.
@@ -177,6 +180,8 @@ pub const DIRECT_FIRE_ROWS: &[&str] = &[
     "w_class_vs_weak_afv",
     "h_class_vs_all_afv",
 ];
+/// Orders Summary rows: the orders marked "Yes(-2)*" for general fire.
+pub const ORDER_ROWS: &[&str] = &["disengage", "take_command", "rally_regroup"];
 /// Indirect fire to-hit rows.
 pub const INDIRECT_FIRE_ROWS: &[&str] =
     &["medium_cover", "hard_cover", "fortification", "pinned", "vs_weak_afv", "vs_all_afv"];
@@ -297,6 +302,7 @@ impl Tables {
             artillery_response: load_response(file(files, "artillery_response.toml"))?,
             ammo: load_ammo(file(files, "ammo_depletion.toml"))?,
             morale_modifiers: modifiers(files, "morale_modifiers.toml", MORALE_ROWS)?,
+            orders: modifiers(files, "orders.toml", ORDER_ROWS)?,
             morale_results,
             morale_results_source,
         })

@@ -657,7 +657,7 @@ fn the_report_says_when_the_exact_engine_stands_aside() {
         combat_odds::document::Document::new(
             "foot",
             "tests/mc_hand_computed.rs (foot)",
-            &p2p(
+            p2p(
                 10.0,
                 &firer("rifle_section", &format!("elements = {elements}")),
                 "situation = \"no_or_light_cover\"",

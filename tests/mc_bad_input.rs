@@ -629,3 +629,13 @@ fn infantry_dice_are_refused_for_a_flak_gun() {
     assert_located(&line, &path, &place(&text, "\"flak_31_57mm\"", 0));
     assert_contains(&line, &["`infantry = true`", "infantry elements", "small_arms_and_mgs"]);
 }
+
+#[test]
+fn rockets_are_refused_for_a_system_that_fires_none() {
+    // Seed 004: "+1 to dice roll with rockets"; a 105mm howitzer fires shells.
+    let text = AREA_AFV.replace("[fire]\n", "[fire]\nrockets = true\n");
+    let text = text.replace("system = \"larger_artillery\"", "system = \"gun_howitzer_75_110mm\"");
+    let (_dir, path, line) = scenario_error("howitzer_rockets.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"gun_howitzer_75_110mm\"", 0));
+    assert_contains(&line, &["`rockets = true`", "fighter_aircraft", "larger_artillery", "gun_howitzer_75_110mm"]);
+}

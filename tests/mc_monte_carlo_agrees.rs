@@ -338,8 +338,8 @@ fn area_fire_at_afvs(cases: &mut Vec<(String, String)>) {
         ));
     }
     cases.push((
-        "afv 105mm standard rockets at 2 AC6 + AC2".into(),
-        area_afv(&howitzer("standard", true), None, &[(6, 6, false, 2), (2, 2, false, 1)], ""),
+        "afv rocket artillery at 2 AC6 + AC2".into(),
+        area_afv("system = \"larger_artillery\"\nrockets = true", None, &[(6, 6, false, 2), (2, 2, false, 1)], ""),
     ));
     cases.push((
         "afv fighters with rockets at AC5 x3 (side AC4)".into(),
@@ -400,9 +400,9 @@ fn area_fire_at_buildings(cases: &mut Vec<(String, String)>) {
     }
     for rockets in ["no_bonus", "plus_one"] {
         cases.push((
-            format!("building 155mm standard rockets at medium, {rockets}"),
+            format!("building rocket artillery at medium, {rockets}"),
             area_building(
-                "system = \"gun_mortar_howitzer_110_155mm\"\nrockets = true",
+                "system = \"larger_artillery\"\nrockets = true",
                 None,
                 "medium",
                 &format!("rockets_vs_buildings = \"{rockets}\""),

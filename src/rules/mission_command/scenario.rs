@@ -608,6 +608,16 @@ impl Ctx<'_> {
         let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
         let picked = choice(doc, Some(&raw.system), "firing system", &names, "")?;
         let system = &systems[names.iter().position(|n| *n == picked).expect("a listed system")];
+        if raw.rockets && !system.rockets {
+            let rocket_systems: Vec<&str> = systems.iter().filter(|s| s.rockets).map(|s| s.name.as_str()).collect();
+            return Err(doc.error_at(
+                raw.system.span().start,
+                format!(
+                    "`rockets = true` (+1 to the d20 \"with rockets\") is for a system that fires rockets ({}), not `{picked}`; drop `rockets`",
+                    crate::error::listing(rocket_systems)
+                ),
+            ));
+        }
         let range = range
             .as_ref()
             .map(|r| self.range(r, MAX_AREA_RANGE_CM, "beyond any weapon in Ranges for Area Fire"))

@@ -357,6 +357,8 @@ pub struct AreaSystem {
     pub facing: Option<Facing>,
     /// Why it has no effect, or any other remark.
     pub note: Option<String>,
+    /// It can fire rockets, and so take the "+1 to dice roll with rockets" (MC-24).
+    pub rockets: bool,
 }
 
 /// A weapon class row of an area fire table: one [standard, bombardment] pair per
@@ -709,6 +711,8 @@ struct RawSystem {
     #[serde(default)]
     no_effect: bool,
     note: Option<String>,
+    #[serde(default)]
+    rockets: bool,
 }
 
 #[derive(Deserialize)]
@@ -950,6 +954,7 @@ fn load_systems(
                 intensity,
                 facing,
                 note: s.note.clone(),
+                rockets: s.rockets,
             })
         })
         .collect()

@@ -692,8 +692,9 @@ fn weapons_are_marked_illustrative_for_want_of_a_source() {
     let rules = t.weapons_source.rules.as_deref().expect("the file says why");
     assert!(rules.starts_with("NOT FOUND"), "{rules}");
     assert!(rules.contains("illustrative"), "{rules}");
-    // docs/interpretations.md CoC-11: "rifle 1, SMG 2, pistol 1, LMG 6, MMG or HMG 8".
-    let want = [("rifle", 1), ("smg", 2), ("pistol", 1), ("lmg", 6), ("mmg", 8)];
+    // docs/interpretations.md CoC-11: "rifle 1, SMG 2, pistol 1, LMG 6, MMG or HMG 8",
+    // the source's "MMG/HMG" class named both ways.
+    let want = [("rifle", 1), ("smg", 2), ("pistol", 1), ("lmg", 6), ("mmg", 8), ("hmg", 8)];
     let got: Vec<(&str, u32)> = t.weapons.iter().map(|(n, _, d)| (n.as_str(), *d)).collect();
     assert_eq!(got, want);
     for (name, label, _) in &t.weapons {

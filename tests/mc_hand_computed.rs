@@ -437,17 +437,22 @@ fn an_all_cell_beyond_and_within_the_one_ko_cap() {
 
 #[test]
 fn area_fire_on_a_light_building_d_auto_and_s5_c7_d9() {
-    let light = |range: Option<f64>, fire: &str, settings: &str| {
+    let fired_by = |system: &str, range: Option<f64>, fire: &str, settings: &str| {
         Exact::of(
             "light building",
             &area(
                 "area_fire_building",
                 range,
-                &format!("system = \"gun_mortar_howitzer_75_110mm\"\n{fire}"),
+                &format!("system = \"{system}\"\n{fire}"),
                 &format!("[structure]\nstrength = \"light\"\n\n[settings]\n{settings}"),
             ),
         )
     };
+    let light = |range: Option<f64>, fire: &str, settings: &str| {
+        fired_by("gun_mortar_howitzer_75_110mm", range, fire, settings)
+    };
+    // Fighters with rockets read the same class (always standard).
+    let rockets = |settings: &str| fired_by("fighter_aircraft", None, "rockets = true", settings);
     // Bombardment vs light reads "D auto": destroyed without a roll.
     let auto = light(None, "intensity = \"bombardment\"", "");
     assert_eq!(auto.kill_names(), ("structure", "destroyed"));
@@ -467,10 +472,10 @@ fn area_fire_on_a_light_building_d_auto_and_s5_c7_d9() {
     // Direct fire at 16cm (beyond 15cm) reads the standard column.
     check_s5(&light(Some(16.0), "intensity = \"direct_fire\"", ""));
     // Rockets take no bonus against buildings by default.
-    check_s5(&light(None, "rockets = true", ""));
+    check_s5(&rockets(""));
     // With rockets_vs_buildings = "plus_one": +1 to the d20 -> S4/C6/D8 on natural faces:
     // 1-3 no effect 3/20, 4-5 S 2/20, 6-7 C 2/20, 8-20 D 13/20.
-    let plus = light(None, "rockets = true", "rockets_vs_buildings = \"plus_one\"");
+    let plus = rockets("rockets_vs_buildings = \"plus_one\"");
     assert_eq!(plus.p("structure", "no_effect"), r(3, 20));
     assert_eq!(plus.p("structure", "suppression"), r(1, 10));
     assert_eq!(plus.p("structure", "casualty"), r(1, 10));

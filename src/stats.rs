@@ -114,7 +114,7 @@ impl Paired {
 
     /// P(first kills) - P(second kills), with two normal intervals at `confidence`:
     /// the paired one, from the variance of the per-trial differences (each -1, 0 or
-    /// 1: E[D^2] - E[D]^2 = discordant share - d^2), and the one independent runs of
+    /// 1: E(D^2) - E(D)^2 = discordant share - d^2), and the one independent runs of
     /// the same size would give (the two binomial variances added). Common random
     /// numbers make the pair agree more often than chance, which narrows the first.
     pub fn difference(&self, confidence: f64) -> (Estimate, Estimate) {

@@ -129,7 +129,7 @@ pub struct RunArgs {
 /// The results directory of `run` and `compare`.
 #[derive(Debug, clap::Args)]
 pub struct ResultsArgs {
-    /// Results directory (default: a new directory runs/<file name>, with
+    /// Results directory (default: a new directory `runs/<file name>`, with
     /// -shard-K-of-N for a shard of a run and -2, -3, ... when that name is taken).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -1,4 +1,4 @@
-//! A compiled engagement: the Markov chain of [`markov`](super::markov), kept as a
+//! A compiled engagement: the Markov chain of [`markov`], kept as a
 //! graph and walked one alias draw per turn.
 //!
 //! Every state the engagement can reach at the start of each turn (the field, the

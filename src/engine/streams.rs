@@ -61,7 +61,7 @@ impl Stream {
     }
 
     /// Four independent uniform integers in `0..n` (`1 <= n <= 2^16`) from the four
-    /// 16-bit lanes of one fresh output, each by [`lemire`]; a rejected lane is
+    /// 16-bit lanes of one fresh output, each by `lemire`; a rejected lane is
     /// replaced by a draw from the reservoir. The lanes are worked on side by side,
     /// not one after another, which is what makes a volley of up to four dice cheap.
     /// Lanes a caller leaves unused are independent of those it uses, so ignoring

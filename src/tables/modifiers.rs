@@ -53,7 +53,7 @@ pub struct Modifier {
 pub const TARGET_KINDS: [&str; 3] = ["personnel", "afv", "soft_vehicle"];
 
 impl Modifier {
-    /// Whether the row may describe a target of `kind` (one of [`TARGET_KINDS`]).
+    /// Whether the row may describe a target of `kind` (one of `TARGET_KINDS`).
     pub fn fits_target(&self, kind: &str) -> bool {
         self.targets.as_ref().is_none_or(|kinds| kinds.iter().any(|k| k == kind))
     }

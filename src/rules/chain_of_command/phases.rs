@@ -81,7 +81,7 @@ pub trait Phases: Sync {
     /// The common total of every Phase's weights.
     fn phase_total(&self) -> BigUint;
 
-    /// About how many weight products one exact Phase costs; past [`EXACT_BUDGET`]
+    /// About how many weight products one exact Phase costs; past `EXACT_BUDGET`
     /// over the horizon the exact engine stands aside and Monte Carlo answers alone.
     fn phase_cost(&self) -> u64 {
         0
@@ -223,8 +223,8 @@ impl ChainOfCommandDie {
     }
 
     /// The mean number of Phases to a full die, exactly, as (numerator, denominator),
-    /// with no horizon. With E[s] the mean from `s` points held and w the weights of
-    /// one Phase over their total T: E[s] = (T + sum of w E[s + p] over the Phases
+    /// with no horizon. With E(s) the mean from `s` points held and w the weights of
+    /// one Phase over their total T: E(s) = (T + sum of w E(s + p) over the Phases
     /// that add p > 0 points without filling the die) / (T - the weight of Phases that
     /// add nothing), solved from the most points held down.
     pub fn mean_phases(&self) -> (BigUint, BigUint) {

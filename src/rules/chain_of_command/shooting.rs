@@ -34,7 +34,7 @@ pub enum HitEffect {
 /// The shooting tables.
 #[derive(Debug, Clone)]
 pub struct ShootingTables {
-    /// Range bands: (name, label, lowest face that hits by quality in [`QUALITIES`] order).
+    /// Range bands: (name, label, lowest face that hits by quality in `QUALITIES` order).
     pub to_hit: Vec<(String, String, [u32; 3])>,
     /// Provenance of the to-hit table.
     pub to_hit_source: Source,
@@ -454,7 +454,7 @@ pub struct Unit {
 }
 
 impl Fire {
-    /// The target's condition index into [`TARGET_OUTCOMES`].
+    /// The target's condition index into `TARGET_OUTCOMES`.
     pub fn condition(&self, u: &Unit) -> usize {
         if u.figures == 0 {
             3

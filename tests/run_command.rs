@@ -841,3 +841,21 @@ fn tables_and_modifiers_list_as_json_when_asked() {
     let rows = modifiers["modifiers"].as_array().expect("modifiers");
     assert!(rows.iter().any(|m| m["name"] == "multi_barrel" && m["value"] == "+2"), "{modifiers}");
 }
+
+#[test]
+fn percent_destroy_is_refused_where_destroying_has_no_meaning() {
+    for (file, says) in [
+        ("coc_five_dice_senior_leader.toml", "`senior_leaders = 1`"),
+        ("cd_company_morale.toml", "`company = eliminated`"),
+        ("cd_engagement_tank_duel.toml", "`winner = German`"),
+    ] {
+        let path = common::experiment_path(file);
+        let line = error_line(&cli::run(&["percent-destroy", utf8(&path), "--trials", "1000"]));
+        assert_contains(&line, &["percent-destroy answers a fire at a target", says, "combat-odds fire"]);
+    }
+    // A fire at a target keeps its screen: experiments/cc_panther_vs_sherman.toml,
+    // 4193/5000 = 83.86% rounds to 84% (tests/cc_hand_computed.rs works it out).
+    let path = common::experiment_path("cc_panther_vs_sherman.toml");
+    let out = cli::stdout_of(&["percent-destroy", utf8(&path)]);
+    assert_contains(&out, &["destroy", "84%", "4193/5000"]);
+}

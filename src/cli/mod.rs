@@ -464,8 +464,24 @@ fn fire(a: &FireArgs) -> Result<()> {
 /// reaches, else the Monte Carlo estimate).
 fn percent_destroy(a: &FireArgs) -> Result<()> {
     a.out.check()?;
-    write(&a.plan()?.percent_view()?, &a.out)
+    let doc = document(a.file.as_deref(), DEFAULT_SCENARIO)?;
+    let mut plan = a.trials.plan(&doc)?;
+    let experiment = plan.compiled.experiment.as_ref();
+    let (km, ko) = experiment.kill();
+    let measures = experiment.measures();
+    // "Destroying" is a fire's result on its target; a morale test, a hand of dice or a
+    // whole engagement has a p_kill of another kind, which this view would mislabel.
+    if !FIRED_AT.contains(&measures[0].name.as_str()) {
+        return Err(doc.error(format!(
+            "percent-destroy answers a fire at a target; this {} scenario's p_kill is `{} = {}`, not a destruction: use `combat-odds fire` for its odds",
+            plan.header.kind, measures[km].name, measures[km].outcomes[ko]
+        )));
+    }
+    write(&plan.percent_view()?, &a.out)
 }
+
+/// The primary measures of fires at a target, whose worst outcome is a destruction.
+const FIRED_AT: [&str; 4] = ["target", "template", "structure", "aircraft"];
 
 /// This machine's speed against the README's targets.
 fn bench(a: &BenchArgs) -> Result<()> {

@@ -115,6 +115,19 @@ impl Ratio {
     }
 }
 
+impl Ord for Ratio {
+    /// Compares `a/b` with `c/d` as `a*d` with `c*b` (denominators are positive).
+    fn cmp(&self, other: &Ratio) -> std::cmp::Ordering {
+        (&self.num * &other.den).cmp(&(&other.num * &self.den))
+    }
+}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, other: &Ratio) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl std::fmt::Display for Ratio {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.num, self.den)

@@ -815,3 +815,53 @@ fn a_rate_of_fire_of_zero_is_named_for_the_rate_that_is_zero() {
     let (_dir, _path, line) = scenario_error("moving.toml", &moving);
     assert_contains(&line, &["cannot fire after moving", "moving rate of fire is 0"]);
 }
+
+#[test]
+fn target_in_front_arc_without_a_front_arc_weapon_is_refused_where_it_stands() {
+    let text = replace_once(PANTHER, "quality = \"veteran\"", "quality = \"veteran\"\ntarget_in_front_arc = true");
+    let (_dir, path, line) = scenario_error("arc.toml", &text);
+    assert_located(&line, &path, &place(&text, "target_in_front_arc = true", "target_in_front_arc = ".len()));
+    assert_contains(&line, &["target_in_front_arc", "front_arc = true", "remove it"]);
+}
+
+#[test]
+fn a_front_arc_weapon_needs_to_know_where_the_target_is() {
+    let text = replace_once(
+        MG42,
+        "weapons = [\"ge_mg42\"]",
+        "weapons = [\"ge_mg42\", { weapon = \"us_30cal_mg\", front_arc = true }]",
+    );
+    let (_dir, path, line) = scenario_error("hull_mg.toml", &text);
+    assert_names_file_maybe_placed(&line, &path);
+    assert_contains(&line, &["`us_30cal_mg`", "front arc", "target_in_front_arc = true"]);
+}
+
+#[test]
+fn a_mount_in_the_catalogue_is_refused_for_the_firers_list() {
+    // `one_of` says how a firer carries a weapon: the catalogue entry cannot.
+    let text = replace_once(
+        CATALOGUE,
+        "label = \".30 cal. machine gun\"",
+        "label = \".30 cal. machine gun\"\none_of = \"turret\"",
+    );
+    let (dir, path) = override_dir("catalogue.toml", &text);
+    for line in override_errors(dir.path()) {
+        // The key's own line (the file's header comment shows the firer's form).
+        assert_located(&line, &path, &place(&text, "\none_of = \"turret\"", "\none_of = ".len()));
+        assert_contains(&line, &["weapon `us_30cal_mg`", "firer's list", "one_of = \"turret\""]);
+    }
+}
+
+#[test]
+fn a_firers_weapon_entry_of_the_wrong_shape_is_located() {
+    // A number, and a table with an unknown key.
+    for (entry, words) in [
+        ("42", &["a catalogue weapon name, or a table"][..]),
+        ("{ weapon = \"ge_mg42\", coax = true }", &["unknown key `coax`", "one_of", "front_arc"][..]),
+    ] {
+        let text = replace_once(MG42, "weapons = [\"ge_mg42\"]", &format!("weapons = [{entry}]"));
+        let (_dir, path, line) = scenario_error("entry.toml", &text);
+        assert_names_file_maybe_placed(&line, &path);
+        assert_contains(&line, words);
+    }
+}

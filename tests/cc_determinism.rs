@@ -206,7 +206,7 @@ fn percent_destroy_reports_the_exact_kill_probability_of_fire() {
     let destroy = &view["destroy"];
     assert_eq!(destroy["probability"].as_f64(), Some(exact), "{view}");
     // The same fraction as fire's `destroyed` row, and the percentage is it rounded.
-    let destroyed = fire["outcomes"]
+    let destroyed = fire["measures"][0]["outcomes"]
         .as_array()
         .and_then(|rows| rows.iter().find(|r| r["outcome"] == "destroyed"))
         .unwrap_or_else(|| panic!("no destroyed outcome in {fire}"));

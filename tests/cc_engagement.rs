@@ -125,6 +125,19 @@ fn grid() -> Vec<(String, String)> {
             ],
             vec![squad("Defenders", "veteran", "hard")],
         ),
+        (
+            "a Sherman choosing between gun and coax, hull MG in arc, against a squad with a bazooka",
+            s(&[("weapon_choice", "most_likely_to_damage")]),
+            "range = 2\nturns = 6",
+            vec![format!(
+                "{}\nfacing = \"front\"",
+                sherman.replace(
+                    "weapons = [\"us_75mm_m3\"]",
+                    "weapons = [{ weapon = \"us_75mm_m3\", one_of = \"turret\" }, { weapon = \"us_30cal_mg\", one_of = \"turret\" }, { weapon = \"us_30cal_mg\", front_arc = true }]"
+                )
+            )],
+            vec![squad("Grenadiers", "veteran", "soft").replace("[\"rifle_squad\"]", "[\"rifle_squad\", \"us_bazooka\"]")],
+        ),
     ];
     cases
         .into_iter()

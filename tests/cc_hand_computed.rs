@@ -1012,3 +1012,92 @@ fn inside_the_minimum_range_the_range_band_reads_the_actual_range() {
     assert_eq!(e.p("hits", "1"), r(3, 5));
     assert_eq!(e.p("target", "damaged"), r(33, 250));
 }
+
+// ---------------------------------------------------------------------------
+// Weapons that cannot fire together, and the hull MG's arc (CC-18)
+// ---------------------------------------------------------------------------
+
+/// A firer of two inline weapons in one `one_of` group: a `gun` line and a `coax` line
+/// (the `direct = { ... }` of each), at a trained `strength`-point squad in the open
+/// (not front line: no cover save), 4 hexes away.
+fn turret(gun: &str, coax: &str, strength: u32, settings: &str) -> Exact {
+    let weapon = |mode: &str| format!("[[firer.weapon_data]]\n{mode}\none_of = \"turret\"\n");
+    Exact::of(
+        &format!("{gun} | {coax} | {strength} | {settings}"),
+        &format!(
+            "{}{}{}",
+            direct(4, "", &format!("quality = \"trained\"\nstrength = {strength}"), settings),
+            weapon(gun),
+            weapon(coax)
+        ),
+    )
+}
+
+#[test]
+fn of_two_weapons_that_cannot_fire_together_only_the_likelier_to_destroy_fires() {
+    // Both weapons reach 10 hexes: 4 of 10 is 40%, no band modifier; to hit 5 +1
+    // trained target = 6 -> 6/10. One-point squad: damage destroys it.
+    let gun = "direct = { stationary_rof = 1, moving_rof = 1, range = [1, 10], strength = 3 }";
+    let coax = "direct = { stationary_rof = 4, moving_rof = 2, range = [1, 10], strength = 1 }";
+    // The gun alone, one attack of strength 3: d6 1-3 damages, so destroys
+    // 6/10 * 3/6 = 3/10.
+    // The coax alone, four attacks of strength 1: each damages 6/10 * 1/6 = 1/10,
+    // suppresses 1/10 (d6 of 2), else 8/10. Their effects land together (CC-6), so the
+    // squad survives only with no damage and at most one suppression:
+    // (8/10)^4 + 4 * (1/10) * (8/10)^3 = 0.4096 + 0.2048 = 0.6144, destroyed 0.3856
+    // = 241/625 > 3/10: the coax fires, the gun does not.
+    let e = turret(gun, coax, 1, "");
+    assert_eq!(e.p_kill(), r(241, 625));
+    // Suppressed and alive: exactly one suppression, no damage: 4 * 1/10 * (8/10)^3
+    // = 2048/10000 = 128/625.
+    assert_eq!(e.p("target", "suppressed"), r(128, 625));
+    // Only the coax's four attacks are rolled: hits run to 4, all four 6^4/10^4.
+    assert_eq!(e.p("hits", "4"), r(81, 625));
+    // A gun of strength 6 (every hit damages: destroys 6/10 > 241/625) fires alone:
+    // one attack, which hits 6/10.
+    let strong = "direct = { stationary_rof = 1, moving_rof = 1, range = [1, 10], strength = 6 }";
+    let e = turret(strong, coax, 1, "");
+    assert_eq!(e.p_kill(), r(3, 5));
+    assert_eq!(e.p("hits", "1"), r(3, 5));
+}
+
+#[test]
+fn the_weapon_choice_setting_weighs_destruction_or_damage_of_a_two_point_squad() {
+    // Two-point trained squad in the open, 4 hexes. Every hit damages (strength 6).
+    // Gun: range 20, 4 of 20 = 20% +1, to hit 5 +1 +1 = 7 -> 7/10, one attack: damages
+    // 7/10, never destroys (one point of two).
+    // Coax: range 5, 4 of 5 = 80% -2, to hit 5 +1 -2 = 4 -> 4/10, two attacks landing
+    // together: destroys (4/10)^2 = 4/25, damages 1 - (6/10)^2 = 16/25 < 7/10.
+    let gun = "direct = { stationary_rof = 1, moving_rof = 1, range = [1, 20], strength = 6 }";
+    let coax = "direct = { stationary_rof = 2, moving_rof = 1, range = [1, 5], strength = 6 }";
+    // most_likely_to_destroy (the default): the coax, 4/25 > 0. Damaged and alive:
+    // one hit of two, 2 * 4/10 * 6/10 = 12/25.
+    let e = turret(gun, coax, 2, "");
+    assert_eq!(e.p_kill(), r(4, 25));
+    assert_eq!(e.p("target", "damaged"), r(12, 25));
+    // most_likely_to_damage: the gun, 7/10 > 16/25; it cannot destroy.
+    let e = turret(gun, coax, 2, "weapon_choice = \"most_likely_to_damage\"");
+    assert_eq!(e.p_kill(), r(0, 1));
+    assert_eq!(e.p("target", "damaged"), r(7, 10));
+}
+
+#[test]
+fn a_hull_mg_fires_only_at_a_target_in_the_front_arc() {
+    // A main gun and a hull MG (front_arc), both at a trained one-point squad in the
+    // open, 4 hexes, both ranging 10 (40%): to hit 6/10.
+    // Gun: one attack of strength 6, destroys 6/10.
+    // Hull MG: one attack of strength 6 too.
+    let scenario = |in_arc: bool| {
+        Exact::of(
+            &format!("hull mg {in_arc}"),
+            &format!(
+                "{}[[firer.weapon_data]]\ndirect = {{ stationary_rof = 1, moving_rof = 1, range = [1, 10], strength = 6 }}\n\n[[firer.weapon_data]]\ndirect = {{ stationary_rof = 1, moving_rof = 1, range = [1, 10], strength = 6 }}\nfront_arc = true\n",
+                direct(4, &format!("target_in_front_arc = {in_arc}"), "quality = \"trained\"\nstrength = 1", ""),
+            ),
+        )
+    };
+    // Outside the arc the gun fires alone: 6/10.
+    assert_eq!(scenario(false).p_kill(), r(3, 5));
+    // In the arc both fire: survives only if both miss, 1 - (4/10)^2 = 84/100 = 21/25.
+    assert_eq!(scenario(true).p_kill(), r(21, 25));
+}

@@ -544,6 +544,31 @@ fn anti_aircraft_fire(cases: &mut Cases) {
     ));
 }
 
+/// A main gun and its coaxial MG that cannot fire together, and a hull MG, against
+/// squads and armour under both `weapon_choice` readings (CC-18): the choice is made
+/// from the target's state, so a suppressed or worn start changes which weapon fires.
+fn weapon_choices(cases: &mut Cases) {
+    let sherman = |in_arc: bool| {
+        format!(
+            "quality = \"trained\"\nstrength = 2\nweapons = [{{ weapon = \"us_75mm_m3\", one_of = \"turret\" }}, {{ weapon = \"us_30cal_mg\", one_of = \"turret\" }}, {{ weapon = \"us_30cal_mg\", front_arc = true }}]\ntarget_in_front_arc = {in_arc}\n"
+        )
+    };
+    for choice in ["most_likely_to_destroy", "most_likely_to_damage"] {
+        for (range, target) in [
+            (3, squad("trained", 3, "none", false, "")),
+            (6, squad("veteran", 2, "soft", true, "status = \"suppressed\"")),
+            (5, armour("green", [3, 2, 1], 2, "facing = \"side\"")),
+        ] {
+            for in_arc in [false, true] {
+                cases.push((
+                    format!("choice {choice} at {range}, hull MG in arc = {in_arc}: {}", target.replace('\n', " ")),
+                    direct(range, &sherman(in_arc), &target, &settings(&[("weapon_choice", choice)])),
+                ));
+            }
+        }
+    }
+}
+
 fn grid() -> Cases {
     let mut cases = Vec::new();
     direct_fire_at_armour(&mut cases);
@@ -552,6 +577,7 @@ fn grid() -> Cases {
     close_assaults(&mut cases);
     barrages(&mut cases);
     anti_aircraft_fire(&mut cases);
+    weapon_choices(&mut cases);
     cases
 }
 

@@ -104,7 +104,7 @@ mod tests {
     fn sure_kill(made: Made) -> FireAction {
         let chain = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
         FireAction::new(
-            vec![Volley { attacks: 1, made, chains: [chain.clone(), chain] }],
+            vec![Volley { attacks: 1, made, chains: [chain.clone(), chain], one_of: None }],
             1,
             false,
             SuppressedAgain::Damaged,

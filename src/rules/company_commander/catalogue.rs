@@ -94,6 +94,67 @@ pub struct Weapon {
     pub top_attack: bool,
     /// HEAT: the same penetration at every range.
     pub heat: bool,
+    /// How the firer carries it.
+    pub mount: Mount,
+}
+
+/// How a firer carries a weapon, where that limits when it fires (seed 003 "Rate of
+/// Fire" and "How to select the weapon or weapons to fire"; CC-18).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Mount {
+    /// Weapons of one firer naming the same group cannot fire together (a coaxial MG
+    /// and its main gun, a gun and the missile launched from its barrel): the one most
+    /// able to destroy the target fires.
+    pub one_of: Option<String>,
+    /// Fires only at a target in the firer's front arc (a hull MG).
+    pub front_arc: bool,
+}
+
+/// One entry of a firer's `weapons`: a catalogue name, or a table naming one with how
+/// it is mounted: `{ weapon = "us_30cal_mg", one_of = "turret" }`.
+#[derive(Debug)]
+pub struct WeaponRef {
+    /// The catalogue name.
+    pub weapon: String,
+    /// How it is carried.
+    pub mount: Mount,
+}
+
+/// The table form of [`WeaponRef`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWeaponRef {
+    weapon: String,
+    one_of: Option<String>,
+    #[serde(default)]
+    front_arc: bool,
+}
+
+impl<'de> Deserialize<'de> for WeaponRef {
+    /// A string or a table, each with serde's own messages and places (an untagged
+    /// enum would lose both).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Entry;
+        impl<'de> serde::de::Visitor<'de> for Entry {
+            type Value = WeaponRef;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a catalogue weapon name, or a table such as { weapon = \"us_30cal_mg\", one_of = \"turret\" } or { weapon = \"us_30cal_mg\", front_arc = true }",
+                )
+            }
+
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<WeaponRef, E> {
+                Ok(WeaponRef { weapon: v.to_string(), mount: Mount::default() })
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> std::result::Result<WeaponRef, A::Error> {
+                let r = RawWeaponRef::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(WeaponRef { weapon: r.weapon, mount: Mount { one_of: r.one_of, front_arc: r.front_arc } })
+            }
+        }
+        d.deserialize_any(Entry)
+    }
 }
 
 /// A vehicle: armour by facing, open topped or not, strength.
@@ -128,6 +189,8 @@ pub struct RawWeapon {
     top_attack: bool,
     #[serde(default)]
     heat: bool,
+    one_of: Option<Spanned<String>>,
+    front_arc: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -197,7 +260,16 @@ impl Catalogue {
         let weapons = raw
             .weapon
             .into_iter()
-            .map(|(name, w)| Ok((name.clone(), weapon(f, &name, w.into_inner(), tables)?)))
+            .map(|(name, w)| {
+                let w = w.into_inner();
+                if let Some(at) = w.one_of.as_ref().map(|g| g.span().start).or(w.front_arc.as_ref().map(|a| a.span().start)) {
+                    return Err(f.error_at(
+                        at,
+                        format!("weapon `{name}`: `one_of` and `front_arc` say how a firer carries a weapon, not what it is; give them in the firer's list: weapons = [{{ weapon = \"{name}\", one_of = \"turret\" }}]"),
+                    ));
+                }
+                Ok((name.clone(), weapon(f, &name, w, tables)?))
+            })
             .collect::<Result<_>>()?;
         let vehicles = raw
             .vehicle
@@ -222,6 +294,11 @@ impl Catalogue {
     /// The weapon named `name`.
     pub fn weapon(&self, name: &str) -> std::result::Result<&Weapon, String> {
         self.weapons.get(name).ok_or_else(|| unknown("weapon", name, self.weapons.keys().map(String::as_str)))
+    }
+
+    /// The weapon an entry of a firer's list names, carried as the entry says.
+    pub fn carried(&self, entry: &WeaponRef) -> std::result::Result<Weapon, String> {
+        Ok(Weapon { mount: entry.mount.clone(), ..self.weapon(&entry.weapon)?.clone() })
     }
 
     /// The vehicle named `name`.
@@ -295,6 +372,10 @@ pub fn weapon(doc: &Document, name: &str, w: RawWeapon, tables: &Tables) -> Resu
         overworked: w.overworked,
         top_attack: w.top_attack,
         heat,
+        mount: Mount {
+            one_of: w.one_of.map(Spanned::into_inner),
+            front_arc: w.front_arc.is_some_and(|a| *a.get_ref()),
+        },
     })
 }
 

@@ -25,11 +25,11 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use toml::Spanned;
 
-use super::catalogue::{self, Catalogue, RawArmour, RawWeapon};
+use super::catalogue::{self, Catalogue, RawArmour, RawWeapon, WeaponRef};
 use super::fire::{FireAction, TargetState};
 use super::scenario::{Ctx, Firer, RawFirer, RawTarget, Target};
 use super::settings::{RawSettings, Recovery, Settings, SideBroken};
-use super::tables::Tables;
+use super::tables::{Facing, Tables};
 use crate::dice::Die;
 use crate::document::Document;
 use crate::engagement::markov::MAX_STATES;
@@ -56,7 +56,7 @@ pub(super) struct RawUnit {
     strength: Option<Spanned<u32>>,
     status: Option<Spanned<String>>,
     #[serde(default)]
-    weapons: Vec<Spanned<String>>,
+    weapons: Vec<Spanned<WeaponRef>>,
     #[serde(default)]
     weapon_data: Vec<Spanned<RawWeapon>>,
     #[serde(default)]
@@ -342,6 +342,8 @@ fn split(unit: Spanned<RawUnit>) -> (Spanned<RawFirer>, Spanned<RawTarget>) {
         moved: u.moved,
         changed_facing: false,
         modifiers: u.modifiers,
+        target_in_front_arc: None,
+        front_arc_from_facing: true,
     };
     let target = RawTarget {
         name: Some(name),
@@ -415,7 +417,21 @@ pub(super) fn compile(
             let (raw_firer, raw_target) = split(entry);
             let mut target = ctx.target(raw_target, false, &format!("unit `{name}`"))?;
             // One strength for both roles: the target's, which a `vehicle` supplies.
-            let firer = Firer { strength: target.strength, ..ctx.firer(raw_firer)? };
+            // The enemy is in the unit's front arc when the unit shows it its front
+            // (CC-18); only a unit with armour has a facing.
+            let firer = Firer {
+                strength: target.strength,
+                target_in_front_arc: target.armour.map(|_| target.facing == Facing::Front),
+                ..ctx.firer(raw_firer)?
+            };
+            if firer.target_in_front_arc.is_none()
+                && let Some(w) = firer.weapons.iter().find(|w| w.mount.front_arc)
+            {
+                return Err(doc.error_at(
+                    at,
+                    format!("unit `{name}`: `{}` fires only into the front arc, which follows from the facing the unit shows the enemy; give it `vehicle` or `armour` and `facing`, or drop front_arc", w.name),
+                ));
+            }
             let full = target.strength;
             start[side].push(Unit {
                 left: full,

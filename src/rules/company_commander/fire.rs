@@ -13,7 +13,7 @@
 
 use num_bigint::BigUint;
 
-use crate::dice::Die;
+use crate::dice::{Die, Ratio};
 use crate::engine::{Measure, Resolution, Stream, Streams};
 use crate::exact::{Dist, TooLarge};
 
@@ -199,6 +199,42 @@ pub struct Volley {
     pub made: Made,
     /// The attack's chain against the target as it is: `[not suppressed, suppressed]`.
     pub chains: [Chain; 2],
+    /// The group of weapons this one cannot fire together with, if any: of the
+    /// volleys sharing a group exactly one is made, chosen by [`FireAction::choosing`].
+    pub one_of: Option<usize>,
+}
+
+/// Which of a firer's weapons that cannot fire together fires (seed 003 "How to select
+/// the weapon or weapons to fire", 5, and the coaxial MG of "Rate of Fire"; CC-18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WeaponChoice {
+    /// The one most likely to destroy the target; then the one most likely to damage
+    /// it (`most_likely_to_destroy`).
+    MostLikelyToDestroy,
+    /// The one most likely to damage it (cost it a strength point or more); then the
+    /// one most likely to destroy it (`most_likely_to_damage`).
+    MostLikelyToDamage,
+}
+
+/// One weapon of a group as the choice weighed it, against the target as the action
+/// found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// Its volley's index in the action.
+    pub volley: usize,
+    /// The chance that its attacks alone destroy the target.
+    pub destroy: Ratio,
+    /// The chance that its attacks alone cost the target a strength point or more.
+    pub damage: Ratio,
+}
+
+/// The weapons of one group and the one chosen to fire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    /// Every member, in the action's order.
+    pub candidates: Vec<Candidate>,
+    /// The volley that fires.
+    pub volley: usize,
 }
 
 /// Whether a volley is made: always, on its own d100 chance, or exactly when the
@@ -236,6 +272,11 @@ pub struct FireAction {
     suppressed_again: SuppressedAgain,
     /// When a suppression takes effect for the attacks after it in the same action.
     timing: Timing,
+    /// Whether each volley is made, by the target's state when the action begins
+    /// ([`FireAction::start_index`]); empty when every volley is.
+    fires: Vec<Vec<bool>>,
+    /// How the weapon of each group is chosen, when there are groups.
+    choice: Option<WeaponChoice>,
     measures: Vec<Measure>,
 }
 
@@ -264,14 +305,98 @@ impl FireAction {
             Measure::counts("hits", attacks),
         ];
         let start = TargetState { suppressed, ..TargetState::default() };
-        FireAction { volleys, strength, start, suppressed_again, timing, measures }
+        FireAction { volleys, strength, start, suppressed_again, timing, fires: Vec::new(), choice: None, measures }
     }
 
     /// The same action with `more` volleys made after it (a barrage's second attack).
     pub fn then_also(self, more: Vec<Volley>) -> Self {
+        assert!(self.fires.is_empty(), "a barrage's indirect fire has no weapon choice");
         let mut volleys = self.volleys;
         volleys.extend(more);
         FireAction::new(volleys, self.strength, self.start.suppressed, self.suppressed_again, self.timing)
+    }
+
+    /// The same action with one weapon of each group ([`Volley::one_of`]) chosen `by`
+    /// for every state the target may be in when the action begins: the fire is aimed
+    /// at the target as it stands (seed 003 "This choice is made by the computer based
+    /// upon the target selected"). Each member is weighed by what its own attacks alone
+    /// would do from that state; ties go to the member listed first.
+    pub fn choosing(mut self, by: WeaponChoice) -> Self {
+        if self.volleys.iter().all(|v| v.one_of.is_none()) {
+            return self;
+        }
+        let states = (0..self.strength).flat_map(|lost| [false, true].map(|suppressed| (lost, suppressed)));
+        self.fires = states
+            .map(|(lost, suppressed)| {
+                let start = TargetState { lost, suppressed, ..TargetState::default() };
+                let mut fires = vec![true; self.volleys.len()];
+                for chosen in self.weigh(start, by) {
+                    for c in &chosen.candidates {
+                        fires[c.volley] = c.volley == chosen.volley;
+                    }
+                }
+                fires
+            })
+            .collect();
+        self.choice = Some(by);
+        let attacks = self.made_from(&self.start).map(|(_, v)| v.attacks).sum();
+        self.measures[3] = Measure::counts("hits", attacks);
+        self
+    }
+
+    /// Every group's members weighed from `start`, and the one chosen `by`.
+    fn weigh(&self, start: TargetState, by: WeaponChoice) -> Vec<Chosen> {
+        let mut groups: Vec<usize> = self.volleys.iter().filter_map(|v| v.one_of).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups
+            .into_iter()
+            .map(|group| {
+                let candidates: Vec<Candidate> = (0..self.volleys.len())
+                    .filter(|&i| self.volleys[i].one_of == Some(group))
+                    .map(|i| {
+                        let alone = FireAction {
+                            volleys: vec![Volley { one_of: None, ..self.volleys[i].clone() }],
+                            fires: Vec::new(),
+                            choice: None,
+                            ..self.clone()
+                        };
+                        let after = alone.exact_from(start);
+                        Candidate {
+                            volley: i,
+                            destroy: after.probability(|s| alone.destroyed(s)),
+                            damage: after.probability(|s| s.lost > start.lost),
+                        }
+                    })
+                    .collect();
+                let key = |c: &Candidate| match by {
+                    WeaponChoice::MostLikelyToDestroy => (c.destroy.clone(), c.damage.clone()),
+                    WeaponChoice::MostLikelyToDamage => (c.damage.clone(), c.destroy.clone()),
+                };
+                // The first of the best: `max_by` keeps the last of equals, so compare
+                // reversed over the reversed list.
+                let volley = candidates.iter().rev().max_by(|a, b| key(a).cmp(&key(b))).map(|c| c.volley);
+                Chosen { volley: volley.expect("a group has a member"), candidates }
+            })
+            .collect()
+    }
+
+    /// The choice this action makes when it begins with the target in its starting
+    /// state, group by group (empty without groups), for the notes.
+    pub fn choices(&self) -> Vec<Chosen> {
+        self.choice.map_or_else(Vec::new, |by| self.weigh(self.start, by))
+    }
+
+    /// Where `start` is in [`FireAction::fires`]: strength lost, then suppressed.
+    fn start_index(start: &TargetState) -> usize {
+        2 * start.lost as usize + usize::from(start.suppressed)
+    }
+
+    /// The volleys made in an action that begins with the target in `start`, with
+    /// their indices.
+    fn made_from<'a>(&'a self, start: &TargetState) -> impl Iterator<Item = (usize, &'a Volley)> + 'a {
+        let fires = self.fires.get(Self::start_index(start));
+        self.volleys.iter().enumerate().filter(move |(i, _)| fires.is_none_or(|f| f[*i]))
     }
 
     /// Is the target destroyed in `s`?
@@ -326,7 +451,7 @@ impl FireAction {
         let overflow = "arbitrary-precision weights do not overflow";
         // (state, is the current volley being made?)
         let mut dist: Weights<(TargetState, bool)> = Dist::certain((start, true));
-        for volley in &self.volleys {
+        for (_, volley) in self.made_from(&start) {
             let strikes = [volley.chains[0].exact(), volley.chains[1].exact()];
             dist = match volley.made {
                 Made::Always => dist.map(|&(s, _)| (s, true)),
@@ -385,7 +510,7 @@ impl FireAction {
     pub fn trial_from(&self, start: TargetState, streams: &mut Streams) -> TargetState {
         let mut s = start;
         let mut made = true;
-        for volley in &self.volleys {
+        for (_, volley) in self.made_from(&start) {
             match volley.made {
                 Made::Always => made = true,
                 Made::WithPrevious => {}
@@ -476,7 +601,7 @@ mod tests {
 
     fn action(attacks: u32, effect: Effect, strength: u32, again: SuppressedAgain) -> FireAction {
         let chain = half_hit(effect);
-        let volley = Volley { attacks, made: Made::Always, chains: [chain.clone(), chain] };
+        let volley = Volley { attacks, made: Made::Always, chains: [chain.clone(), chain], one_of: None };
         FireAction::new(vec![volley], strength, false, again, Timing::LaterAttacks)
     }
 
@@ -488,7 +613,7 @@ mod tests {
                 if f <= hit_at_most { Next::End(Strike::hit(Effect::Suppressed)) } else { Next::End(Strike::MISS) }
             })])
         };
-        Volley { attacks, made: Made::Always, chains: [chain(5), chain(2)] }
+        Volley { attacks, made: Made::Always, chains: [chain(5), chain(2)], one_of: None }
     }
 
     #[test]
@@ -532,7 +657,7 @@ mod tests {
         // finds all three hits before step 6 applies them, so hits = 3 (attack by
         // attack, the first destroys and the other two are never made).
         let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
-        let volley = Volley { attacks: 3, made: Made::Always, chains: [sure.clone(), sure] };
+        let volley = Volley { attacks: 3, made: Made::Always, chains: [sure.clone(), sure], one_of: None };
         let hits = |timing| {
             FireAction::new(vec![volley.clone()], 1, false, SuppressedAgain::Damaged, timing).exact().unwrap()[3]
                 .clone()
@@ -611,7 +736,7 @@ mod tests {
     fn a_gated_volley_is_made_with_its_chance() {
         // A 25% gate in front of one attack that always damages a 1-point target.
         let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
-        let volley = Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure] };
+        let volley = Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure], one_of: None };
         let fire = FireAction::new(vec![volley], 1, false, SuppressedAgain::Damaged, Timing::LaterAttacks);
         let exact = fire.exact_target();
         assert_eq!(exact.probability(|s| s.lost == 1 && s.reached == 1), Ratio::new(1, 4));
@@ -625,8 +750,8 @@ mod tests {
         // 3/4 (two independent rolls would give 1/16, 6/16, 9/16).
         let sure = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);
         let volleys = vec![
-            Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure.clone()] },
-            Volley { attacks: 1, made: Made::WithPrevious, chains: [sure.clone(), sure] },
+            Volley { attacks: 1, made: Made::OnChance(25), chains: [sure.clone(), sure.clone()], one_of: None },
+            Volley { attacks: 1, made: Made::WithPrevious, chains: [sure.clone(), sure], one_of: None },
         ];
         let fire = FireAction::new(volleys, 3, false, SuppressedAgain::Damaged, Timing::LaterAttacks);
         let exact = fire.exact_target();

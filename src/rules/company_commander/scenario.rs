@@ -6,8 +6,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::barrage::Barrage;
-use super::catalogue::{self, Catalogue, Mode, Penetration, RawArmour, RawWeapon, Stabiliser, Weapon};
-use super::fire::{Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, Volley};
+use super::catalogue::{
+    self, Catalogue, Mode, Mount, Penetration, RawArmour, RawWeapon, Stabiliser, Weapon, WeaponRef,
+};
+use super::fire::{Candidate, Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, Volley, WeaponChoice};
 use super::settings::{Between, RawSettings, Settings};
 use super::tables::{Facing, HitKind, QUALITIES, Tables};
 use crate::dice::D100;
@@ -58,7 +60,7 @@ pub(super) struct RawFirer {
     pub(super) quality: Option<Spanned<String>>,
     pub(super) strength: Option<Spanned<u32>>,
     #[serde(default)]
-    pub(super) weapons: Vec<Spanned<String>>,
+    pub(super) weapons: Vec<Spanned<WeaponRef>>,
     #[serde(default)]
     pub(super) weapon_data: Vec<Spanned<RawWeapon>>,
     #[serde(default)]
@@ -67,6 +69,12 @@ pub(super) struct RawFirer {
     pub(super) changed_facing: bool,
     #[serde(default)]
     pub(super) modifiers: Vec<Spanned<String>>,
+    /// Is the target in the firer's front arc, where a `front_arc` weapon fires?
+    pub(super) target_in_front_arc: Option<Spanned<bool>>,
+    /// An engagement unit's arc follows from the facing it shows the enemy, so it
+    /// takes no `target_in_front_arc`.
+    #[serde(skip)]
+    pub(super) front_arc_from_facing: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -171,6 +179,8 @@ pub(super) struct Firer {
     pub(super) weapons: Vec<Weapon>,
     /// Named direct fire rows.
     pub(super) modifiers: Vec<String>,
+    /// Whether the target is in the firer's front arc, where that is known.
+    pub(super) target_in_front_arc: Option<bool>,
 }
 
 /// A compiler's document, tables, settings and running notes.
@@ -318,7 +328,7 @@ impl Ctx<'_> {
         distinct(doc, &f.modifiers)?;
         let mut weapons = Vec::new();
         for w in &f.weapons {
-            weapons.push(self.catalogue.weapon(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?.clone());
+            weapons.push(self.catalogue.carried(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?);
         }
         for (i, w) in f.weapon_data.into_iter().enumerate() {
             weapons.push(catalogue::weapon(doc, &format!("inline weapon {}", i + 1), w.into_inner(), self.tables)?);
@@ -345,6 +355,22 @@ impl Ctx<'_> {
                 "smart_weapon_vs_ew applies only to Smart weapons, and none of the firer's is",
             ));
         }
+        let front_arc = weapons.iter().find(|w| w.mount.front_arc);
+        match (&f.target_in_front_arc, front_arc) {
+            (Some(t), None) => {
+                return Err(doc.error_at(
+                    t.span().start,
+                    "target_in_front_arc matters only to a weapon that fires into the front arc alone (front_arc = true, a hull MG), and the firer has none; remove it",
+                ));
+            }
+            (None, Some(w)) if !f.front_arc_from_facing => {
+                return Err(doc.error_at(
+                    at,
+                    format!("`{}` fires only into the firer's front arc (front_arc = true); say whether the target is there with `target_in_front_arc = true` or `false`", w.name),
+                ));
+            }
+            _ => {}
+        }
         Ok(Firer {
             label: f.name.unwrap_or_else(|| "firer".into()),
             quality: self.quality(&f.quality)?,
@@ -353,6 +379,7 @@ impl Ctx<'_> {
             changed_facing: f.changed_facing,
             weapons,
             modifiers,
+            target_in_front_arc: f.target_in_front_arc.map(|t| *t.get_ref()),
         })
     }
 
@@ -379,9 +406,19 @@ impl Ctx<'_> {
         Ok(self.action(volleys, target))
     }
 
-    /// One volley per weapon of `firer`, in the order listed. With a `gate` the first
-    /// weapon's volley rolls the chance and the others follow it: the unit becomes a
-    /// target once, with every weapon, or not at all.
+    /// One volley per weapon of `firer` that fires, in the order listed. With a `gate`
+    /// the first weapon's volley rolls the chance and the others follow it: the unit
+    /// becomes a target once, with every weapon, or not at all.
+    ///
+    /// Direct fire weighs how the weapons are mounted (seed 003 "How to select the
+    /// weapon or weapons to fire"; CC-18): a `front_arc` weapon fires only at a target
+    /// in the firer's front arc, and of the weapons that share a `one_of` group and can
+    /// fire at this target exactly one is made, chosen by the action itself
+    /// ([`FireAction::choosing`]) from the target's state. A mounted weapon that cannot
+    /// fire at this target (out of range, no penetration against armour) is set aside
+    /// with a note, as the computer would pass it over; an unmounted one is refused, as
+    /// the user chose it. Indirect fire takes every weapon ("all its indirect fire
+    /// weapons will attack").
     pub(super) fn volleys(
         &mut self,
         firer: &Firer,
@@ -390,14 +427,73 @@ impl Ctx<'_> {
         indirect: bool,
         gate: Option<u32>,
     ) -> Result<Vec<Volley>> {
-        let mut volleys = Vec::with_capacity(firer.weapons.len());
-        for (i, weapon) in firer.weapons.iter().enumerate() {
+        let mut firing: Vec<&Weapon> = Vec::with_capacity(firer.weapons.len());
+        let mut set_aside = Vec::new();
+        for weapon in &firer.weapons {
+            if !indirect && weapon.mount.front_arc && firer.target_in_front_arc == Some(false) {
+                set_aside.push(format!("{} does not fire: the target is outside the firer's front arc", weapon.label));
+            } else if !indirect && weapon.mount != Mount::default() && !self.can_fire(firer, weapon, target, range.0) {
+                set_aside.push(format!("{} cannot fire at this target and is passed over", weapon.label));
+            } else {
+                firing.push(weapon);
+            }
+        }
+        if firing.is_empty() {
+            // Every weapon was set aside: the first one's own reason if it has one.
+            if let Some(first) = firer.weapons.iter().find(|w| !w.mount.front_arc) {
+                self.volley(firer, first, target, range, indirect, Made::Always)?;
+            }
+            return Err(self.doc.error(format!(
+                "{}: no weapon can fire at {} ({}); give it a weapon that can",
+                firer.label,
+                target.label,
+                set_aside.join("; ")
+            )));
+        }
+        let groups: Vec<&str> = if indirect {
+            Vec::new()
+        } else {
+            let mut named: Vec<&str> = firing.iter().filter_map(|w| w.mount.one_of.as_deref()).collect();
+            named.sort_unstable();
+            // A group is a choice only with two or more members that can fire.
+            named.chunk_by(|a, b| a == b).filter(|c| c.len() > 1).map(|c| c[0]).collect()
+        };
+        let mut volleys = Vec::with_capacity(firing.len());
+        for (i, weapon) in firing.iter().enumerate() {
             let made = match gate {
                 None => Made::Always,
                 Some(percent) if i == 0 => Made::OnChance(percent),
                 Some(_) => Made::WithPrevious,
             };
-            volleys.push(self.volley(firer, weapon, target, range, indirect, made)?);
+            let mut volley = self.volley(firer, weapon, target, range, indirect, made)?;
+            volley.one_of = weapon.mount.one_of.as_deref().and_then(|g| groups.iter().position(|&n| n == g));
+            volleys.push(volley);
+        }
+        for why in set_aside {
+            self.notes.push(format!("  {why}"));
+        }
+        let weighed = self.action(volleys.clone(), target);
+        for chosen in weighed.choices() {
+            let group = firing[chosen.volley].mount.one_of.as_deref().unwrap_or_default();
+            let odds = |c: &Candidate| {
+                format!(
+                    "{} (destroys {:.4}, damages {:.4})",
+                    firing[c.volley].label,
+                    c.destroy.to_f64(),
+                    c.damage.to_f64()
+                )
+            };
+            let chosen_one = chosen.candidates.iter().find(|c| c.volley == chosen.volley).map(odds).unwrap_or_default();
+            let others: Vec<String> =
+                chosen.candidates.iter().filter(|c| c.volley != chosen.volley).map(odds).collect();
+            self.notes.push(format!(
+                "  one_of \"{group}\" ({}): fires {chosen_one} rather than {}; weighed against the target as it stands when the firer shoots",
+                match self.settings.weapon_choice {
+                    WeaponChoice::MostLikelyToDestroy => "most likely to destroy",
+                    WeaponChoice::MostLikelyToDamage => "most likely to damage",
+                },
+                others.join(", ")
+            ));
         }
         Ok(volleys)
     }
@@ -405,13 +501,14 @@ impl Ctx<'_> {
     /// Whether `weapon` can make direct fire at `target` at `range` hexes: the checks
     /// [`Ctx::volley`] refuses a scenario for, asked instead of refused, so that an
     /// engagement fires only the weapons that reach and can harm (seed 003 "How to select
-    /// the weapon or weapons to fire").
+    /// the weapon or weapons to fire"), and a hull MG only into the front arc.
     pub(super) fn can_fire(&self, firer: &Firer, weapon: &Weapon, target: &Target, range: u32) -> bool {
         let Some(mode) = &weapon.direct else { return false };
         let (min, max) = mode.range;
         let rof = if firer.moved { mode.moving_rof } else { mode.stationary_rof };
         range <= max
             && (range >= min || self.settings.inside_minimum_range)
+            && !(weapon.mount.front_arc && firer.target_in_front_arc == Some(false))
             && rof > 0
             && (target.armour.is_none() || mode.anti_armour.is_some())
     }
@@ -424,6 +521,7 @@ impl Ctx<'_> {
             self.settings.suppressed_again,
             self.settings.suppression_timing,
         )
+        .choosing(self.settings.weapon_choice)
     }
 
     /// The target as the notes show it; `facing_matters` is false where the facing is not
@@ -505,7 +603,10 @@ impl Ctx<'_> {
             rof * firer.strength
         };
         let [unsuppressed, suppressed] = self.to_hit(firer, weapon, mode, target, range, indirect);
+        // The effect's notes follow the weapon's line and its to-hit line, under it.
+        let keep = self.notes.len();
         let effect = self.on_hit(weapon, mode, target, range, indirect)?;
+        let effect_notes = self.notes.split_off(keep);
         let rate = if indirect {
             "indirect fire".to_string()
         } else if firer.moved {
@@ -549,12 +650,13 @@ impl Ctx<'_> {
                 note_score(&suppressed)
             ));
         }
+        self.notes.extend(effect_notes);
         let chains = [false, true].map(|s| {
             let mut steps = vec![hit(if s { &suppressed } else { &unsuppressed })];
             steps.extend(effect(s));
             Chain::new(steps)
         });
-        Ok(Volley { attacks, made, chains })
+        Ok(Volley { attacks, made, chains, one_of: None })
     }
 
     /// The ballistic score against the target unsuppressed and suppressed.
@@ -806,7 +908,10 @@ impl Ctx<'_> {
             }),
             Step::new(die, Roll::Effect, move |f| Next::End(Strike::hit(outcome[f as usize - 1]))),
         ]);
-        Ok(self.action(vec![Volley { attacks, made: Made::Always, chains: [chain.clone(), chain] }], &target))
+        Ok(self.action(
+            vec![Volley { attacks, made: Made::Always, chains: [chain.clone(), chain], one_of: None }],
+            &target,
+        ))
     }
 
     fn barrage(&mut self, mut s: ScenarioFile) -> Result<Barrage> {
@@ -908,7 +1013,7 @@ impl Ctx<'_> {
                     Next::End(Strike::hit(if f < save { Effect::NoEffect } else { Effect::Damaged }))
                 }),
             ]);
-            volleys.push(Volley { attacks: units, made: Made::Always, chains: [chain.clone(), chain] });
+            volleys.push(Volley { attacks: units, made: Made::Always, chains: [chain.clone(), chain], one_of: None });
         }
         Ok(FireAction::new(volleys, strength, false, self.settings.suppressed_again, self.settings.suppression_timing))
     }

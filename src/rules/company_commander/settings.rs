@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::fire::{SuppressedAgain, Timing};
+use super::fire::{SuppressedAgain, Timing, WeaponChoice};
 use super::tables::{StrengthReading, WeaponStrength};
 use crate::document::Document;
 use crate::error::Result;
@@ -40,6 +40,8 @@ pub struct Settings {
     pub barrage_second_attack: bool,
     /// Do cover save values add up (CC-9), or does only the highest count?
     pub cover_saves_add_up: bool,
+    /// Which of the weapons that cannot fire together fires (CC-18).
+    pub weapon_choice: WeaponChoice,
 }
 
 /// How a suppressed unit recovers at the end of its next player turn (CC-E3).
@@ -84,6 +86,7 @@ pub struct RawSettings {
     close_assault_attacks: Option<Spanned<String>>,
     barrage_original_target: Option<Spanned<String>>,
     cover_save_values: Option<Spanned<String>>,
+    weapon_choice: Option<Spanned<String>>,
     suppression_recovery: Option<Spanned<String>>,
     side_broken: Option<Spanned<String>>,
 }
@@ -91,7 +94,7 @@ pub struct RawSettings {
 /// Every setting with a fixed list of readings: name, then its readings with the
 /// default first. (`weapon_strength_outcome` takes its readings from
 /// `weapon_strength.toml`.)
-pub const SETTINGS: [(&str, &[&str]); 7] = [
+pub const SETTINGS: [(&str, &[&str]); 8] = [
     ("suppressed_again", &["damaged", "destroyed"]),
     ("suppression_during_fire", &["later_weapons", "later_attacks", "next_fire_action"]),
     ("penetration_between_ranges", &["linear_nearest", "linear_down", "linear_up"]),
@@ -99,6 +102,7 @@ pub const SETTINGS: [(&str, &[&str]); 7] = [
     ("close_assault_attacks", &["one", "per_strength_point"]),
     ("barrage_original_target", &["chance_of_second_attack", "attacked_once"]),
     ("cover_save_values", &["add_up", "highest_only"]),
+    ("weapon_choice", &["most_likely_to_destroy", "most_likely_to_damage"]),
 ];
 
 /// The settings only engagements read: name, then its readings with the default first.
@@ -153,6 +157,8 @@ impl Settings {
             close_assault_per_strength_point: reading(doc, &raw.close_assault_attacks, SETTINGS[4])? == 1,
             barrage_second_attack: reading(doc, &raw.barrage_original_target, SETTINGS[5])? == 0,
             cover_saves_add_up: reading(doc, &raw.cover_save_values, SETTINGS[6])? == 0,
+            weapon_choice: [WeaponChoice::MostLikelyToDestroy, WeaponChoice::MostLikelyToDamage]
+                [reading(doc, &raw.weapon_choice, SETTINGS[7])?],
         })
     }
 }

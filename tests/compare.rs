@@ -14,7 +14,7 @@ fn comparison(text: &str) -> Comparison {
 }
 
 fn run(text: &str, trials: u64, threads: Option<usize>) -> Compared {
-    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled })
+    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled }, &|_, _| {})
         .expect("the comparison runs")
 }
 
@@ -168,6 +168,7 @@ fn an_override_adds_an_equivalent() {
         comparison(&text),
         Some(dir.path()),
         MonteCarlo { trials: 1_000, seed: 7, threads: None, mode: Mode::Compiled },
+        &|_, _| {},
     )
     .expect("the comparison runs");
     turn(&c, "mission-command", "pak38", 400.0);

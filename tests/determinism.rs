@@ -24,18 +24,34 @@ fn a_different_seed_gives_different_counts() {
 }
 
 #[test]
-fn json_carries_the_stable_field_names() {
+fn json_gives_every_measure_one_shape_and_names_the_kill() {
     let v: serde_json::Value = serde_json::from_str(&fire_json(1, 1)).unwrap();
-    for key in ["ruleset", "scenario", "trials", "seed", "p_kill", "outcomes"] {
+    for key in ["ruleset", "scenario", "trials", "seed", "p_kill", "measures", "mode", "rules_hash"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    for key in ["exact", "estimate", "ci_low", "ci_high"] {
+    // No measure stands apart at the top level.
+    for key in ["outcomes", "measure", "agreement"] {
+        assert!(v.get(key).is_none(), "a top-level {key} would give the primary measure a shape of its own");
+    }
+    for key in ["measure", "outcome", "exact", "estimate", "ci_low", "ci_high"] {
         assert!(v["p_kill"].get(key).is_some(), "p_kill missing {key}");
     }
-    for row in v["outcomes"].as_array().unwrap() {
-        for key in ["outcome", "exact", "estimate", "ci_low", "ci_high", "count"] {
-            assert!(row.get(key).is_some(), "outcome row missing {key}");
+    // The tank duel's kill is the target measure's `eliminated`.
+    assert_eq!((&v["p_kill"]["measure"], &v["p_kill"]["outcome"]), (&"target".into(), &"eliminated".into()));
+    let measures = v["measures"].as_array().unwrap();
+    let names: Vec<&str> = measures.iter().map(|m| m["measure"].as_str().unwrap()).collect();
+    assert_eq!(names[0], "target", "the primary measure comes first");
+    for m in measures {
+        assert!(m.get("agreement").is_some(), "{} has no agreement key", m["measure"]);
+        for row in m["outcomes"].as_array().unwrap() {
+            for key in ["outcome", "exact", "exact_fraction", "estimate", "ci_low", "ci_high", "count"] {
+                assert!(row.get(key).is_some(), "{} row missing {key}", m["measure"]);
+            }
         }
     }
+    // p_kill is the row it names.
+    let target = &measures[0]["outcomes"];
+    let eliminated = target.as_array().unwrap().iter().find(|r| r["outcome"] == "eliminated").unwrap();
+    assert_eq!(eliminated["estimate"], v["p_kill"]["estimate"]);
     assert_eq!(v["trials"], 300_001);
 }

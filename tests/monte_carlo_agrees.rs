@@ -108,7 +108,7 @@ fn every_exact_interval_covers_most_estimates() {
     let covered = reports
         .iter()
         .filter(|(_, r)| {
-            let k = &r.p_kill;
+            let k = &r.p_kill.odds;
             let e = k.exact.expect("every grid case has an exact p_kill");
             (k.ci_low..=k.ci_high).contains(&e)
         })

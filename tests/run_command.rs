@@ -859,3 +859,54 @@ fn percent_destroy_is_refused_where_destroying_has_no_meaning() {
     let out = cli::stdout_of(&["percent-destroy", utf8(&path)]);
     assert_contains(&out, &["destroy", "84%", "4193/5000"]);
 }
+
+/// `combat-odds ARGS` on a pseudo-terminal (util-linux `script`, run from a scratch
+/// directory so that nothing lands in the work tree): everything the terminal showed.
+fn on_a_terminal(args: &[&str]) -> String {
+    let scratch = tempdir();
+    let command = std::iter::once(cli::BIN).chain(args.iter().copied()).collect::<Vec<_>>().join(" ");
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(scratch.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("script(1) runs");
+    assert!(out.status.success(), "{command}: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn fire_compare_and_sensitivity_show_progress_on_a_terminal_and_only_there() {
+    let cover = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/cd_infantry_in_cover.toml");
+    let cover = cover.to_str().expect("utf-8 path");
+    let out = tempdir();
+    let [shown_dir, piped_dir] =
+        ["shown", "piped"].map(|d| out.path().join(d).to_str().expect("utf-8 path").to_string());
+    // (arguments, then --out DIR for compare, and what the bar counts)
+    let cases: [(Vec<&str>, &str); 3] = [
+        (vec!["fire", "--mode", "literal", "--trials", "3000000"], "/3000000 trials"),
+        (vec!["compare", "--trials", "20000", "--out"], " runs ("),
+        (vec!["sensitivity", cover, "--trials", "20000", "--top", "3"], " changes ("),
+    ];
+    for (args, bar) in &cases {
+        let with_out = |dir: &str| {
+            let mut all = args.clone();
+            if all.last() == Some(&"--out") {
+                all.push(dir);
+            }
+            all.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+        };
+        let shown_args = with_out(&shown_dir);
+        let shown = on_a_terminal(&shown_args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(shown.contains(bar), "{args:?}: no `{bar}` bar on the terminal:\n{shown}");
+        // Piped, standard error carries no bar: captured output stays clean.
+        let piped_args = with_out(&piped_dir);
+        let piped = cli::run(&piped_args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(piped.status.success(), "{args:?}: {}", String::from_utf8_lossy(&piped.stderr));
+        assert!(
+            piped.stderr.is_empty(),
+            "{args:?} wrote to a piped stderr: {}",
+            String::from_utf8_lossy(&piped.stderr)
+        );
+    }
+}

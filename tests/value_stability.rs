@@ -12,7 +12,7 @@ fn counts(args: &[&str]) -> Vec<u64> {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["outcomes"].as_array().unwrap().iter().map(|r| r["count"].as_u64().unwrap()).collect()
+    v["measures"][0]["outcomes"].as_array().unwrap().iter().map(|r| r["count"].as_u64().unwrap()).collect()
 }
 
 #[test]

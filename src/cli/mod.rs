@@ -122,17 +122,25 @@ impl FirePlan {
         })
     }
 
-    /// Runs Monte Carlo and the exact engine and assembles the report.
+    /// Runs the exact engine and Monte Carlo and assembles the report.
     pub fn report(mut self) -> Result<Report> {
         let exact = self.exact()?;
+        self.report_with(exact, &|_, _| {})
+    }
+
+    /// The report of `exact` (what [`FirePlan::exact`] gave) and a Monte Carlo run;
+    /// `progress` hears (trials done, trials planned) after each batch of chunks, and
+    /// Ctrl-C stops the run between chunks.
+    pub fn report_with(self, exact: Option<ExactTable>, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Report> {
         let experiment = self.compiled.experiment.as_ref();
-        let (tally, mode) = engine::run(experiment, &self.monte_carlo)?;
+        let whole = Study { monte_carlo: self.monte_carlo, shard: Shard::WHOLE, precision: None };
+        let ran = engine::run_study(experiment, &whole, progress, crate::interrupt::flag())?;
         Ok(Report::new(
             self.header,
-            &MonteCarlo { mode, ..self.monte_carlo },
+            &MonteCarlo { mode: ran.mode, ..self.monte_carlo },
             experiment.measures(),
             experiment.kill(),
-            &tally,
+            &ran.tally,
             exact.as_ref(),
         ))
     }
@@ -217,42 +225,13 @@ fn study(a: &RunArgs) -> Result<()> {
         )));
     }
     let out = a.results.destination(&doc, shard)?;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} trials ({per_sec}, {eta} left)",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    });
-    let progress = |done: u64, planned: u64| {
-        if let Some(bar) = &bar {
-            bar.set_length(planned);
-            bar.set_position(done);
-        }
-    };
     let started = std::time::Instant::now();
-    // The exact stage first, with a sign of life on a terminal: it can take minutes.
-    let spinner = std::io::stderr().is_terminal().then(|| {
-        let spinner = indicatif::ProgressBar::new_spinner();
-        spinner.set_message("solving exactly (Ctrl-C stops; --exact-seconds bounds it)");
-        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
-        spinner
-    });
-    let exact = plan.exact();
-    if let Some(spinner) = spinner {
-        spinner.finish_and_clear();
-    }
-    let exact = exact?;
+    let exact = Bar::solving(|| plan.exact())?;
     let experiment = plan.compiled.experiment.as_ref();
     let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision: a.precision };
-    let ran = engine::run_study(experiment, &spec, &progress, crate::interrupt::flag());
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    let bar = Bar::new("trials");
+    let ran = engine::run_study(experiment, &spec, &|done, planned| bar.show(done, planned), crate::interrupt::flag());
+    bar.finish();
     let ran = ran?;
     // Every stage counts: the exact solve, the chain compilation and the trials.
     let wall_time_s = started.elapsed().as_secs_f64();
@@ -305,7 +284,12 @@ fn compare(a: &CompareArgs) -> Result<()> {
     let monte_carlo = a.trials.monte_carlo();
     monte_carlo.validate()?;
     let out = a.results.destination(&doc, None)?;
-    let compared = crate::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo)?;
+    let bar = Bar::new("runs");
+    let compared = crate::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo, &|done, planned| {
+        bar.show(done, planned)
+    });
+    bar.finish();
+    let compared = compared?;
     let written = compared.write(&out, a.results.force)?;
     directory::print(&format!("{}wrote {}: {}\n", compared.text()?, out.display(), written.join(", ")))
 }
@@ -400,6 +384,58 @@ fn merge(a: &MergeArgs) -> Result<()> {
 }
 
 /// A few lines saying what a study found and where its files are.
+/// A progress bar on standard error while it is a terminal, and nothing otherwise, so
+/// that piped and captured output stays clean.
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl Bar {
+    /// A bar counting `unit` (trials, cases, changes).
+    fn new(unit: &str) -> Self {
+        Bar(std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(&format!(
+                    "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)"
+                ))
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        }))
+    }
+
+    /// `done` of `planned` finished.
+    fn show(&self, done: u64, planned: u64) {
+        if let Some(bar) = &self.0 {
+            bar.set_length(planned);
+            bar.set_position(done);
+        }
+    }
+
+    /// Clears the bar, whatever the work's outcome.
+    fn finish(self) {
+        if let Some(bar) = self.0 {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Runs the exact stage with a spinner on a terminal: it can take minutes, and
+    /// Ctrl-C and `--exact-seconds` are the ways out, which the spinner says.
+    fn solving<T>(solve: impl FnOnce() -> T) -> T {
+        let spinner = std::io::stderr().is_terminal().then(|| {
+            let spinner = indicatif::ProgressBar::new_spinner();
+            spinner.set_message("solving exactly (Ctrl-C stops; --exact-seconds bounds it)");
+            spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+            spinner
+        });
+        let solved = solve();
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
+        solved
+    }
+}
+
 fn print_study(result: &StudyResult, out: &Path) -> Result<()> {
     let s = &result.summary;
     let k = &s.p_kill;
@@ -456,7 +492,13 @@ fn write(result: &impl Rendered, out: &OutputArgs) -> Result<()> {
 
 fn fire(a: &FireArgs) -> Result<()> {
     a.out.check()?;
-    write(&a.plan()?.report()?, &a.out)
+    let mut plan = a.plan()?;
+    // The exact stage first, with its own sign of life, so the bar counts trials only.
+    let exact = Bar::solving(|| plan.exact())?;
+    let bar = Bar::new("trials");
+    let report = plan.report_with(exact, &|done, planned| bar.show(done, planned));
+    bar.finish();
+    write(&report?, &a.out)
 }
 
 /// What a game screen shows for a fire: the chance of destroying the target, and of at
@@ -505,7 +547,10 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads, mode: Mode::Literal };
     let plan = FirePlan::new(&doc, a.rules.as_deref(), monte_carlo)?;
     let options = crate::sensitivity::Options { top: a.top, screen: a.screen };
-    write(&crate::sensitivity::analyse(&doc, &plan, options)?, &a.out)
+    let bar = Bar::new("changes");
+    let found = crate::sensitivity::analyse(&doc, &plan, options, &|done, planned| bar.show(done, planned));
+    bar.finish();
+    write(&found?, &a.out)
 }
 
 /// Every answer about one hand of Command Dice, exactly, for every allocation policy.

@@ -217,13 +217,25 @@ pub struct Compared {
 /// The compiled plans of one (ruleset, range) for every weapon.
 type Plans = Vec<std::result::Result<(FirePlan, Built), String>>;
 
-/// Runs a comparison.
-pub fn compare(comparison: Comparison, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Compared> {
+/// Runs a comparison; `progress` hears (runs done, runs in all) as each weapon's odds
+/// and each paired difference is found.
+pub fn compare(
+    comparison: Comparison,
+    rules_dir: Option<&Path>,
+    monte_carlo: MonteCarlo,
+    progress: &dyn Fn(u64, u64),
+) -> Result<Compared> {
     let ranges: Vec<Option<f64>> = if comparison.ranges_m.is_empty() {
         vec![None]
     } else {
         comparison.ranges_m.iter().copied().map(Some).collect()
     };
+    // Each (ruleset, range) runs every weapon, then every weapon after the first paired
+    // with it; a ruleset that cannot answer counts as done at once.
+    let weapons = comparison.weapons.len() as u64;
+    let planned = (comparison.rulesets.len() * ranges.len()) as u64 * (2 * weapons).saturating_sub(1);
+    let mut done = 0;
+    progress(done, planned);
     let mut cells = Vec::new();
     let mut differences = Vec::new();
     let mut rules_hashes = Vec::new();
@@ -259,19 +271,21 @@ pub fn compare(comparison: Comparison, rules_dir: Option<&Path>, monte_carlo: Mo
                     Err(why) => Answer::None(why.clone()),
                 };
                 cells.push(Cell { ruleset: ruleset.clone(), weapon: weapon.clone(), range_m: range, answer });
+                done += 1;
+                progress(done, planned);
             }
-            if let Some(Ok((first, ..))) = plans.first() {
-                for (weapon, plan) in comparison.weapons.iter().zip(&plans).skip(1) {
-                    if let Ok((plan, ..)) = plan {
-                        differences.push(difference(
-                            first,
-                            plan,
-                            &monte_carlo,
-                            (ruleset, weapon, &comparison.weapons[0]),
-                            range,
-                        )?);
-                    }
+            for (weapon, plan) in comparison.weapons.iter().zip(&plans).skip(1) {
+                if let (Some(Ok((first, ..))), Ok((plan, ..))) = (plans.first(), plan) {
+                    differences.push(difference(
+                        first,
+                        plan,
+                        &monte_carlo,
+                        (ruleset, weapon, &comparison.weapons[0]),
+                        range,
+                    )?);
                 }
+                done += 1;
+                progress(done, planned);
             }
         }
     }

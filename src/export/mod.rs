@@ -70,7 +70,19 @@ impl From<GoodnessOfFit> for Agreement {
     }
 }
 
-/// A measure other than the primary one.
+/// The kill probability with the measure and outcome it is read from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct KillRow {
+    /// The measure that holds the kill (`target`, `company`, `winner`, ...).
+    pub measure: String,
+    /// Its outcome that counts as the kill (`eliminated`, `destroyed`, ...).
+    pub outcome: String,
+    /// The probability.
+    #[serde(flatten)]
+    pub odds: Kill,
+}
+
+/// One measure's outcomes.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MeasureRows {
     /// Measure name.
@@ -94,15 +106,9 @@ pub struct Report {
     pub trials: u64,
     /// Master seed.
     pub seed: u64,
-    /// P(target eliminated) (or company eliminated, for morale).
-    pub p_kill: Kill,
-    /// The primary measure's name (`target`, `company`).
-    pub measure: String,
-    /// The primary measure's outcomes.
-    pub outcomes: Vec<Row>,
-    /// Agreement of the primary measure with exact.
-    pub agreement: Option<Agreement>,
-    /// Every other measure.
+    /// P(target eliminated) (or company eliminated, for morale), naming where it is read.
+    pub p_kill: KillRow,
+    /// Every measure, each in the same shape, the primary one (`target`, `company`) first.
     pub measures: Vec<MeasureRows>,
     /// How the numbers were reached.
     pub notes: Vec<String>,
@@ -144,7 +150,7 @@ impl Report {
         exact: Option<&ExactTable>,
     ) -> Self {
         let n = tally.trials();
-        let mut all: Vec<MeasureRows> = measures
+        let all: Vec<MeasureRows> = measures
             .iter()
             .enumerate()
             .map(|(m, measure)| {
@@ -172,14 +178,17 @@ impl Report {
                 MeasureRows { measure: measure.name.clone(), outcomes, agreement }
             })
             .collect();
-        let primary = all.remove(0);
         let (km, ko) = kill;
-        let kill_row = if km == 0 { &primary.outcomes[ko] } else { &all[km - 1].outcomes[ko] };
-        let p_kill = Kill {
-            exact: kill_row.exact,
-            estimate: kill_row.estimate,
-            ci_low: kill_row.ci_low,
-            ci_high: kill_row.ci_high,
+        let kill_row = &all[km].outcomes[ko];
+        let p_kill = KillRow {
+            measure: all[km].measure.clone(),
+            outcome: kill_row.outcome.clone(),
+            odds: Kill {
+                exact: kill_row.exact,
+                estimate: kill_row.estimate,
+                ci_low: kill_row.ci_low,
+                ci_high: kill_row.ci_high,
+            },
         };
         Report {
             ruleset: header.ruleset,
@@ -188,9 +197,6 @@ impl Report {
             trials: n,
             seed: plan.seed,
             p_kill,
-            measure: primary.measure,
-            outcomes: primary.outcomes,
-            agreement: primary.agreement,
             measures: all,
             notes: header.notes,
             interval: INTERVAL.to_string(),
@@ -203,8 +209,7 @@ impl Report {
 
     /// Every measure's rows, the primary first: (measure, rows, agreement).
     pub fn all_measures(&self) -> impl Iterator<Item = (&str, &[Row], Option<&Agreement>)> {
-        std::iter::once((self.measure.as_str(), self.outcomes.as_slice(), self.agreement.as_ref()))
-            .chain(self.measures.iter().map(|m| (m.measure.as_str(), m.outcomes.as_slice(), m.agreement.as_ref())))
+        self.measures.iter().map(|m| (m.measure.as_str(), m.outcomes.as_slice(), m.agreement.as_ref()))
     }
 }
 
@@ -245,7 +250,7 @@ impl Rendered for Report {
                 );
             }
         }
-        let k = &self.p_kill;
+        let k = &self.p_kill.odds;
         let exact = k.exact.map_or("n/a".to_string(), |e| format!("{e:.6}"));
         s += &format!("\np_kill: exact {exact}, estimate {:.6} [{:.6}, {:.6}]\n", k.estimate, k.ci_low, k.ci_high);
         s

@@ -142,7 +142,7 @@ impl StudyResult {
             mode: facts.monte_carlo.mode,
             interval: INTERVAL.to_string(),
             wall_time_s: facts.wall_time_s,
-            p_kill: report.p_kill.clone(),
+            p_kill: report.p_kill.odds.clone(),
             kill,
             measures: measures
                 .iter()

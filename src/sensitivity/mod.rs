@@ -25,6 +25,7 @@ pub use report::{Baseline, Refusal, Row, Sensitivity};
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::sync::OnceLock;
+use std::sync::atomic::{self, AtomicU64};
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -105,8 +106,14 @@ pub struct Options {
 }
 
 /// The scenario of `plan` (read from `doc`) under every one-step change, the
-/// changes that move `p_kill` most first.
-pub fn analyse(doc: &Document, plan: &FirePlan, options: Options) -> Result<Sensitivity> {
+/// changes that move `p_kill` most first. `progress` hears (changes evaluated,
+/// changes in all) as each change is done.
+pub fn analyse(
+    doc: &Document,
+    plan: &FirePlan,
+    options: Options,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<Sensitivity> {
     let top = options.top;
     if top == 0 {
         return Err(Error::Usage("--top must be at least 1".into()));
@@ -136,7 +143,17 @@ pub fn analyse(doc: &Document, plan: &FirePlan, options: Options) -> Result<Sens
     };
     let (base_exact, outcomes) = in_pool(plan.monte_carlo.threads, || {
         let base_exact = base.exact().map(|t| t[km][ko].clone());
-        let outcomes: Vec<Outcome> = variants.par_iter().map(|v| study.evaluate(v, base_exact.is_some())).collect();
+        let done = AtomicU64::new(0);
+        let planned = variants.len() as u64;
+        progress(0, planned);
+        let outcomes: Vec<Outcome> = variants
+            .par_iter()
+            .map(|v| {
+                let outcome = study.evaluate(v, base_exact.is_some());
+                progress(done.fetch_add(1, atomic::Ordering::Relaxed) + 1, planned);
+                outcome
+            })
+            .collect();
         (base_exact, outcomes)
     })?;
     let baseline = match &base_exact {

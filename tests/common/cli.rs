@@ -29,7 +29,7 @@ pub fn experiment_outcome_row(file: &str, trials: u64, outcome: &str) -> serde_j
     let out = run(&["fire", "--format", "json", "--trials", &trials, "--threads", "1", path]);
     assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON output");
-    json["outcomes"]
+    json["measures"][0]["outcomes"]
         .as_array()
         .and_then(|rows| rows.iter().find(|r| r["outcome"] == outcome))
         .cloned()

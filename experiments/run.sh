@@ -78,7 +78,7 @@ done
   echo
   echo "## Comparisons"
   echo
-  echo "Each directory holds compare.csv/.parquet, differences.csv/.parquet (paired weapons) and the chart."
+  echo "Each directory holds compare.csv/.parquet, differences.csv/.parquet (paired weapons) and their charts (p_kill_vs_range and differences_vs_range, or bars without ranges)."
   echo
   for file in "${comparisons[@]}"; do
     echo "- [$file]($(basename "$file" .toml)/)"

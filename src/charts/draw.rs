@@ -1,25 +1,27 @@
 //! The drawings behind the chart functions, generic over plotters' backends so one
 //! drawing makes the PNG and the SVG. Every chart shares one frame: a title that
-//! shrinks to fit, the plot, a legend panel on the right when colours stand for
-//! something (so it never hides data), and the footer.
+//! shrinks (then wraps) to fit, the plot, a legend panel on the right when colours
+//! stand for something (so it never hides data), and the footer. Text is never cut
+//! short: it shrinks, wraps onto a second line, or (a category label under a narrow
+//! bar) turns to read upwards, and the label areas grow to hold it.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Chart, Footer, Point, Series, percent};
+use super::{Chart, Footer, Point, Stack, percent};
 
 /// A drawing area with pixel coordinates.
-type Area<DB> = DrawingArea<DB, Shift>;
+pub(super) type Area<DB> = DrawingArea<DB, Shift>;
 /// A backend's drawing error.
-type Failure<DB> = DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>;
+pub(super) type Failure<DB> = DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>;
 /// What drawing a chart gives.
 pub(super) type Drawn<DB> = Result<(), Failure<DB>>;
 
-const FONT: &str = "sans-serif";
-const INK: RGBColor = RGBColor(33, 33, 33);
+pub(super) const FONT: &str = "sans-serif";
+pub(super) const INK: RGBColor = RGBColor(33, 33, 33);
 const MUTED: RGBColor = RGBColor(90, 90, 90);
-const GRID: RGBColor = RGBColor(222, 222, 222);
+pub(super) const GRID: RGBColor = RGBColor(222, 222, 222);
 /// Bins outside a histogram's numbered scale (`undecided`, `none`).
 const APART: RGBColor = RGBColor(160, 160, 160);
 
@@ -39,18 +41,18 @@ const PALETTE: [RGBColor; 8] = [
 // differently above and below the baseline at odd sizes, which lifts full stops and
 // lowers digits by one pixel in the PNG ("97·3%").
 const TITLE_SIZES: (f64, f64) = (26.0, 14.0);
-const AXIS_SIZE: f64 = 18.0;
-const TICK_SIZE: f64 = 16.0;
-const LABEL_SIZES: (f64, f64) = (16.0, 10.0);
-const NOTE_SIZES: (f64, f64) = (14.0, 10.0);
+pub(super) const AXIS_SIZE: f64 = 18.0;
+pub(super) const TICK_SIZE: f64 = 16.0;
+pub(super) const LABEL_SIZES: (f64, f64) = (16.0, 12.0);
+pub(super) const NOTE_SIZES: (f64, f64) = (14.0, 10.0);
 const VALUE_SIZE: f64 = 12.0;
 
 const TITLE_HEIGHT: u32 = 56;
 const FOOTER_HEIGHT: u32 = 30;
-const PAD: i32 = 16;
+pub(super) const PAD: i32 = 16;
 
 /// The `i`th colour: the palette, then hues a golden angle apart in two lightnesses.
-fn colour(i: usize) -> RGBColor {
+pub(super) fn colour(i: usize) -> RGBColor {
     match PALETTE.get(i) {
         Some(&c) => c,
         None => {
@@ -68,57 +70,309 @@ fn contrast(c: RGBColor) -> RGBColor {
     if luma > 150.0 { INK } else { WHITE }
 }
 
-fn text(size: f64, c: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
+pub(super) fn text(size: f64, c: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
     (FONT, size).into_font().color(&c).pos(Pos::new(h, v))
 }
 
-fn bold(size: f64, c: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
+pub(super) fn bold(size: f64, c: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
     FontDesc::from((FONT, size, FontStyle::Bold)).color(&c).pos(Pos::new(h, v))
 }
 
-/// `s` at the largest even size from `max` down to `min` at which it is at most
-/// `width` pixels wide, cut short with an ellipsis if even `min` is too wide.
-fn fit<DB: DrawingBackend>(
+/// How wide `s` is in `style`, in pixels.
+fn width_of<DB: DrawingBackend>(area: &Area<DB>, s: &str, style: &TextStyle) -> Result<u32, Failure<DB>> {
+    Ok(area.estimate_text_size(s, style)?.0)
+}
+
+/// `s` broken at spaces into lines at most `width` pixels wide; a word wider than
+/// `width` on its own is broken between characters, so nothing is ever dropped.
+fn wrap<DB: DrawingBackend>(
+    area: &Area<DB>,
+    s: &str,
+    width: u32,
+    style: &TextStyle,
+) -> Result<Vec<String>, Failure<DB>> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let joined = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if width_of(area, &joined, style)? <= width {
+            line = joined;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        // The word alone, broken between characters while it is too wide.
+        for c in word.chars() {
+            let longer = format!("{line}{c}");
+            if !line.is_empty() && width_of(area, &longer, style)? > width {
+                lines.push(std::mem::replace(&mut line, c.to_string()));
+            } else {
+                line = longer;
+            }
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+/// `s` set to fit `width` pixels, whole: on one line at the largest even size from
+/// `max` down to `min`; else on two lines at the largest size that holds them; else
+/// wrapped onto as many lines as it takes at `min`. Returns the lines and their style.
+pub(super) fn fit<DB: DrawingBackend>(
     area: &Area<DB>,
     s: &str,
     width: u32,
     (max, min): (f64, f64),
     style: impl Fn(f64) -> TextStyle<'static>,
-) -> Result<(String, TextStyle<'static>), Failure<DB>> {
-    let mut size = max;
-    loop {
-        let st = style(size);
-        if area.estimate_text_size(s, &st)?.0 <= width {
-            return Ok((s.to_string(), st));
+) -> Result<(Vec<String>, TextStyle<'static>), Failure<DB>> {
+    for most in [1, 2] {
+        let mut size = max;
+        while size >= min {
+            let st = style(size);
+            let lines = wrap(area, s, width, &st)?;
+            if lines.len() <= most {
+                return Ok((lines, st));
+            }
+            size -= 2.0;
         }
-        if size - 2.0 < min {
-            break;
-        }
-        size -= 2.0;
     }
     let st = style(min);
-    let chars: Vec<char> = s.chars().collect();
-    for keep in (1..chars.len()).rev() {
-        let cut = format!("{}…", chars[..keep].iter().collect::<String>().trim_end());
-        if area.estimate_text_size(&cut, &st)?.0 <= width {
-            return Ok((cut, st));
+    Ok((wrap(area, s, width, &st)?, st))
+}
+
+/// The height of one line of text at `size`, with its leading.
+pub(super) fn line_height(size: f64) -> i32 {
+    size as i32 + 4
+}
+
+/// Draws `lines` one under another, the first at `y` (each line placed by `style`'s
+/// anchor, so a centred style centres the block on `y`).
+fn draw_lines<DB: DrawingBackend>(
+    area: &Area<DB>,
+    lines: &[String],
+    style: &TextStyle,
+    (x, y): (i32, i32),
+) -> Drawn<DB> {
+    let step = line_height(style.font.get_size());
+    let first = match style.pos.v_pos {
+        VPos::Center => y - step * (lines.len() as i32 - 1) / 2,
+        VPos::Top => y,
+        VPos::Bottom => y - step * (lines.len() as i32 - 1),
+    };
+    for (k, line) in lines.iter().enumerate() {
+        area.draw_text(line, style, (x, first + step * k as i32))?;
+    }
+    Ok(())
+}
+
+/// A marker's shape; each series gets its own, so series read apart without colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Marker {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+    TriangleDown,
+    Cross,
+    Plus,
+    Pentagon,
+}
+
+const MARKERS: [Marker; 8] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::Triangle,
+    Marker::Diamond,
+    Marker::TriangleDown,
+    Marker::Cross,
+    Marker::Plus,
+    Marker::Pentagon,
+];
+
+/// Dash patterns in pixels, on and off in turn: solid, dashed, dotted, dash-dot, long
+/// dash, dash-dot-dot, short dash, dash-dash-dot.
+const DASHES: [&[f64]; 8] = [
+    &[],
+    &[12.0, 6.0],
+    &[3.0, 5.0],
+    &[14.0, 5.0, 3.0, 5.0],
+    &[24.0, 7.0],
+    &[10.0, 4.0, 3.0, 4.0, 3.0, 4.0],
+    &[6.0, 5.0],
+    &[12.0, 4.0, 12.0, 4.0, 3.0, 4.0],
+];
+
+/// How one series looks: colour, marker and dash pattern, each distinct from the
+/// other series' for the first eight (and the pairs differ for more).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Look {
+    pub colour: RGBColor,
+    pub marker: Marker,
+    pub dash: &'static [f64],
+}
+
+/// The `i`th series' look.
+pub(super) fn look(i: usize) -> Look {
+    Look { colour: colour(i), marker: MARKERS[i % MARKERS.len()], dash: DASHES[(i + i / DASHES.len()) % DASHES.len()] }
+}
+
+/// The "on" runs of the polyline `points` under the dash `pattern` (solid when empty),
+/// the pattern running on across corners.
+pub(super) fn dashes(points: &[(i32, i32)], pattern: &[f64]) -> Vec<Vec<(i32, i32)>> {
+    if pattern.is_empty() || points.len() < 2 {
+        return vec![points.to_vec()];
+    }
+    let at = |p: (f64, f64)| (p.0.round() as i32, p.1.round() as i32);
+    let (mut k, mut left) = (0, pattern[0]);
+    let mut runs: Vec<Vec<(i32, i32)>> = Vec::new();
+    let mut run = vec![points[0]];
+    for pair in points.windows(2) {
+        let (a, b) = ((f64::from(pair[0].0), f64::from(pair[0].1)), (f64::from(pair[1].0), f64::from(pair[1].1)));
+        let length = (b.0 - a.0).hypot(b.1 - a.1);
+        if length == 0.0 {
+            continue;
+        }
+        let mut done = 0.0;
+        while length - done > left {
+            done += left;
+            let t = done / length;
+            let p = at((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t));
+            if k % 2 == 0 {
+                run.push(p);
+                runs.push(std::mem::take(&mut run));
+            } else {
+                run = vec![p];
+            }
+            k = (k + 1) % pattern.len();
+            left = pattern[k];
+        }
+        left -= length - done;
+        if k % 2 == 0 {
+            run.push(pair[1]);
         }
     }
-    Ok(("…".into(), st))
+    if run.len() >= 2 {
+        runs.push(run);
+    }
+    runs
+}
+
+/// Draws `points` (pixels) as a line in `look`'s colour and dash pattern.
+pub(super) fn dashed_line<DB: DrawingBackend>(
+    root: &Area<DB>,
+    points: &[(i32, i32)],
+    look: &Look,
+    width: u32,
+) -> Drawn<DB> {
+    for run in dashes(points, look.dash) {
+        root.draw(&PathElement::new(run, look.colour.stroke_width(width)))?;
+    }
+    Ok(())
+}
+
+/// Draws `look`'s marker centred on `(x, y)` (pixels), `r` pixels from its centre to
+/// its edge, filled in its colour with a white rim so it stands off its own line.
+pub(super) fn marker<DB: DrawingBackend>(root: &Area<DB>, look: &Look, (x, y): (i32, i32), r: i32) -> Drawn<DB> {
+    let c = look.colour;
+    let outline = |root: &Area<DB>, mut points: Vec<(i32, i32)>| -> Drawn<DB> {
+        root.draw(&Polygon::new(points.clone(), c.filled()))?;
+        points.push(points[0]);
+        root.draw(&PathElement::new(points, WHITE.stroke_width(1)))
+    };
+    match look.marker {
+        Marker::Circle => {
+            root.draw(&Circle::new((x, y), r, c.filled()))?;
+            root.draw(&Circle::new((x, y), r, WHITE.stroke_width(1)))
+        }
+        Marker::Square => {
+            let s = r - 1;
+            outline(root, vec![(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)])
+        }
+        Marker::Triangle => outline(root, vec![(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)]),
+        Marker::TriangleDown => outline(root, vec![(x, y + r + 1), (x + r + 1, y - r), (x - r - 1, y - r)]),
+        Marker::Diamond => outline(root, vec![(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)]),
+        Marker::Pentagon => {
+            let corner = |k: i32| {
+                let a = std::f64::consts::TAU * f64::from(k) / 5.0;
+                let r = f64::from(r + 1);
+                (x + (r * a.sin()).round() as i32, y - (r * a.cos()).round() as i32)
+            };
+            outline(root, (0..5).map(corner).collect())
+        }
+        Marker::Cross | Marker::Plus => {
+            let s = r;
+            let strokes = match look.marker {
+                Marker::Cross => [[(x - s, y - s), (x + s, y + s)], [(x - s, y + s), (x + s, y - s)]],
+                _ => [[(x - s - 1, y), (x + s + 1, y)], [(x, y - s - 1), (x, y + s + 1)]],
+            };
+            for stroke in strokes {
+                root.draw(&PathElement::new(stroke.to_vec(), WHITE.stroke_width(5)))?;
+            }
+            for stroke in strokes {
+                root.draw(&PathElement::new(stroke.to_vec(), c.stroke_width(3)))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Draws an error bar (pixels): a vertical stroke from `low` to `high` at `x` with caps
+/// `cap` pixels either side, over a white halo so it reads on any bar colour. Nothing
+/// is drawn for an interval of no height (an exact value).
+pub(super) fn whisker<DB: DrawingBackend>(
+    root: &Area<DB>,
+    x: i32,
+    (low, high): (i32, i32),
+    cap: i32,
+    c: RGBColor,
+) -> Drawn<DB> {
+    whisker_of(root, x, (low, high), cap, c, 2)
+}
+
+/// [`whisker`] with strokes `width` pixels wide (and no caps when `cap` is 0), for bars
+/// too narrow for the usual one.
+fn whisker_of<DB: DrawingBackend>(
+    root: &Area<DB>,
+    x: i32,
+    (low, high): (i32, i32),
+    cap: i32,
+    c: RGBColor,
+    width: u32,
+) -> Drawn<DB> {
+    if low == high {
+        return Ok(());
+    }
+    let mut strokes = vec![vec![(x, low), (x, high)]];
+    if cap > 0 {
+        strokes.extend([vec![(x - cap, low), (x + cap, low)], vec![(x - cap, high), (x + cap, high)]]);
+    }
+    for s in &strokes {
+        root.draw(&PathElement::new(s.clone(), WHITE.mix(0.9).stroke_width(width + 3)))?;
+    }
+    for s in strokes {
+        root.draw(&PathElement::new(s, c.stroke_width(width)))?;
+    }
+    Ok(())
 }
 
 /// How a legend row marks its entry.
-enum Mark {
+pub(super) enum Mark {
     /// A filled square (a bar or segment colour).
     Swatch(RGBColor),
-    /// A line over its translucent band.
-    Line(RGBColor),
-    /// A grey translucent band: the intervals.
+    /// A series: a short line in its dash pattern over its translucent band, with its
+    /// marker.
+    Series(Look),
+    /// A grey translucent band with a whisker: the intervals of lines.
     Band,
+    /// A dark whisker: the intervals of bars or edges.
+    Whisker,
 }
 
 /// Title, footer and (for a non-empty `legend`) the legend panel; returns the plot's area.
-fn frame<DB: DrawingBackend>(
+pub(super) fn frame<DB: DrawingBackend>(
     root: &Area<DB>,
     title: &str,
     footer: &Footer,
@@ -128,46 +382,94 @@ fn frame<DB: DrawingBackend>(
     let (w, h) = root.dim_in_pixel();
     let inner = w.saturating_sub(2 * PAD as u32);
     let (top, rest) = root.split_vertically(TITLE_HEIGHT);
-    let (title, style) = fit(root, title, inner, TITLE_SIZES, |s| bold(s, INK, HPos::Center, VPos::Center))?;
-    top.draw_text(&title, &style, (w as i32 / 2, TITLE_HEIGHT as i32 / 2))?;
+    let (lines, style) = fit(root, title, inner, TITLE_SIZES, |s| bold(s, INK, HPos::Center, VPos::Center))?;
+    draw_lines(&top, &lines, &style, (w as i32 / 2, TITLE_HEIGHT as i32 / 2))?;
     let (body, foot) = rest.split_vertically(h.saturating_sub(TITLE_HEIGHT + FOOTER_HEIGHT));
     foot.draw(&PathElement::new(vec![(PAD, 0), (w as i32 - PAD, 0)], GRID.stroke_width(1)))?;
-    let (line, style) = fit(root, &footer.0, inner, NOTE_SIZES, |s| text(s, MUTED, HPos::Left, VPos::Center))?;
-    foot.draw_text(&line, &style, (PAD, FOOTER_HEIGHT as i32 / 2))?;
+    let (lines, style) = fit(root, &footer.0, inner, NOTE_SIZES, |s| text(s, MUTED, HPos::Left, VPos::Center))?;
+    draw_lines(&foot, &lines, &style, (PAD, FOOTER_HEIGHT as i32 / 2))?;
     if legend.is_empty() {
         return Ok(body);
     }
-    // As wide as the longest label, between a seventh and a third of the chart.
-    let label = |s: f64| text(s, INK, HPos::Left, VPos::Center);
-    let widest = legend
-        .iter()
-        .map(|(l, _)| root.estimate_text_size(l, &label(LABEL_SIZES.0)).map(|s| s.0))
-        .try_fold(0, |a, b| -> Result<u32, Failure<DB>> { Ok(a.max(b?)) })?;
-    let width = (widest + 44 + PAD as u32).clamp(w / 7, w / 3);
+    let width = legend_width(root, legend)?;
     let (plot, side) = body.split_horizontally(w - width);
-    let (_, side_h) = side.dim_in_pixel();
-    let row = (side_h.saturating_sub(40) / legend.len() as u32).clamp(12, 28) as i32;
-    for (k, (name, mark)) in legend.iter().enumerate() {
-        let y = 24 + row / 2 + k as i32 * row;
-        let half = (row / 2 - 3).clamp(4, 8);
-        let swatch = [(8, y - half), (8 + 2 * half + 4, y + half)];
-        match mark {
-            Mark::Swatch(c) => side.draw(&Rectangle::new(swatch, c.filled()))?,
-            Mark::Line(c) => {
-                side.draw(&Rectangle::new(swatch, c.mix(0.2).filled()))?;
-                side.draw(&PathElement::new(vec![(8, y), (8 + 2 * half + 4, y)], c.stroke_width(3)))?;
-            }
-            Mark::Band => side.draw(&Rectangle::new(swatch, INK.mix(0.15).filled()))?,
-        }
-        let room = width.saturating_sub(44 + PAD as u32 / 2);
-        let (name, style) = fit(root, name, room, LABEL_SIZES, label)?;
-        side.draw_text(&name, &style, (36, y))?;
-    }
+    draw_legend(root, &side, legend)?;
     Ok(plot)
 }
 
+/// A legend panel's width: its longest label on one line, between a seventh and a third
+/// of the chart (a longer label wraps).
+pub(super) fn legend_width<DB: DrawingBackend>(root: &Area<DB>, legend: &[(String, Mark)]) -> Result<u32, Failure<DB>> {
+    let w = root.dim_in_pixel().0;
+    let style = text(LABEL_SIZES.0, INK, HPos::Left, VPos::Center);
+    let mut widest = 0;
+    for (label, _) in legend {
+        widest = widest.max(width_of(root, label, &style)?);
+    }
+    Ok((widest + 60 + PAD as u32).clamp(w / 7, w / 3))
+}
+
+/// Draws `legend` down `side`: each mark, and its label beside it at the largest size
+/// from 16 down to 10 at which every label fits on one line and every entry fits the
+/// panel's height; failing that, wrapped at the largest size at which they fit the
+/// height (at the smallest, they may run past its foot).
+pub(super) fn draw_legend<DB: DrawingBackend>(
+    root: &Area<DB>,
+    side: &Area<DB>,
+    legend: &[(String, Mark)],
+) -> Drawn<DB> {
+    let (width, height) = side.dim_in_pixel();
+    let room = width.saturating_sub(56 + PAD as u32 / 2);
+    let label = |s: f64| text(s, INK, HPos::Left, VPos::Center);
+    let sizes: Vec<f64> =
+        (0..).map(|k| LABEL_SIZES.0 - 2.0 * f64::from(k)).take_while(|s| *s >= NOTE_SIZES.1).collect();
+    let mut options = Vec::new();
+    for &size in &sizes {
+        let set: Vec<Vec<String>> =
+            legend.iter().map(|(l, _)| wrap(root, l, room, &label(size))).collect::<Result<_, _>>()?;
+        let lines: usize = set.iter().map(Vec::len).sum();
+        let fits = lines as i32 * line_height(size) + legend.len() as i32 * 12 <= height as i32 - 30;
+        options.push((size, lines == legend.len(), fits, set));
+    }
+    let chosen = options
+        .iter()
+        .position(|(_, flat, fits, _)| *flat && *fits)
+        .or_else(|| options.iter().position(|(_, _, fits, _)| *fits))
+        .unwrap_or(options.len() - 1);
+    let (size, _, _, set) = options.swap_remove(chosen);
+    let step = line_height(size);
+    let mut y = 24;
+    for ((_, mark), lines) in legend.iter().zip(&set) {
+        let rows = lines.len() as i32 * step;
+        let mid = y + rows / 2;
+        let (x0, x1) = (8, 48);
+        match mark {
+            Mark::Swatch(c) => side.draw(&Rectangle::new([(x0 + 10, mid - 9), (x0 + 28, mid + 9)], c.filled()))?,
+            Mark::Series(look) => {
+                side.draw(&Rectangle::new([(x0, mid - 7), (x1, mid + 7)], look.colour.mix(0.15).filled()))?;
+                let base = side.get_base_pixel();
+                let line = [(base.0 + x0, base.1 + mid), (base.0 + x1, base.1 + mid)];
+                dashed_line(root, &line, look, 3)?;
+                marker(root, look, (base.0 + (x0 + x1) / 2, base.1 + mid), 5)?;
+            }
+            Mark::Band => {
+                side.draw(&Rectangle::new([(x0, mid - 7), (x1, mid + 7)], INK.mix(0.15).filled()))?;
+                let base = side.get_base_pixel();
+                whisker(root, base.0 + (x0 + x1) / 2, (base.1 + mid + 9, base.1 + mid - 9), 4, MUTED)?;
+            }
+            Mark::Whisker => {
+                let base = side.get_base_pixel();
+                whisker(root, base.0 + (x0 + x1) / 2, (base.1 + mid + 9, base.1 + mid - 9), 5, INK)?;
+            }
+        }
+        draw_lines(side, lines, &label(size), (x1 + 8, y + step / 2))?;
+        y += rows + 12;
+    }
+    Ok(())
+}
+
 /// A number for an axis: no trailing zeros, never "-0".
-fn number(v: f64) -> String {
+pub(super) fn number(v: f64) -> String {
     if v.abs() < 1e-12 {
         return "0".into();
     }
@@ -176,95 +478,128 @@ fn number(v: f64) -> String {
 }
 
 /// A probability for an axis: "40%", "2.5%".
-fn axis_percent(v: f64) -> String {
+pub(super) fn axis_percent(v: f64) -> String {
     format!("{}%", number(v * 100.0))
 }
 
-/// Writes each `(centre, lines)` under the plot at pixel `centre`, each line fitted to
-/// `slot` pixels: the first line dark, any second line muted and smaller.
-fn category_labels<DB: DrawingBackend>(root: &Area<DB>, labels: &[((i32, i32), Vec<String>)], slot: u32) -> Drawn<DB> {
-    for ((x, y), lines) in labels {
-        for (k, line) in lines.iter().enumerate() {
-            let (size, c) = if k == 0 { (LABEL_SIZES, INK) } else { (NOTE_SIZES, MUTED) };
-            let (line, style) = fit(root, line, slot, size, |s| text(s, c, HPos::Center, VPos::Top))?;
-            root.draw_text(&line, &style, (*x, y + 8 + 20 * k as i32))?;
+/// A difference of probabilities in percentage points, signed: "+12.5 pp", "0", "−3 pp".
+pub(super) fn points(v: f64) -> String {
+    let pp = v * 100.0;
+    if pp.abs() < 5e-4 {
+        return "0".into();
+    }
+    let sign = if pp > 0.0 { "+" } else { "\u{2212}" };
+    format!("{sign}{} pp", number(pp.abs()))
+}
+
+/// A difference of probabilities with two decimals of a percentage point: "+12.48 pp".
+fn points_precise(v: f64) -> String {
+    let pp = v * 100.0;
+    let sign = if pp > 0.005 {
+        "+"
+    } else if pp < -0.005 {
+        "\u{2212}"
+    } else {
+        ""
+    };
+    format!("{sign}{:.2} pp", pp.abs())
+}
+
+/// The plotting width of a chart on `plot` built with the margins and y label area all
+/// bar charts here use, divided among `span` slots.
+fn slot_width<DB: DrawingBackend>(plot: &Area<DB>, span: f64) -> u32 {
+    let inner = plot.dim_in_pixel().0.saturating_sub(12 + 24 + 76);
+    (f64::from(inner) / span.max(1.0)).floor() as u32
+}
+
+/// How a chart's category labels are set: all the same way, so they read as one row.
+pub(super) struct LabelPlan {
+    /// Per label, per line of it: the physical lines it is wrapped into.
+    lines: Vec<Vec<Vec<String>>>,
+    /// The first line's size (later lines, the notes, are two pixels smaller).
+    size: f64,
+    /// Whether the labels are turned to read upwards.
+    rotated: bool,
+    /// The height they take under the axis, in pixels.
+    pub height: u32,
+}
+
+/// Plans `labels` (per category: a name, then any notes) under slots `slot` pixels wide:
+/// flat, each line wrapped at spaces onto at most two, at the largest size from 16 down
+/// to 12 at which all fit; otherwise turned to read upwards, a line per column, as large as the
+/// slot allows (nothing is ever cut short: at the smallest size they may touch).
+pub(super) fn plan_labels<DB: DrawingBackend>(
+    root: &Area<DB>,
+    labels: &[Vec<String>],
+    slot: u32,
+) -> Result<LabelPlan, Failure<DB>> {
+    let room = slot.saturating_sub(6);
+    let style = |size: f64, k: usize| text(if k == 0 { size } else { size - 2.0 }, INK, HPos::Center, VPos::Top);
+    let mut size = LABEL_SIZES.0;
+    'sizes: while size >= LABEL_SIZES.1 {
+        let mut lines = Vec::new();
+        let mut height = 0;
+        for label in labels {
+            let mut wrapped = Vec::new();
+            let mut h = 0;
+            for (k, line) in label.iter().enumerate() {
+                let st = style(size, k);
+                let w = wrap(root, line, room, &st)?;
+                // Two lines at most, and never a word broken between characters.
+                let whole = w.join(" ") == line.split_whitespace().collect::<Vec<_>>().join(" ");
+                if w.len() > 2 || !whole {
+                    size -= 2.0;
+                    continue 'sizes;
+                }
+                h += w.len() as i32 * line_height(st.font.get_size());
+                wrapped.push(w);
+            }
+            height = height.max(h);
+            lines.push(wrapped);
+        }
+        return Ok(LabelPlan { lines, size, rotated: false, height: 8 + height as u32 });
+    }
+    let columns = labels.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    let mut size = NOTE_SIZES.0;
+    while size > NOTE_SIZES.1 && columns * line_height(size) as u32 > slot {
+        size -= 2.0;
+    }
+    let mut longest = 0;
+    for label in labels {
+        for (k, line) in label.iter().enumerate() {
+            longest = longest.max(width_of(root, line, &style(size, k))?);
+        }
+    }
+    let lines = labels.iter().map(|l| l.iter().map(|line| vec![line.clone()]).collect()).collect();
+    Ok(LabelPlan { lines, size, rotated: true, height: 12 + longest })
+}
+
+/// Writes the planned labels under the plot, each centred on its pixel `(x, y)`: the
+/// name dark, notes muted and smaller.
+pub(super) fn draw_labels<DB: DrawingBackend>(root: &Area<DB>, plan: &LabelPlan, at: &[(i32, i32)]) -> Drawn<DB> {
+    for ((x, y), label) in at.iter().zip(&plan.lines) {
+        let mut top = y + 8;
+        let step = line_height(plan.size);
+        let left = x - step * (label.len() as i32 - 1) / 2;
+        for (k, lines) in label.iter().enumerate() {
+            let (size, c) = if k == 0 { (plan.size, INK) } else { (plan.size - 2.0, MUTED) };
+            if plan.rotated {
+                let style = text(size, c, HPos::Right, VPos::Center).transform(FontTransform::Rotate270);
+                root.draw_text(&lines[0], &style, (left + step * k as i32, y + 8))?;
+            } else {
+                let style = text(size, c, HPos::Center, VPos::Top);
+                draw_lines(root, lines, &style, (*x, top))?;
+                top += lines.len() as i32 * line_height(size);
+            }
         }
     }
     Ok(())
 }
 
-/// Kill probability against range: lines over translucent interval bands.
-pub(super) struct Lines<'a> {
-    pub title: &'a str,
-    pub x_label: &'a str,
-    pub series: &'a [Series],
-    pub footer: &'a Footer,
-}
-
-impl Chart for Lines<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
-        let mut legend: Vec<(String, Mark)> =
-            self.series.iter().enumerate().map(|(i, s)| (s.label.clone(), Mark::Line(colour(i)))).collect();
-        legend.push(("95% interval".into(), Mark::Band));
-        let plot = frame(root, self.title, self.footer, &legend)?;
-
-        let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
-        let (mut lo, mut hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-        if lo == hi {
-            (lo, hi) = (lo - 1.0, hi + 1.0);
-        }
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(56)
-            .y_label_area_size(76)
-            .build_cartesian_2d(lo..hi, 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .x_desc(self.x_label)
-            .y_desc("kill probability")
-            .x_label_formatter(&|v| number(*v))
-            .y_label_formatter(&|v| axis_percent(*v))
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
-
-        let sorted: Vec<Vec<Point>> = self
-            .series
-            .iter()
-            .map(|s| {
-                let mut points = s.points.clone();
-                points.sort_by(|a, b| a.x.total_cmp(&b.x));
-                points
-            })
-            .collect();
-        // Every band first, so no band veils another series' line.
-        for (i, points) in sorted.iter().enumerate() {
-            let c = colour(i);
-            if let [only] = points.as_slice() {
-                let whisker = vec![(only.x, only.low), (only.x, only.high)];
-                chart.draw_series(std::iter::once(PathElement::new(whisker, c.mix(0.5).stroke_width(6))))?;
-                continue;
-            }
-            let band: Vec<(f64, f64)> =
-                points.iter().map(|p| (p.x, p.high)).chain(points.iter().rev().map(|p| (p.x, p.low))).collect();
-            chart.draw_series(std::iter::once(Polygon::new(band, c.mix(0.2).filled())))?;
-        }
-        for (i, points) in sorted.iter().enumerate() {
-            let c = colour(i);
-            chart.draw_series(LineSeries::new(points.iter().map(|p| (p.x, p.p)), c.stroke_width(3)))?;
-            chart.draw_series(points.iter().map(|p| Circle::new((p.x, p.p), 4, c.filled())))?;
-        }
-        Ok(())
-    }
-}
-
 /// Outcome distributions as stacked bars.
 pub(super) struct Stacked<'a> {
     pub title: &'a str,
-    pub bars: &'a [(String, Vec<(String, f64)>)],
+    pub bars: &'a [Stack],
     pub footer: &'a Footer,
 }
 
@@ -272,25 +607,30 @@ impl Chart for Stacked<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
         // Each outcome keeps one colour in every bar, in order of first appearance.
         let mut outcomes: Vec<&str> = Vec::new();
-        for (_, segments) in self.bars {
-            for (o, _) in segments {
+        for bar in self.bars {
+            for (o, _) in &bar.segments {
                 if !outcomes.contains(&o.as_str()) {
                     outcomes.push(o);
                 }
             }
         }
         let index = |o: &str| outcomes.iter().position(|k| *k == o).unwrap_or(0);
-        let legend: Vec<(String, Mark)> =
+        let mut legend: Vec<(String, Mark)> =
             outcomes.iter().enumerate().map(|(i, o)| (o.to_string(), Mark::Swatch(colour(i)))).collect();
+        if self.bars.iter().any(|b| b.tops.iter().any(|(low, high)| high > low)) {
+            legend.push(("95% interval of each edge".into(), Mark::Whisker));
+        }
         let plot = frame(root, self.title, self.footer, &legend)?;
 
         let n = self.bars.len() as f64;
         // At least three slots wide, so one or two bars do not fill the chart.
         let pad = (n.max(3.0) - n) / 2.0;
+        let labels: Vec<Vec<String>> = self.bars.iter().map(|b| vec![b.label.clone()]).collect();
+        let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .margin_right(24)
-            .x_label_area_size(44)
+            .x_label_area_size(plan.height + 4)
             .y_label_area_size(76)
             .build_cartesian_2d(-pad..n + pad, 0.0..1.0)?;
         chart
@@ -305,12 +645,11 @@ impl Chart for Stacked<'_> {
             .max_light_lines(0)
             .draw()?;
 
-        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1) as u32;
-        let mut labels = Vec::new();
-        for (i, (label, segments)) in self.bars.iter().enumerate() {
+        let mut at = Vec::new();
+        for (i, bar) in self.bars.iter().enumerate() {
             let (x0, x1) = (i as f64 + 0.2, i as f64 + 0.8);
             let mut base = 0.0;
-            for (outcome, p) in segments {
+            for (outcome, p) in &bar.segments {
                 let c = colour(index(outcome));
                 let top = (base + p).min(1.0);
                 chart.draw_series(std::iter::once(Rectangle::new([(x0, base), (x1, top)], c.filled())))?;
@@ -325,10 +664,27 @@ impl Chart for Stacked<'_> {
                 }
                 base = top;
             }
-            labels.push((chart.backend_coord(&(i as f64 + 0.5, 0.0)), vec![label.clone()]));
+            // Each edge's whisker a little right of centre, clear of the share written there.
+            let (x, cap) = (i as f64 + 0.68, i as f64 + 0.72);
+            for &(low, high) in &bar.tops {
+                let (px, lo) = chart.backend_coord(&(x, low));
+                let hi = chart.backend_coord(&(x, high)).1;
+                let c = chart.backend_coord(&(cap, low)).0 - px;
+                whisker(root, px, (lo, hi), c.max(3), INK)?;
+            }
+            at.push(chart.backend_coord(&(i as f64 + 0.5, 0.0)));
         }
-        category_labels(root, &labels, slot.saturating_sub(4))
+        draw_labels(root, &plan, &at)
     }
+}
+
+/// How a bar chart's y axis reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum BarScale {
+    /// Percentages from 0 to 1 when every value is a probability, plain numbers otherwise.
+    Auto,
+    /// Signed differences of probabilities, in percentage points, with a line at zero.
+    Difference,
 }
 
 /// Bars with their intervals as error bars.
@@ -336,28 +692,40 @@ pub(super) struct Bars<'a> {
     pub title: &'a str,
     pub y_label: &'a str,
     pub bars: &'a [(String, Point)],
+    pub scale: BarScale,
     pub footer: &'a Footer,
 }
 
 impl Chart for Bars<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
         let plot = frame(root, self.title, self.footer, &[])?;
-        let probabilities = self.bars.iter().all(|(_, p)| p.low >= 0.0 && p.high <= 1.0);
+        let probabilities =
+            self.scale == BarScale::Auto && self.bars.iter().all(|(_, p)| p.low >= 0.0 && p.high <= 1.0);
         let (lo, hi) = if probabilities {
             (0.0, 1.0)
         } else {
             let lo = self.bars.iter().map(|(_, p)| p.low).fold(0.0, f64::min);
-            let hi = self.bars.iter().map(|(_, p)| p.high).fold(f64::NEG_INFINITY, f64::max);
-            let hi = if hi > lo { hi + 0.1 * (hi - lo) } else { lo + 1.0 };
-            (lo, hi)
+            let hi = self.bars.iter().map(|(_, p)| p.high).fold(0.0, f64::max);
+            let span = if hi > lo { hi - lo } else { 1.0 };
+            (if lo < 0.0 { lo - 0.1 * span } else { lo }, hi + 0.1 * span)
         };
-        let show = |v: f64| if probabilities { percent(v) } else { number(v) };
+        let show = |v: f64| match (probabilities, self.scale) {
+            (true, _) => percent(v),
+            (false, BarScale::Difference) => points_precise(v),
+            (false, BarScale::Auto) => number(v),
+        };
         let n = self.bars.len() as f64;
         let pad = (n.max(3.0) - n) / 2.0;
+        let labels: Vec<Vec<String>> = self
+            .bars
+            .iter()
+            .map(|(label, p)| vec![label.clone(), format!("{} ({} to {})", show(p.p), show(p.low), show(p.high))])
+            .collect();
+        let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
         let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .margin_right(24)
-            .x_label_area_size(64)
+            .x_label_area_size(plan.height + 4)
             .y_label_area_size(76)
             .build_cartesian_2d(-pad..n + pad, lo..hi)?;
         chart
@@ -365,51 +733,82 @@ impl Chart for Bars<'_> {
             .disable_x_mesh()
             .x_labels(0)
             .y_desc(self.y_label)
-            .y_label_formatter(&|v| if probabilities { axis_percent(*v) } else { number(*v) })
+            .y_label_formatter(&|v| match (probabilities, self.scale) {
+                (true, _) => axis_percent(*v),
+                (false, BarScale::Difference) => points(*v),
+                (false, BarScale::Auto) => number(*v),
+            })
             .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
             .label_style((FONT, TICK_SIZE).into_font().color(&INK))
             .bold_line_style(GRID)
             .max_light_lines(0)
             .draw()?;
 
-        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1) as u32;
-        let mut labels = Vec::new();
-        for (i, (label, p)) in self.bars.iter().enumerate() {
-            let (x0, x1, mid) = (i as f64 + 0.22, i as f64 + 0.78, i as f64 + 0.5);
-            let c = colour(i);
-            chart.draw_series(std::iter::once(Rectangle::new([(x0, lo.max(0.0).min(p.p)), (x1, p.p)], c.filled())))?;
-            let whisker = INK.stroke_width(2);
-            let (cap0, cap1) = (mid - 0.08, mid + 0.08);
-            chart.draw_series([
-                PathElement::new(vec![(mid, p.low), (mid, p.high)], whisker),
-                PathElement::new(vec![(cap0, p.low), (cap1, p.low)], whisker),
-                PathElement::new(vec![(cap0, p.high), (cap1, p.high)], whisker),
-            ])?;
-            let value = format!("{} ({} to {})", show(p.p), show(p.low), show(p.high));
-            labels.push((chart.backend_coord(&(mid, lo)), vec![label.clone(), value]));
+        // Bars stand on zero (or on the axis's foot when it is above zero).
+        let base = 0.0_f64.clamp(lo, hi);
+        if lo < 0.0 {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(-pad, 0.0), (n + pad, 0.0)],
+                INK.stroke_width(1),
+            )))?;
         }
-        category_labels(root, &labels, slot.saturating_sub(4))
+        let mut at = Vec::new();
+        for (i, (_, p)) in self.bars.iter().enumerate() {
+            let (x0, x1, mid) = (i as f64 + 0.22, i as f64 + 0.78, i as f64 + 0.5);
+            chart.draw_series(std::iter::once(Rectangle::new([(x0, base), (x1, p.p)], colour(i).filled())))?;
+            let (x, low) = chart.backend_coord(&(mid, p.low));
+            let high = chart.backend_coord(&(mid, p.high)).1;
+            let cap = chart.backend_coord(&(mid + 0.08, p.low)).0 - x;
+            whisker(root, x, (low, high), cap.max(3), INK)?;
+            at.push(chart.backend_coord(&(mid, lo)));
+        }
+        draw_labels(root, &plan, &at)
     }
 }
 
-/// Shares of trials per bin.
+/// Shares of trials per bin, with their intervals.
 pub(super) struct Histogram<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
-    pub bins: &'a [(String, f64)],
+    pub bins: &'a [(String, Point)],
     pub footer: &'a Footer,
 }
 
 impl Chart for Histogram<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
         let plot = frame(root, self.title, self.footer, &[])?;
-        let most = self.bins.iter().map(|(_, p)| *p).fold(0.0, f64::max);
+        let most = self.bins.iter().map(|(_, p)| p.high).fold(0.0, f64::max);
         let top = if most > 0.0 { (most * 1.15).min(1.0) } else { 1.0 };
         let n = self.bins.len() as f64;
+        let slot = slot_width(&plot, n);
+
+        // Numbered bins are a scale: when every number does not fit, every 2nd, 5th,
+        // 10th... is written. Other bins (`undecided`) are planned like any category
+        // label, so they turn upright rather than lose letters.
+        let numbered: Vec<Option<f64>> = self.bins.iter().map(|(l, _)| l.trim().parse::<f64>().ok()).collect();
+        let tick = text(LABEL_SIZES.0 - 2.0, INK, HPos::Center, VPos::Top);
+        let mut widest = 0;
+        for ((label, _), number) in self.bins.iter().zip(&numbered) {
+            if number.is_some() {
+                widest = widest.max(width_of(root, label, &tick)?);
+            }
+        }
+        let every =
+            [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|k| widest + 6 <= k * slot).unwrap_or(u32::MAX);
+        let named: Vec<Vec<String>> = self
+            .bins
+            .iter()
+            .zip(&numbered)
+            .filter(|(_, number)| number.is_none())
+            .map(|((label, _), _)| vec![label.clone()])
+            .collect();
+        let plan = plan_labels(root, &named, slot)?;
+        let height = plan.height.max(8 + line_height(tick.font.get_size()) as u32);
+
         let mut chart = ChartBuilder::on(&plot)
             .margin(12)
             .margin_right(24)
-            .x_label_area_size(60)
+            .x_label_area_size(height + 32)
             .y_label_area_size(76)
             .build_cartesian_2d(0.0..n, 0.0..top)?;
         chart
@@ -417,7 +816,7 @@ impl Chart for Histogram<'_> {
             .disable_x_mesh()
             .x_labels(0)
             .x_desc(self.x_label)
-            .y_desc("share of trials")
+            .y_desc("share of trials, with 95% intervals")
             .y_label_formatter(&|v| axis_percent(*v))
             .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
             .label_style((FONT, TICK_SIZE).into_font().color(&INK))
@@ -425,26 +824,85 @@ impl Chart for Histogram<'_> {
             .max_light_lines(0)
             .draw()?;
 
-        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1) as u32;
         let plot_top = chart.backend_coord(&(0.0, top)).1;
-        let mut labels = Vec::new();
-        for (i, (label, p)) in self.bins.iter().enumerate() {
-            let numbered = label.trim().parse::<f64>().is_ok();
-            let c = if numbered { colour(0) } else { APART };
+        let mut at = Vec::new();
+        for (i, ((label, p), number)) in self.bins.iter().zip(&numbered).enumerate() {
+            let c = if number.is_some() { colour(0) } else { APART };
             let (x0, x1) = (i as f64 + 0.04, i as f64 + 0.96);
-            chart.draw_series(std::iter::once(Rectangle::new([(x0, 0.0), (x1, *p)], c.filled())))?;
-            let (x, y) = chart.backend_coord(&(i as f64 + 0.5, *p));
-            let share = percent(*p);
-            // Above the bar, or inside its top when the bar reaches the top of the plot.
-            let (style, at) = match y - 18 >= plot_top {
+            chart.draw_series(std::iter::once(Rectangle::new([(x0, 0.0), (x1, p.p)], c.filled())))?;
+            let (x, low) = chart.backend_coord(&(i as f64 + 0.5, p.low));
+            let high = chart.backend_coord(&(i as f64 + 0.5, p.high)).1;
+            // Bins too narrow for a capped whisker get a thin one.
+            match slot >= 12 {
+                true => whisker(root, x, (low, high), ((slot as i32) / 5).clamp(2, 8), INK)?,
+                false => whisker_of(root, x, (low, high), 0, INK, 1)?,
+            }
+            let y = chart.backend_coord(&(i as f64 + 0.5, p.p)).1.min(high);
+            let share = percent(p.p);
+            // Above the whisker, or inside the bar's top when it reaches the top of the plot.
+            let (style, value_at) = match y - 18 >= plot_top {
                 true => (text(VALUE_SIZE, INK, HPos::Center, VPos::Bottom), (x, y - 3)),
                 false => (text(VALUE_SIZE, contrast(c), HPos::Center, VPos::Top), (x, y + 3)),
             };
-            if *p > 0.0 && root.estimate_text_size(&share, &style)?.0 + 2 <= slot {
-                root.draw_text(&share, &style, at)?;
+            if p.p > 0.0 && width_of(root, &share, &style)? + 2 <= slot {
+                root.draw_text(&share, &style, value_at)?;
             }
-            labels.push((chart.backend_coord(&(i as f64 + 0.5, 0.0)), vec![label.clone()]));
+            let foot = chart.backend_coord(&(i as f64 + 0.5, 0.0));
+            match number {
+                Some(v) => {
+                    let k = v.round() as i64;
+                    let shown = every == 1 || (v.fract() == 0.0 && k.rem_euclid(i64::from(every)) == 0);
+                    // Nor may a number reach under an unnumbered bin's label.
+                    let overhang = (width_of(root, label, &tick)? / 2 + 3).saturating_sub(slot / 2);
+                    let reach = overhang.div_ceil(slot.max(1)) as usize;
+                    let near = i.saturating_sub(reach)..(i + reach + 1).min(numbered.len());
+                    if shown && numbered[near].iter().all(Option::is_some) {
+                        root.draw_text(label, &tick, (foot.0, foot.1 + 8))?;
+                    }
+                }
+                None => at.push(foot),
+            }
         }
-        category_labels(root, &labels, slot.saturating_sub(2))
+        draw_labels(root, &plan, &at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_eight_looks_differ_in_marker_and_in_dash_as_well_as_colour() {
+        let looks: Vec<Look> = (0..8).map(look).collect();
+        for (i, a) in looks.iter().enumerate() {
+            for b in &looks[i + 1..] {
+                assert_ne!(a.marker, b.marker);
+                assert_ne!(a.dash, b.dash);
+                assert_ne!(a.colour, b.colour);
+            }
+        }
+        // Beyond eight the pairs still differ: series 8 has series 0's marker but not its dash.
+        assert_eq!(look(8).marker, look(0).marker);
+        assert_ne!(look(8).dash, look(0).dash);
+    }
+
+    #[test]
+    fn dashes_keep_their_pattern_across_corners() {
+        // Pattern 4 on, 3 off along 10 px right then 10 px down (20 px): on 0..4, off
+        // 4..7, on 7..11 (round the corner: 7..10 right, then 1 px down), off 11..14,
+        // on 14..18 (4..8 px down), off 18..20.
+        let runs = dashes(&[(0, 0), (10, 0), (10, 10)], &[4.0, 3.0]);
+        assert_eq!(runs, vec![vec![(0, 0), (4, 0)], vec![(7, 0), (10, 0), (10, 1)], vec![(10, 4), (10, 8)]]);
+        // Solid is the whole line.
+        assert_eq!(dashes(&[(0, 0), (10, 0)], &[]), vec![vec![(0, 0), (10, 0)]]);
+    }
+
+    #[test]
+    fn differences_read_in_signed_percentage_points() {
+        assert_eq!(points(0.125), "+12.5 pp");
+        assert_eq!(points(-0.03), "\u{2212}3 pp");
+        assert_eq!(points(0.0), "0");
+        assert_eq!(points_precise(0.12480), "+12.48 pp");
+        assert_eq!(points_precise(-0.0004), "\u{2212}0.04 pp");
     }
 }

@@ -6,9 +6,33 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::{Answer, Compared, Odds};
-use crate::charts::{self, Footer, Point, Series};
+use crate::charts::{self, Footer, Panel, Point, Series};
 use crate::error::{Error, Result};
 use crate::export::{write_frame, write_whole};
+
+/// Adds `point` to the series `label` in the panel `ruleset`, making either as needed,
+/// in the order they first come.
+fn add(panels: &mut Vec<Panel>, ruleset: &str, label: &str, point: Point) {
+    if !panels.iter().any(|p| p.title == ruleset) {
+        panels.push(Panel { title: ruleset.to_string(), series: Vec::new() });
+    }
+    let Some(panel) = panels.iter_mut().find(|p| p.title == ruleset) else { return };
+    match panel.series.iter_mut().find(|s| s.label == label) {
+        Some(s) => s.points.push(point),
+        None => panel.series.push(Series { label: label.to_string(), points: vec![point] }),
+    }
+}
+
+/// Each series' first point as a bar named "label (ruleset)", for fire without a range.
+fn as_bars(panels: Vec<Panel>) -> Vec<(String, Point)> {
+    panels
+        .into_iter()
+        .flat_map(|p| {
+            let ruleset = p.title;
+            p.series.into_iter().filter_map(move |s| Some((format!("{} ({ruleset})", s.label), *s.points.first()?)))
+        })
+        .collect()
+}
 
 fn text_column(name: &str, values: Vec<String>) -> Column {
     Column::new(name.into(), values)
@@ -109,40 +133,73 @@ impl Compared {
     }
 
     /// The kill probability of one turn's fire, one series per (ruleset, weapon):
-    /// against range where the comparison has ranges, as bars where it has none.
+    /// against range where the comparison has ranges (a panel per ruleset, drawn as
+    /// steps, see [`charts::probability_vs_range`]), as bars where it has none.
     fn chart(&self, dir: &Path) -> Result<()> {
         let c = &self.comparison;
-        let mut series: Vec<Series> = Vec::new();
+        let mut panels: Vec<Panel> = Vec::new();
         for cell in &self.cells {
             let Answer::Odds { turn, .. } = &cell.answer else { continue };
-            let label = format!("{} ({})", cell.weapon, cell.ruleset);
             let x = cell.range_m.unwrap_or(0.0);
             // An exact value has no band; an estimate carries its interval.
             let point = match turn.exact {
                 Some(p) => Point { x, p, low: p, high: p },
                 None => Point { x, p: turn.estimate, low: turn.ci_low, high: turn.ci_high },
             };
-            match series.iter_mut().find(|s| s.label == label) {
-                Some(s) => s.points.push(point),
-                None => series.push(Series { label, points: vec![point] }),
-            }
+            add(&mut panels, &cell.ruleset, &cell.weapon, point);
         }
-        if series.is_empty() {
+        if panels.is_empty() {
             // Nothing any ruleset could answer: the frame says why, and there is no chart.
             return Ok(());
         }
         let title = format!("{}: P(kill) in one turn's fire vs {}", c.name, c.target);
         if c.ranges_m.is_empty() {
-            let bars: Vec<(String, Point)> = series.into_iter().map(|s| (s.label, s.points[0])).collect();
+            let bars = as_bars(panels);
             charts::bars_with_intervals(&dir.join("p_kill"), &title, "P(kill) in one turn", &bars, &self.footer())?;
         } else {
-            charts::probability_vs_range(&dir.join("p_kill_vs_range"), &title, "range (m)", &series, &self.footer())?;
+            charts::probability_vs_range(&dir.join("p_kill_vs_range"), &title, "range (m)", &panels, &self.footer())?;
+        }
+        Ok(())
+    }
+
+    /// The paired differences (each weapon's kill probability minus the first
+    /// weapon's, `differences.csv`'s rows), one series per (ruleset, weapon): against
+    /// range as `differences_vs_range` beside `p_kill_vs_range`, or as bars in
+    /// `differences` where the comparison has no ranges. Exact where both weapons are
+    /// exact (no interval), else the common-random-numbers estimate and its interval,
+    /// kept within -1..1 where a difference of probabilities lies.
+    fn differences_chart(&self, dir: &Path) -> Result<()> {
+        let c = &self.comparison;
+        let mut panels: Vec<Panel> = Vec::new();
+        for d in &self.differences {
+            let x = d.range_m.unwrap_or(0.0);
+            let point = match d.exact {
+                Some(p) => Point { x, p, low: p, high: p },
+                None => {
+                    let e = &d.common;
+                    Point { x, p: e.estimate, low: e.low.max(-1.0), high: e.high.min(1.0) }
+                }
+            };
+            add(&mut panels, &d.ruleset, &format!("{} minus {}", d.weapon, d.against), point);
+        }
+        if panels.is_empty() {
+            return Ok(());
+        }
+        let first = self.differences.first().map_or("the first weapon", |d| d.against.as_str());
+        let title = format!("{}: each weapon's P(kill) minus {first}'s vs {}", c.name, c.target);
+        let y_label = format!("P(kill) minus {first}'s (percentage points)");
+        if c.ranges_m.is_empty() {
+            let bars = as_bars(panels);
+            charts::difference_bars(&dir.join("differences"), &title, &y_label, &bars, &self.footer())?;
+        } else {
+            let stem = dir.join("differences_vs_range");
+            charts::difference_vs_range(&stem, &title, "range (m)", &y_label, &panels, &self.footer())?;
         }
         Ok(())
     }
 
     /// Writes the frames (`compare`, and `differences` where weapons were paired) as
-    /// CSV and Parquet, and the chart, into `dir`, whole or not at all. Returns the
+    /// CSV and Parquet, and their charts, into `dir`, whole or not at all. Returns the
     /// names of the files written.
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
         let polars = |e: PolarsError| Error::Usage(format!("cannot make the comparison frame: {e}"));
@@ -151,7 +208,8 @@ impl Compared {
             if !self.differences.is_empty() {
                 write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?, &self.metadata())?;
             }
-            self.chart(tmp)
+            self.chart(tmp)?;
+            self.differences_chart(tmp)
         })
     }
 

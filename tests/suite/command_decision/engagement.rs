@@ -1,0 +1,269 @@
+//! Command Decision engagements: Monte Carlo against the Markov-chain solver on a grid
+//! of duels and small fights, hand-computed odds, determinism across threads, and bad
+//! input through the binary.
+
+use crate::common::cli::{assert_contains, assert_located, assert_placed_in, place, replace_once, scenario_error};
+use crate::common::exact::Exact;
+use crate::common::grid::{Family, grid_trials};
+use combat_odds::dice::Ratio;
+use num_bigint::BigUint;
+
+const TRIALS: u64 = 200_000;
+const SEED: u64 = 20_261_123;
+const FAMILY_ALPHA: f64 = 0.01;
+
+/// One unit entry.
+fn unit(name: &str, body: &str) -> String {
+    format!("[[side.unit]]\nname = \"{name}\"\n{body}\n")
+}
+
+const PANTHER: &str = "quality = \"veteran\"\nweapon = \"de_75mm_kwk42\"\nmount = \"tank\"\nvehicle = \"panther_g\"";
+const SHERMAN: &str = "quality = \"regular\"\nweapon = \"us_75mm_m3\"\nmount = \"tank\"\nvehicle = \"m4_sherman\"";
+const HMG: &str = "quality = \"regular\"\nweapon = \"hmg_platoon\"";
+
+/// An engagement of two sides, each one company of morale `morale` holding `units`.
+fn engagement(head: &str, sides: [(&str, i32, &[String]); 2]) -> String {
+    let mut text = format!("ruleset = \"command-decision\"\nkind = \"engagement\"\n\n{head}\n");
+    for (name, morale, units) in sides {
+        text += &format!(
+            "\n[[side]]\nname = \"{name}\"\n\n[[side.company]]\nname = \"{name} company\"\nmorale = {morale}\n\n"
+        );
+        for u in units {
+            text += u;
+        }
+    }
+    text
+}
+
+fn head(range: f64, closing: f64, min: f64, turns: u32, extra: &str) -> String {
+    format!("[engagement]\nrange = {range}\nclosing = {closing}\nmin_range = {min}\nturns = {turns}\n{extra}")
+}
+
+fn grid() -> Vec<(String, String)> {
+    let mut cases = Vec::new();
+    // Tank duels: closing and fixed ranges, both end conditions, morale from fragile to steady.
+    for (range, closing, min) in [(40.0, 6.0, 10.0), (16.0, 0.0, 0.0), (8.0, 2.0, 2.0)] {
+        for (morale, end) in [(7, ""), (4, "end = [\"eliminated\"]"), (9, "end = [\"broken\"]")] {
+            let text = engagement(
+                &head(range, closing, min, 8, end),
+                [("German", morale, &[unit("Panther", PANTHER)]), ("US", morale - 1, &[unit("Sherman", SHERMAN)])],
+            );
+            cases.push((format!("tank duel {range}/{closing} morale {morale} {end}"), text));
+        }
+    }
+    // Machine guns at personnel in the open and in cover, inside 12 in. (enemy within
+    // close proximity), with demoralized companies rallying or staying demoralized.
+    for (cover, rally) in [("", "rally"), ("target_modifiers = [\"medium_cover\"]", "stay_demoralized")] {
+        let text = engagement(
+            &(head(14.0, 3.0, 4.0, 6, "") + &format!("\n[settings]\ndemoralized_companies = \"{rally}\"\n")),
+            [("Attackers", 5, &[unit("MG", HMG)]), ("Defenders", 6, &[unit("Rifles", &format!("{HMG}\n{cover}"))])],
+        );
+        cases.push((format!("mg duel {cover} {rally}"), text));
+    }
+    // Infantry in cover within 12 in. suppress a tank; the tank's HE answers. Rifles
+    // reach 8 in., so the fight is at 8.
+    let text = engagement(
+        &head(8.0, 0.0, 0.0, 5, ""),
+        [
+            (
+                "Infantry",
+                6,
+                &[unit(
+                    "Rifles",
+                    "quality = \"experienced\"\nweapon = \"rifle_platoon\"\ntarget_modifiers = [\"hard_cover\"]",
+                )],
+            ),
+            (
+                "Armour",
+                7,
+                &[unit(
+                    "Sherman HE",
+                    "quality = \"regular\"\nweapon = \"us_75mm_m3_he\"\nmount = \"tank\"\nvehicle = \"m4_sherman\"",
+                )],
+            ),
+        ],
+    );
+    cases.push(("rifles in cover vs sherman he".into(), text));
+    // Two Shermans (one company) against a Panther, under each target policy.
+    for policy in ["most_dangerous", "spread"] {
+        let text = engagement(
+            &head(20.0, 4.0, 8.0, 6, &format!("targets = \"{policy}\"")),
+            [
+                ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 2"))]),
+                ("German", 7, &[unit("Panther", PANTHER)]),
+            ],
+        );
+        cases.push((format!("two shermans vs panther {policy}"), text));
+    }
+    cases
+}
+
+#[test]
+fn monte_carlo_engagements_agree_with_the_markov_chain_solver() {
+    let cases = grid();
+    let family = Family::run_all(&cases, grid_trials(TRIALS), SEED);
+    family.assert_agrees(FAMILY_ALPHA, 6);
+    // The grid reaches every end of a fight.
+    for outcome in ["German", "US", "draw", "undecided"] {
+        assert!(family.reached.contains(outcome), "no case reaches winner `{outcome}`");
+    }
+}
+
+/// Two regular HMG platoons at 16 in. (long band, hit number 4), in the open, morale
+/// 20 so no morale check can fail, one turn, ended only by elimination.
+fn hmg_duel(turns: u32) -> String {
+    engagement(
+        &head(16.0, 0.0, 0.0, turns, "end = [\"eliminated\"]"),
+        [("A", 20, &[unit("MG A", HMG)]), ("B", 20, &[unit("MG B", HMG)])],
+    )
+}
+
+fn ratio(num: u128, den: u128) -> Ratio {
+    Ratio::new(num, den)
+}
+
+#[test]
+fn one_turn_hmg_duel_matches_the_hand_computed_odds() {
+    // Each die hits on 4 or less (4/10) and a hit eliminates a regular stand on 7+
+    // (4/10): 4/25 a die. Three dice: P(kill) = 1 - (21/25)^3 = 1 - 9261/15625 =
+    // 6364/15625. Fire is simultaneous, so
+    //   A wins    = 6364 * 9261 / 15625^2 = 58937004 / 244140625
+    //   draw      = 6364^2 / 15625^2      = 40500496 / 244140625
+    //   undecided = 9261^2 / 15625^2      = 85766121 / 244140625
+    let e = Exact::of("hmg duel 1 turn", &hmg_duel(1));
+    assert_eq!(e.p("winner", "A"), ratio(58_937_004, 244_140_625));
+    assert_eq!(e.p("winner", "B"), ratio(58_937_004, 244_140_625));
+    assert_eq!(e.p("winner", "draw"), ratio(40_500_496, 244_140_625));
+    assert_eq!(e.p("winner", "undecided"), ratio(85_766_121, 244_140_625));
+    // First kill: A alone, B alone, both, none.
+    assert_eq!(e.p("first_kill_by", "both"), ratio(40_500_496, 244_140_625));
+    assert_eq!(e.p("first_kill_turn", "none"), ratio(85_766_121, 244_140_625));
+}
+
+#[test]
+fn a_second_turn_repeats_the_first_when_nobody_fell() {
+    // Morale 20 never fails and the range is fixed, so turn 2 is turn 1 again from the
+    // undecided field: P(A wins) = w + u * w = w (1 + u), w = 58937004/244140625,
+    // u = 85766121/244140625: 58937004 * 329906746 / 244140625^2.
+    let e = Exact::of("hmg duel 2 turns", &hmg_duel(2));
+    let den = BigUint::from(244_140_625u64).pow(2);
+    let win = Ratio::from_big(BigUint::from(58_937_004u64) * BigUint::from(329_906_746u64), den.clone());
+    assert_eq!(e.p("winner", "A"), win);
+    assert_eq!(e.p("turns", "undecided"), Ratio::from_big(BigUint::from(85_766_121u64).pow(2), den));
+    assert_eq!(e.p("turns", "1"), ratio(244_140_625 - 85_766_121, 244_140_625));
+}
+
+#[test]
+fn survivors_and_first_kill_add_up_with_the_winner() {
+    // The embedded duel, ended by elimination alone so that no side can win by the
+    // other breaking.
+    let duel = std::fs::read_to_string(crate::common::experiment_path("cd_engagement_tank_duel.toml")).unwrap();
+    let e = Exact::of("tank duel", &replace_once(&duel, "targets = \"most_dangerous\"", "end = [\"eliminated\"]"));
+    // Losing the Panther ends the fight with the German side out: the US wins, or both
+    // tanks die in the same turn and it is a draw. Nothing else takes the Panther.
+    let us_wins = e.p("winner", "US");
+    let draw = e.p("winner", "draw");
+    let gone = e.p("survivors_panther", "0");
+    assert_eq!(gone, &us_wins + &draw);
+    assert_eq!(e.p("state_panther", "eliminated"), gone);
+    // Both tanks dying in one turn is the one way both fire a first kill together.
+    assert_eq!(e.p("first_kill_by", "both"), draw);
+}
+
+#[test]
+fn engagements_are_thread_independent() {
+    let three_on_three = engagement(
+        &head(30.0, 5.0, 5.0, 10, ""),
+        [
+            ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 3"))]),
+            (
+                "German",
+                7,
+                &[
+                    unit("Panther", &format!("{PANTHER}\ncount = 2")),
+                    unit(
+                        "Pz IV",
+                        "quality = \"regular\"\nweapon = \"de_75mm_kwk42\"\nmount = \"tank\"\nvehicle = \"pz_iv_h\"",
+                    ),
+                ],
+            ),
+        ],
+    );
+    let duel = std::fs::read_to_string(crate::common::experiment_path("cd_engagement_tank_duel.toml")).unwrap();
+    crate::common::determinism::assert_thread_independent(&[("duel", &duel), ("3 on 3", &three_on_three)]);
+    crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("3 on 3", &three_on_three)]);
+    // Six units are past the exact solver's reach: Monte Carlo answers alone.
+    let plan = crate::common::plan("3 on 3", &three_on_three, 1, 1, 1);
+    assert!(plan.compiled.experiment.exact().is_none());
+}
+
+fn base() -> String {
+    hmg_duel(3)
+}
+
+#[test]
+fn a_side_with_no_units_is_refused() {
+    let text = base().replacen("[[side.unit]]\nname = \"MG B\"", "[[side.nothing]]\nname = \"MG B\"", 1);
+    let text = text.replace("[[side.nothing]]\nname = \"MG B\"\nquality = \"regular\"\nweapon = \"hmg_platoon\"\n", "");
+    let (_d, path, line) = scenario_error("empty.toml", &text);
+    assert_placed_in(&line, &path);
+    assert_contains(&line, &["side `B` has no units", "[[side.unit]]"]);
+}
+
+#[test]
+fn a_weapon_that_reaches_no_enemy_is_refused() {
+    // Rifles reach 8 in. at most; the fight stays at 16.
+    let text = replace_once(
+        &base(),
+        "name = \"MG B\"\nquality = \"regular\"\nweapon = \"hmg_platoon\"",
+        "name = \"Rifles\"\nquality = \"regular\"\nweapon = \"rifle_platoon\"",
+    );
+    let (_d, path, line) = scenario_error("reach.toml", &text);
+    // The error points at the unit's table.
+    assert_located(&line, &path, &place(&text, "[[side.unit]]\nname = \"Rifles\"", 0));
+    assert_contains(&line, &["unit `Rifles`", "cannot reach any enemy", "16 in."]);
+}
+
+#[test]
+fn a_turn_limit_of_zero_is_refused() {
+    let text = replace_once(&base(), "turns = 3", "turns = 0");
+    let (_d, path, line) = scenario_error("turns.toml", &text);
+    assert_located(&line, &path, &place(&text, "turns = 0", 8));
+    assert_contains(&line, &["turns must be from 1 to 200, not 0"]);
+}
+
+#[test]
+fn misspellings_get_the_nearest_name() {
+    for (from, to, want) in [
+        ("weapon = \"hmg_platoon\"", "weapon = \"hmg_platon\"", "did you mean `hmg_platoon`?"),
+        ("quality = \"regular\"", "quality = \"reguler\"", "did you mean `regular`?"),
+        ("quality = \"regular\"", "qualty = \"regular\"", "did you mean `quality`?"),
+        ("turns = 3", "turns = 3\ntargets = \"most_dangerus\"", "did you mean `most_dangerous`?"),
+        ("end = [\"eliminated\"]", "end = [\"eliminatd\"]", "did you mean `eliminated`?"),
+    ] {
+        let text = base().replacen(from, to, 1);
+        let (_d, path, line) = scenario_error("typo.toml", &text);
+        assert_placed_in(&line, &path);
+        assert_contains(&line, &[want]);
+    }
+}
+
+#[test]
+fn conditions_the_engagement_sets_cannot_be_named() {
+    let text = replace_once(&base(), "name = \"MG A\"\n", "name = \"MG A\"\nfiring_modifiers = [\"pinned\"]\n");
+    let (_d, path, line) = scenario_error("pinned.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"pinned\"]", 0));
+    assert_contains(&line, &["`pinned` is set by the engagement"]);
+}
+
+#[test]
+fn companies_are_required_and_named_correctly() {
+    let text = base().replacen("[[side.company]]\nname = \"A company\"\nmorale = 20\n", "", 1);
+    let (_d, path, line) = scenario_error("nocompany.toml", &text);
+    crate::common::cli::assert_names_file(&line, &path);
+    assert_contains(&line, &["side `A`", "[[side.company]]", "morale"]);
+    let text = replace_once(&base(), "name = \"MG A\"\n", "name = \"MG A\"\ncompany = \"A compnay\"\n");
+    let (_d, path, line) = scenario_error("badcompany.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"A compnay\"", 0));
+    assert_contains(&line, &["unknown company `A compnay`", "did you mean `A company`?"]);
+}

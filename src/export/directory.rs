@@ -400,11 +400,12 @@ fn mark(dir: &Path, files: &[String]) -> Result<()> {
 fn alive(pid: u32) -> bool {
     #[cfg(unix)]
     {
-        let Ok(pid) = libc::pid_t::try_from(pid) else { return true };
+        let Some(pid) = i32::try_from(pid).ok().and_then(rustix::process::Pid::from_raw) else { return true };
         // Signal 0 checks only that the process exists; EPERM means it does.
-        // SAFETY: kill with signal 0 sends nothing and touches no memory.
-        let r = unsafe { libc::kill(pid, 0) };
-        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+        match rustix::process::test_kill_process(pid) {
+            Ok(()) => true,
+            Err(e) => e == rustix::io::Errno::PERM,
+        }
     }
     #[cfg(not(unix))]
     {
@@ -419,27 +420,24 @@ fn absent(e: &std::io::Error) -> bool {
     matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory)
 }
 
-/// Whether a failed exchange means only that this system cannot do it.
+/// Whether a failed exchange means only that this system cannot do it (a kernel
+/// older than renameat2, or a file system without the flag).
 fn unsupported(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::Unsupported
-        || cfg!(target_os = "linux") && matches!(e.raw_os_error(), Some(libc_errno::EINVAL | libc_errno::ENOSYS))
-}
-
-#[cfg(target_os = "linux")]
-mod libc_errno {
-    pub const EINVAL: i32 = libc::EINVAL;
-    pub const ENOSYS: i32 = libc::ENOSYS;
-}
-#[cfg(not(target_os = "linux"))]
-mod libc_errno {
-    pub const EINVAL: i32 = -1;
-    pub const ENOSYS: i32 = -2;
+    e.kind() == std::io::ErrorKind::Unsupported || {
+        #[cfg(target_os = "linux")]
+        let refused = [rustix::io::Errno::INVAL, rustix::io::Errno::NOSYS]
+            .iter()
+            .any(|errno| e.raw_os_error() == Some(errno.raw_os_error()));
+        #[cfg(not(target_os = "linux"))]
+        let refused = false;
+        refused
+    }
 }
 
 /// Swaps two paths in one step (Linux `renameat2(RENAME_EXCHANGE)`).
 #[cfg(target_os = "linux")]
 fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    renameat2(a, b, libc::RENAME_EXCHANGE)
+    renameat2(a, b, rustix::fs::RenameFlags::EXCHANGE)
 }
 
 #[cfg(not(target_os = "linux"))]
@@ -451,7 +449,7 @@ fn exchange(_: &Path, _: &Path) -> std::io::Result<()> {
 /// a check just before the rename).
 fn place_new(tmp: &Path, dest: &Path) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
-    match renameat2(tmp, dest, libc::RENAME_NOREPLACE) {
+    match renameat2(tmp, dest, rustix::fs::RenameFlags::NOREPLACE) {
         Err(e) if unsupported(&e) => {}
         other => return other,
     }
@@ -461,18 +459,9 @@ fn place_new(tmp: &Path, dest: &Path) -> std::io::Result<()> {
     std::fs::rename(tmp, dest)
 }
 
+/// `renameat2` relative to the working directory; rustix makes the system call itself,
+/// so an older C library without the wrapper still works.
 #[cfg(target_os = "linux")]
-fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| {
-        std::ffi::CString::new(p.as_os_str().as_bytes())
-            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
-    };
-    let (from, to) = (c(from)?, c(to)?);
-    // SAFETY: both paths are NUL-terminated C strings that live across the call; the
-    // raw syscall is used so that an older C library without the wrapper still works.
-    let r = unsafe {
-        libc::syscall(libc::SYS_renameat2, libc::AT_FDCWD, from.as_ptr(), libc::AT_FDCWD, to.as_ptr(), flags)
-    };
-    if r == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+fn renameat2(from: &Path, to: &Path, flags: rustix::fs::RenameFlags) -> std::io::Result<()> {
+    rustix::fs::renameat_with(rustix::fs::CWD, from, rustix::fs::CWD, to, flags).map_err(std::io::Error::from)
 }

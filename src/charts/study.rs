@@ -32,10 +32,6 @@ pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
         None => format!("{}: {}", summary.ruleset, footer.0),
     };
     let scenario = &summary.scenario;
-    let estimate = |k: f64, count: u64| {
-        let e = interval(count, n, CONFIDENCE);
-        Point { x: k, p: e.estimate, low: e.low, high: e.high }
-    };
     let named = |name: &str| summary.measures.iter().find(|m| m.name == name);
     let survivors: Vec<&MeasureCounts> = summary.measures.iter().filter(|m| m.name.starts_with("survivors_")).collect();
 
@@ -46,7 +42,7 @@ pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
             .iter()
             .zip(&winner.counts)
             .enumerate()
-            .map(|(k, (o, &c))| (o.clone(), estimate(k as f64, c)))
+            .map(|(k, (o, &c))| (o.clone(), share(k as f64, c, n)))
             .collect();
         let title = format!("Who wins: {scenario}");
         written.extend(bars_with_intervals(&dir.join("winner"), &title, "probability", &bars, &footer)?);
@@ -55,7 +51,7 @@ pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
         let title = format!("Turn of the decision: {scenario}");
         let x_label = "game turn when one side won or broke (undecided: the turn limit came first)";
         let bins: Vec<(String, Point)> =
-            turns.outcomes.iter().zip(&turns.counts).map(|(o, &c)| (o.clone(), estimate(0.0, c))).collect();
+            turns.outcomes.iter().zip(&turns.counts).map(|(o, &c)| (o.clone(), share(0.0, c, n))).collect();
         written.extend(histogram(&dir.join("turns"), &title, x_label, &bins, &footer)?);
         let decided = decided_by_turn(turns, n);
         if !decided.is_empty() {
@@ -113,10 +109,15 @@ fn decided_by_turn(turns: &MeasureCounts, trials: u64) -> Vec<Point> {
         .into_iter()
         .map(|(turn, count)| {
             running += count;
-            let e = interval(running, trials, CONFIDENCE);
-            Point { x: turn, p: e.estimate, low: e.low, high: e.high }
+            share(turn, running, trials)
         })
         .collect()
+}
+
+/// The share of `trials` that `count` is, with its interval, at `x`.
+fn share(x: f64, count: u64, trials: u64) -> Point {
+    let e = interval(count, trials, CONFIDENCE);
+    Point { x, p: e.estimate, low: e.low, high: e.high }
 }
 
 /// One measure as a stacked bar: each outcome's share, and at each segment's top edge

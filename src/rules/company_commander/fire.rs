@@ -275,8 +275,6 @@ pub struct FireAction {
     /// Whether each volley is made, by the target's state when the action begins
     /// ([`FireAction::start_index`]); empty when every volley is.
     fires: Vec<Vec<bool>>,
-    /// How the weapon of each group is chosen, when there are groups.
-    choice: Option<WeaponChoice>,
     measures: Vec<Measure>,
 }
 
@@ -305,7 +303,7 @@ impl FireAction {
             Measure::counts("hits", attacks),
         ];
         let start = TargetState { suppressed, ..TargetState::default() };
-        FireAction { volleys, strength, start, suppressed_again, timing, fires: Vec::new(), choice: None, measures }
+        FireAction { volleys, strength, start, suppressed_again, timing, fires: Vec::new(), measures }
     }
 
     /// The same action with `more` volleys made after it (a barrage's second attack).
@@ -338,7 +336,6 @@ impl FireAction {
                 fires
             })
             .collect();
-        self.choice = Some(by);
         let attacks = self.made_from(&self.start).map(|(_, v)| v.attacks).sum();
         self.measures[3] = Measure::counts("hits", attacks);
         self
@@ -358,7 +355,6 @@ impl FireAction {
                         let alone = FireAction {
                             volleys: vec![Volley { one_of: None, ..self.volleys[i].clone() }],
                             fires: Vec::new(),
-                            choice: None,
                             ..self.clone()
                         };
                         let after = alone.exact_from(start);
@@ -381,10 +377,11 @@ impl FireAction {
             .collect()
     }
 
-    /// The choice this action makes when it begins with the target in its starting
-    /// state, group by group (empty without groups), for the notes.
-    pub fn choices(&self) -> Vec<Chosen> {
-        self.choice.map_or_else(Vec::new, |by| self.weigh(self.start, by))
+    /// The choice made `by` when the action begins with the target in its starting
+    /// state, group by group (empty without groups), for the notes: only that one
+    /// state is weighed, where [`FireAction::choosing`] weighs them all.
+    pub fn choices(&self, by: WeaponChoice) -> Vec<Chosen> {
+        self.weigh(self.start, by)
     }
 
     /// Where `start` is in [`FireAction::fires`]: strength lost, then suppressed.

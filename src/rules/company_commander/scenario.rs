@@ -472,8 +472,14 @@ impl Ctx<'_> {
         for why in set_aside {
             self.notes.push(format!("  {why}"));
         }
-        let weighed = self.action(volleys.clone(), target);
-        for chosen in weighed.choices() {
+        // The notes show the choice from the target's starting state; the caller's
+        // action makes it for every state.
+        let weighed = if groups.is_empty() {
+            Vec::new()
+        } else {
+            self.unchosen(volleys.clone(), target).choices(self.settings.weapon_choice)
+        };
+        for chosen in weighed {
             let group = firing[chosen.volley].mount.one_of.as_deref().unwrap_or_default();
             let odds = |c: &Candidate| {
                 format!(
@@ -513,7 +519,15 @@ impl Ctx<'_> {
             && (target.armour.is_none() || mode.anti_armour.is_some())
     }
 
+    /// The fire action of `volleys` at `target`, one weapon of each group chosen for
+    /// every state the target may start in.
     pub(super) fn action(&self, volleys: Vec<Volley>, target: &Target) -> FireAction {
+        self.unchosen(volleys, target).choosing(self.settings.weapon_choice)
+    }
+
+    /// The fire action of `volleys` at `target` with every volley made: the form in
+    /// which each group's members are weighed.
+    fn unchosen(&self, volleys: Vec<Volley>, target: &Target) -> FireAction {
         FireAction::new(
             volleys,
             target.strength,
@@ -521,7 +535,6 @@ impl Ctx<'_> {
             self.settings.suppressed_again,
             self.settings.suppression_timing,
         )
-        .choosing(self.settings.weapon_choice)
     }
 
     /// The target as the notes show it; `facing_matters` is false where the facing is not

@@ -8,12 +8,11 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use combat_odds::bench;
-use combat_odds::cli::FirePlan;
-use combat_odds::dice::{D6, D10, D20, D100, Die};
-use combat_odds::document::Document;
-use combat_odds::engine::{self, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
-use combat_odds::rules::command_decision::{CommandDecision, FireResolution};
+use combat_odds_core::dice::{D6, D10, D20, D100, Die};
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
+use combat_odds_rules::Scenario;
+use combat_odds_rules::command_decision::{CommandDecision, FireResolution};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// Rolls per iteration of the dice benches (so the loop overhead is amortised).
@@ -21,10 +20,10 @@ const ROLLS: u64 = 1024;
 /// Trials of the end-to-end engine bench.
 const ENGINE_TRIALS: u64 = 1_000_000;
 
-/// The peer comparison's resolution (see [`bench::peer_resolution`]) on the shipped
+/// The peer comparison's resolution (see `CommandDecision::peer_resolution`) on the shipped
 /// tables.
 fn resolution() -> FireResolution {
-    bench::peer_resolution(&CommandDecision::load(None).expect("embedded tables load"))
+    CommandDecision::load(None).expect("embedded tables load").peer_resolution()
 }
 
 fn dice(c: &mut Criterion) {
@@ -49,7 +48,7 @@ fn dice(c: &mut Criterion) {
 /// Compiles a shipped experiment, as the CLI would.
 fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
     let plan = MonteCarlo { trials: 1, seed: 2026, threads: Some(1), mode: Mode::Literal };
-    FirePlan::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").compiled.experiment
+    Scenario::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").set_up.experiment
 }
 
 /// One chunk of trials through the tally, as the engine runs it.

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::builder::PossibleValue;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::engine::Mode;
+use combat_odds_core::engine::Mode;
 
 /// Exact and Monte Carlo odds of WW2 wargame fire, KO and morale tables.
 #[derive(Debug, Parser)]
@@ -73,7 +73,7 @@ pub struct TrialArgs {
     /// `literal` rolls every die in rule order; `compiled` draws each trial from the
     /// exact distribution built once before the first trial (used wherever the exact
     /// engine reaches, literal elsewhere).
-    #[arg(long, value_enum, default_value = "compiled")]
+    #[arg(long, value_parser = mode(), default_value = "compiled")]
     pub mode: Mode,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
@@ -313,12 +313,7 @@ pub enum Format {
 }
 
 /// `--mode` takes the names reports and summaries use.
-impl ValueEnum for Mode {
-    fn value_variants<'a>() -> &'a [Self] {
-        &Mode::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.name()))
-    }
+fn mode() -> impl TypedValueParser<Value = Mode> {
+    PossibleValuesParser::new(Mode::ALL.map(Mode::name))
+        .map(|name| Mode::ALL.into_iter().find(|m| m.name() == name).expect("one of the listed names"))
 }

@@ -3,9 +3,9 @@
 //! equivalent saying so, and bad input.
 
 use crate::common::cli::{self, assert_contains, error_line, write};
-use combat_odds::compare::{Answer, Compared, Comparison, Odds, compare};
-use combat_odds::document::Document;
-use combat_odds::engine::{Mode, MonteCarlo};
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_report::compare::{Answer, Compared, Comparison, Odds, compare};
 
 fn comparison(text: &str) -> Comparison {
     Comparison::read(&Document::new("test.toml", "test.toml", text)).expect("a valid comparison")

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use combat_odds::dice::Ratio;
-use combat_odds::rules::command_decision::{FireResolution, HitResult, Volley};
+use combat_odds_core::dice::Ratio;
+use combat_odds_rules::command_decision::{FireResolution, HitResult, Volley};
 
 /// (worst result, hits, ammo depleted) after a sequence of dice.
 type State = (Option<HitResult>, u32, bool);
@@ -60,7 +60,7 @@ fn folded_exact_engine_equals_enumerating_every_face() {
     ];
     for volleys in cases {
         let resolution = FireResolution::new(volleys.clone(), None, vec![], false);
-        let exact = combat_odds::engine::Experiment::exact(&resolution).expect("small enough");
+        let exact = combat_odds_core::engine::Experiment::exact(&resolution).expect("small enough");
         let (brute, total) = enumerate(&volleys);
         let marginal =
             |f: &dyn Fn(&State) -> bool| Ratio::new(brute.iter().filter(|(s, _)| f(s)).map(|(_, w)| w).sum(), total);

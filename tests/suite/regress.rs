@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use crate::common::cli::{self, assert_contains, error_line, replace_once, write};
-use combat_odds::engine::{Mode, MonteCarlo};
-use combat_odds::regress::{Rulesets, Suite, check, diff_tables, evaluate, write_baseline};
+use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_report::regress::{Rulesets, Suite, check, diff_tables, evaluate, write_baseline};
 
 fn experiments(names: &[&str]) -> Suite {
     Suite { scenarios: names.iter().map(|n| PathBuf::from("experiments").join(n)).collect() }
@@ -40,7 +40,7 @@ const SUITE: [&str; 6] = [
     "coc_lmg_phases_to_break_section.toml",
 ];
 
-fn moved_scenarios(diffs: &[combat_odds::regress::Diff]) -> BTreeSet<String> {
+fn moved_scenarios(diffs: &[combat_odds_report::regress::Diff]) -> BTreeSet<String> {
     diffs.iter().filter(|d| d.verdict.moved()).map(|d| d.old.scenario.clone()).collect()
 }
 

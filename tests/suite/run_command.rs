@@ -11,7 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::cli::{self, assert_contains, assert_names_file, error_line};
-use combat_odds::engine::{CHUNK_TRIALS, batch_ends};
+use combat_odds_core::engine::{CHUNK_TRIALS, batch_ends};
 use serde_json::Value;
 use tempfile::TempDir;
 

@@ -187,7 +187,7 @@ fn tallies_do_not_depend_on_threads_and_big_engagements_are_not_solved() {
     let doc = crate::common::exact::experiment_file("coc_engagement_sections_at_the_hedge.toml");
     let started = std::time::Instant::now();
     let p = crate::common::plan_doc(&doc, 1000, 1, 1);
-    assert!(p.compiled.experiment.exact().is_none());
+    assert!(p.set_up.experiment.exact().is_none());
     assert!(started.elapsed().as_secs() < 5, "refused at once");
 }
 

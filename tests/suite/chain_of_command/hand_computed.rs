@@ -20,7 +20,7 @@
 //! * Force Morale starts from a d6 (Green -2, Elite +2): <=2 8, 3-4 9, 5 10, 6+ 11.
 
 use crate::common::exact::{Exact, r};
-use combat_odds::dice::Ratio;
+use combat_odds_core::dice::Ratio;
 
 /// A Chain of Command scenario of `kind` with `body` after the kind line.
 fn coc(kind: &str, body: &str) -> String {

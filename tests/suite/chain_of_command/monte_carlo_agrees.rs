@@ -478,7 +478,7 @@ fn the_grid_spans_every_kind_reading_and_situation() {
         assert!(with(&format!("policy = \"{policy}\"")) >= 8, "too few hands under {policy}");
     }
     let mut readings: Vec<(&str, &[&str])> = vec![("shock_thresholds", &THRESHOLDS)];
-    readings.extend(combat_odds::rules::chain_of_command::SETTINGS);
+    readings.extend(combat_odds_rules::chain_of_command::SETTINGS);
     for (setting, values) in readings {
         for value in values {
             assert!(with(&format!("{setting} = \"{value}\"")) >= 3, "too few cases read {setting} = {value}");

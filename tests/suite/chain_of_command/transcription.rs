@@ -11,11 +11,11 @@
 
 use crate::common::lines;
 
-use combat_odds::rules::Ruleset;
-use combat_odds::rules::chain_of_command::{
+use combat_odds_core::tables::{RollRange, Source};
+use combat_odds_rules::Ruleset;
+use combat_odds_rules::chain_of_command::{
     ChainOfCommand, Change, EMBEDDED, HitEffect, QUALITIES, Rank, SETTINGS, Tables, Threshold, Use,
 };
-use combat_odds::tables::{RollRange, Source};
 
 const SEED: &str = "002_5e16b8a8908c3b26.txt";
 const FACTS: &str = "chain-of-command-facts.md";
@@ -288,7 +288,7 @@ fn effect_faces(miss: &str, shock: &str, kill: &str) -> [Option<HitEffect>; 6] {
 
 /// A column of a table listing, by file and column name.
 fn column(coc: &ChainOfCommand, file: &str, name: &str) -> Vec<String> {
-    let views = Ruleset::tables(coc);
+    let views = Ruleset::listing(coc);
     let view = views.iter().find(|v| v.file == file).unwrap_or_else(|| panic!("no listing of {file}"));
     let col = view.columns.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no column {name} in {file}"));
     col.1.clone()
@@ -913,7 +913,7 @@ fn every_table_names_its_source_and_a_heading_that_source_prints() {
     );
     // Every listing carries a source, and every source is one of the two files (the
     // anti-tank placeholder names the reference's section 5, reference line 190).
-    for v in Ruleset::tables(&coc) {
+    for v in Ruleset::listing(&coc) {
         assert!(v.source.seed == SEED || v.source.seed == FACTS, "{}: seed {:?}", v.file, v.source.seed);
     }
 }

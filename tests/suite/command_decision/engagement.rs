@@ -5,7 +5,7 @@
 use crate::common::cli::{assert_contains, assert_located, assert_placed_in, place, replace_once, scenario_error};
 use crate::common::exact::Exact;
 use crate::common::grid::{Family, grid_trials};
-use combat_odds::dice::Ratio;
+use combat_odds_core::dice::Ratio;
 use num_bigint::BigUint;
 
 const TRIALS: u64 = 200_000;
@@ -194,7 +194,7 @@ fn engagements_are_thread_independent() {
     crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("3 on 3", &three_on_three)]);
     // Six units are past the exact solver's reach: Monte Carlo answers alone.
     let plan = crate::common::plan("3 on 3", &three_on_three, 1, 1, 1);
-    assert!(plan.compiled.experiment.exact().is_none());
+    assert!(plan.set_up.experiment.exact().is_none());
 }
 
 fn base() -> String {

@@ -16,7 +16,7 @@ use std::io::Write;
 
 use crate::common::cli::experiment_outcome_row;
 use crate::common::exact::{Exact, experiment_file, r};
-use combat_odds::document::Document;
+use combat_odds_core::document::Document;
 
 /// A direct fire scenario: `header` lines (range, phase), then one `[[firer]]` and the
 /// `[target]`, each given as the body of its table.

@@ -8,7 +8,7 @@
 
 use crate::common::grid::grid_trials;
 use crate::common::{direct_fire, morale, plan};
-use combat_odds::export::Report;
+use combat_odds_report::export::Report;
 
 const TRIALS: u64 = 200_000;
 const SEED: u64 = 20_261_121;
@@ -76,7 +76,7 @@ modifiers = ["medium_cover"]
 fn reports() -> Vec<(String, Report)> {
     grid()
         .into_iter()
-        .map(|(name, text)| (name.clone(), plan(&name, &text, grid_trials(TRIALS), SEED, 2).report().unwrap()))
+        .map(|(name, text)| (name.clone(), Report::of(plan(&name, &text, grid_trials(TRIALS), SEED, 2)).unwrap()))
         .collect()
 }
 
@@ -119,7 +119,7 @@ fn every_exact_interval_covers_most_estimates() {
 fn exact_distributions_sum_to_one() {
     for (name, text) in grid() {
         let p = plan(&name, &text, 1, 1, 1);
-        let experiment = p.compiled.experiment.as_ref();
+        let experiment = p.set_up.experiment.as_ref();
         let exact = experiment.exact().expect("exact exists");
         crate::common::assert_sums_to_one(&name, experiment.measures(), &exact);
     }

@@ -2,9 +2,9 @@
 //! Reference Card (seed `001_b275c1225bd05435.txt`). Every expected value below is a
 //! literal copied from the seed text; the comment above it quotes the seed line.
 
-use combat_odds::rules::Ruleset;
-use combat_odds::rules::command_decision::{CommandDecision, HitResult, Quality, Tables};
-use combat_odds::tables::{ModifierEffect, ModifierTable, Side, Source};
+use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side, Source};
+use combat_odds_rules::Ruleset;
+use combat_odds_rules::command_decision::{CommandDecision, HitResult, Quality, Tables};
 
 const SEED: &str = "001_b275c1225bd05435.txt";
 
@@ -384,7 +384,7 @@ fn every_table_carries_provenance_from_the_reference_card() {
 #[test]
 fn every_listed_card_table_names_seed_001_and_a_title() {
     let cd = ruleset();
-    let views = Ruleset::tables(&cd);
+    let views = Ruleset::listing(&cd);
     let card: Vec<_> = views.iter().filter(|v| !v.file.starts_with("catalogue.toml")).collect();
     // Hit results, natural-10 footnote, morale results, artillery response, ammo
     // depletion, the seven modifier charts and the Orders Summary.

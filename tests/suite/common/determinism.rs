@@ -3,7 +3,8 @@
 //! chunks, through the library and through `combat-odds fire --threads`; a different
 //! seed gives different ones; and one scenario's counts can be pinned.
 
-use combat_odds::engine::{self, CHUNK_TRIALS, Mode, Tally};
+use combat_odds_core::engine::{self, CHUNK_TRIALS, Mode, Tally};
+use combat_odds_report::export::Report;
 
 use super::cli::{stdout_of, write};
 use super::{plan, plan_in};
@@ -16,12 +17,12 @@ pub fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> 
 /// The merged tally of `trials` trials in `mode` from `seed` on `threads` threads.
 pub fn tally_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
     let p = plan_in(mode, name, text, trials, seed, threads);
-    engine::run(p.compiled.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}")).0
+    engine::run(p.set_up.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}")).0
 }
 
 /// Every measure's counts, in measure order.
 pub fn counts(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Vec<Vec<u64>> {
-    let measures = plan(name, text, 1, seed, 1).compiled.experiment.measures().len();
+    let measures = plan(name, text, 1, seed, 1).set_up.experiment.measures().len();
     let t = tally(name, text, trials, seed, threads);
     (0..measures).map(|m| t.counts(m).to_vec()).collect()
 }
@@ -35,7 +36,7 @@ pub fn assert_thread_independent(scenarios: &[(&str, &str)]) {
     for (mode, &(name, text)) in
         [Mode::Literal, Mode::Compiled].into_iter().flat_map(|m| scenarios.iter().map(move |s| (m, s)))
     {
-        let measures = plan(name, text, 1, 1, 1).compiled.experiment.measures().len();
+        let measures = plan(name, text, 1, 1, 1).set_up.experiment.measures().len();
         for trials in partial.into_iter().chain(whole) {
             let one = tally_in(mode, name, text, trials, 7, 1);
             assert_eq!(one.trials(), trials, "{name}: {trials} trials");
@@ -92,7 +93,7 @@ pub fn assert_cli_thread_independent(scenarios: &[(&str, &str)], ruleset: &str) 
 pub fn assert_pinned(name: &str, text: &str, want: &[&[u64]], what: &str) {
     let want: Vec<Vec<u64>> = want.iter().map(|m| m.to_vec()).collect();
     assert_eq!(counts(name, text, 1_000, 1, 1), want, "pinned counts changed: see {what}");
-    let report = plan(name, text, 1_000, 1, 1).report().expect("a report");
+    let report = Report::of(plan(name, text, 1_000, 1, 1)).expect("a report");
     let reported: Vec<Vec<u64>> =
         report.all_measures().map(|(_, rows, _)| rows.iter().map(|r| r.count).collect()).collect();
     assert_eq!(reported, want, "the report's counts differ from the tally's");

@@ -2,9 +2,9 @@
 
 use std::panic::Location;
 
-use combat_odds::dice::Ratio;
-use combat_odds::document::Document;
-use combat_odds::engine::{ExactTable, Measure};
+use combat_odds_core::dice::Ratio;
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{ExactTable, Measure};
 
 use super::{assert_sums_to_one, experiment_path, plan_doc};
 
@@ -28,7 +28,7 @@ impl Exact {
     /// every measure must sum to exactly 1.
     pub fn from_doc(doc: &Document) -> Self {
         let plan = plan_doc(doc, 1000, 1, 1);
-        let experiment = plan.compiled.experiment.as_ref();
+        let experiment = plan.set_up.experiment.as_ref();
         let table = experiment.exact().expect("small enough for exact enumeration");
         let measures = experiment.measures().to_vec();
         assert_sums_to_one(&doc.name, &measures, &table);

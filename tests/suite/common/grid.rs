@@ -7,9 +7,9 @@
 
 use std::collections::BTreeSet;
 
-use combat_odds::dice::Ratio;
-use combat_odds::engine::Mode;
-use combat_odds::export::Report;
+use combat_odds_core::dice::Ratio;
+use combat_odds_core::engine::Mode;
+use combat_odds_report::export::Report;
 use statrs::distribution::{ChiSquared, ContinuousCDF, DiscreteCDF, Poisson};
 
 use super::{assert_sums_to_one, plan, plan_in};
@@ -104,7 +104,7 @@ impl Family {
     /// distribution.
     pub fn run(&mut self, name: &str, text: &str, trials: u64, seed: u64) {
         self.run_in(Mode::Literal, name, text, trials, seed);
-        if plan(name, text, 1, seed, 1).compiled.experiment.compiled().is_some() {
+        if plan(name, text, 1, seed, 1).set_up.experiment.compiled().is_some() {
             self.run_in(Mode::Compiled, &format!("{name} [compiled]"), text, trials, seed);
         }
     }
@@ -114,11 +114,11 @@ impl Family {
     /// nothing was pooled) a chi-square differing from the report's.
     fn run_in(&mut self, mode: Mode, name: &str, text: &str, trials: u64, seed: u64) {
         let p = plan_in(mode, name, text, trials, seed, 2);
-        let experiment = p.compiled.experiment.as_ref();
+        let experiment = p.set_up.experiment.as_ref();
         let measures = experiment.measures().to_vec();
         let exact = experiment.exact().unwrap_or_else(|| panic!("{name}: no exact distribution"));
         assert_sums_to_one(name, &measures, &exact);
-        let report: Report = p.report().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report: Report = Report::of(p).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!((report.trials, report.mode), (trials, mode), "{name}");
         for (i, ((m, rows, agreement), (measure, row))) in
             report.all_measures().zip(measures.iter().zip(&exact)).enumerate()

@@ -7,10 +7,10 @@ pub mod determinism;
 pub mod exact;
 pub mod grid;
 
-use combat_odds::cli::FirePlan;
-use combat_odds::dice::Ratio;
-use combat_odds::document::Document;
-use combat_odds::engine::{Measure, Mode, MonteCarlo};
+use combat_odds_core::dice::Ratio;
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{Measure, Mode, MonteCarlo};
+use combat_odds_rules::Scenario;
 
 /// The path of `name` in the experiments/ folder.
 pub fn experiment_path(name: &str) -> std::path::PathBuf {
@@ -18,23 +18,23 @@ pub fn experiment_path(name: &str) -> std::path::PathBuf {
 }
 
 /// Compiles scenario TOML text as the CLI would (embedded tables), to run literally.
-pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
+pub fn plan(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Scenario {
     plan_in(Mode::Literal, name, text, trials, seed, threads)
 }
 
 /// Compiles scenario TOML text as the CLI would (embedded tables), to run in `mode`.
-pub fn plan_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> FirePlan {
+pub fn plan_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Scenario {
     plan_doc_in(mode, &Document::new(name, name, text), trials, seed, threads)
 }
 
 /// Compiles a scenario document as the CLI would (embedded tables), to run literally.
-pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> FirePlan {
+pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> Scenario {
     plan_doc_in(Mode::Literal, doc, trials, seed, threads)
 }
 
 /// Compiles a scenario document as the CLI would (embedded tables), to run in `mode`.
-pub fn plan_doc_in(mode: Mode, doc: &Document, trials: u64, seed: u64, threads: usize) -> FirePlan {
-    FirePlan::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads), mode })
+pub fn plan_doc_in(mode: Mode, doc: &Document, trials: u64, seed: u64, threads: usize) -> Scenario {
+    Scenario::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads), mode })
         .unwrap_or_else(|e| panic!("scenario {} should compile: {e}", doc.name))
 }
 

@@ -167,7 +167,7 @@ fn monte_carlo_agrees_with_the_markov_solution_on_a_grid_of_duels() {
 fn the_grid_spans_every_engagement_setting_and_both_end_conditions() {
     let cases = grid();
     let with = |s: &str| cases.iter().filter(|(_, t)| t.contains(s)).count();
-    for (setting, readings) in combat_odds::rules::company_commander::ENGAGEMENT_SETTINGS {
+    for (setting, readings) in combat_odds_rules::company_commander::ENGAGEMENT_SETTINGS {
         for reading in readings.iter().skip(1) {
             assert!(with(&format!("{setting} = \"{reading}\"")) >= 1, "no case reads {setting} = {reading}");
         }
@@ -313,11 +313,11 @@ fn a_big_engagement_has_no_exact_solution_and_says_so_at_once() {
     let text = engagement("", "range = 4\nturns = 20", &[&squad("Attackers")], &[&squad("Defenders")]);
     let started = Instant::now();
     let p = plan("big", &text, 2_000, 1, 2);
-    assert!(p.compiled.experiment.exact().is_none(), "a 4 x 4 squad fight should be out of exact reach");
-    assert!(p.compiled.notes.iter().any(|n| n.contains("Monte Carlo only")), "{:?}", p.compiled.notes);
+    assert!(p.set_up.experiment.exact().is_none(), "a 4 x 4 squad fight should be out of exact reach");
+    assert!(p.set_up.notes.iter().any(|n| n.contains("Monte Carlo only")), "{:?}", p.set_up.notes);
     assert!(started.elapsed().as_secs() < 5, "took {:?}", started.elapsed());
     // Monte Carlo still answers it.
-    let report = p.report().expect("a report");
+    let report = combat_odds_report::export::Report::of(p).expect("a report");
     assert_eq!(report.trials, 2_000);
 }
 

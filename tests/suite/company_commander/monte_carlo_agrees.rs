@@ -602,7 +602,7 @@ fn the_grid_spans_every_kind_reading_and_situation() {
         assert!(with(&format!("kind = \"{kind}\"")) >= 5, "fewer than 5 cases of kind {kind}");
     }
     let mut readings: Vec<(&str, &[&str])> = vec![("weapon_strength_outcome", &STRENGTH_READINGS)];
-    readings.extend(combat_odds::rules::company_commander::SETTINGS);
+    readings.extend(combat_odds_rules::company_commander::SETTINGS);
     for (setting, values) in readings {
         for value in values {
             // `cannot_fire` refuses the scenario it would change; it has no outcomes.

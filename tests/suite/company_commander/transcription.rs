@@ -9,8 +9,8 @@
 
 use crate::common::lines;
 
-use combat_odds::rules::company_commander::{CompanyCommander, Effect, Facing, HitKind, Penetration, QUALITIES};
-use combat_odds::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
+use combat_odds_core::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
+use combat_odds_rules::company_commander::{CompanyCommander, Effect, Facing, HitKind, Penetration, QUALITIES};
 
 const SEED: &str = "003_4209dbf3d2b9cbd0.txt";
 
@@ -472,7 +472,7 @@ fn stabilisers_relieve_the_moving_penalty_by_one_and_two() {
 /// How many attacks a compiled scenario makes: its `hits` measure counts 0 to that many.
 fn attacks(name: &str, text: &str) -> usize {
     let plan = crate::common::plan(name, text, 1, 1, 1);
-    let measures = plan.compiled.experiment.measures();
+    let measures = plan.set_up.experiment.measures();
     let hits = measures.iter().find(|m| m.name == "hits").expect("a `hits` measure");
     hits.outcomes.len() - 1
 }

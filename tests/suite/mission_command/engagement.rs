@@ -219,7 +219,7 @@ fn a_big_engagement_is_too_large_for_the_exact_solver_rather_than_hanging() {
     let text = duel("range = 25\nclosing = 5\nmin_range = 5", 20, &a, &b, "suppression_markers = \"kept\"");
     let started = std::time::Instant::now();
     let p = plan("big", &text, 1000, 1, 1);
-    assert!(p.compiled.experiment.exact().is_none(), "a 10-element engagement should be too large");
+    assert!(p.set_up.experiment.exact().is_none(), "a 10-element engagement should be too large");
     assert!(started.elapsed().as_secs() < 20, "giving up took {:?}", started.elapsed());
 }
 

@@ -657,7 +657,7 @@ fn the_report_says_when_the_exact_engine_stands_aside() {
     // = 2^259, and past 128 bits even after the engine reduces the weights. 10 weigh at
     // most 400^10 = 2^86.4 and stay exact.
     let foot = |elements: u32| {
-        combat_odds::document::Document::new(
+        combat_odds_core::document::Document::new(
             "foot",
             "tests/suite/mission_command/hand_computed.rs (foot)",
             p2p(
@@ -669,16 +669,16 @@ fn the_report_says_when_the_exact_engine_stands_aside() {
         )
     };
     let far = crate::common::plan_doc(&foot(30), 1000, 1, 1);
-    assert!(far.compiled.experiment.exact().is_none());
+    assert!(far.set_up.experiment.exact().is_none());
     assert!(
-        far.compiled
+        far.set_up
             .notes
             .iter()
             .any(|n| n.contains("pass the exact engine's 128-bit integers") && n.contains("30 d20 shots")),
         "{:?}",
-        far.compiled.notes
+        far.set_up.notes
     );
     let near = crate::common::plan_doc(&foot(10), 1000, 1, 1);
-    assert!(near.compiled.experiment.exact().is_some());
-    assert!(!near.compiled.notes.iter().any(|n| n.contains("exact engine")), "{:?}", near.compiled.notes);
+    assert!(near.set_up.experiment.exact().is_some());
+    assert!(!near.set_up.notes.iter().any(|n| n.contains("exact engine")), "{:?}", near.set_up.notes);
 }

@@ -24,7 +24,7 @@
 
 use crate::common::grid::{Family, grid_trials, pooled_fit};
 use crate::common::plan;
-use combat_odds::dice::Ratio;
+use combat_odds_core::dice::Ratio;
 
 const TRIALS: u64 = 200_000;
 const SEED: u64 = 20_261_122;
@@ -584,7 +584,7 @@ fn the_grid_spans_every_kind_reading_and_result() {
     let mut reached = std::collections::BTreeSet::new();
     for (name, text) in cases.iter().filter(|(_, t)| t.contains("reaction_test") || t.contains("area_fire_building")) {
         let p = plan(name, text, 1, 1, 1);
-        let experiment = p.compiled.experiment.as_ref();
+        let experiment = p.set_up.experiment.as_ref();
         let exact = experiment.exact().expect("exact exists");
         let m = &experiment.measures()[0];
         for (label, r) in m.outcomes.iter().zip(&exact[0]) {

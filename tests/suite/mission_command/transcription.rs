@@ -10,9 +10,9 @@ use crate::common::lines;
 
 use std::fmt::Display;
 
-use combat_odds::rules::mission_command::{MissionCommand, Tables, ToHitCell};
-use combat_odds::tables::grid::NamedRow;
-use combat_odds::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
+use combat_odds_core::tables::grid::NamedRow;
+use combat_odds_core::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
+use combat_odds_rules::mission_command::{MissionCommand, Tables, ToHitCell};
 
 const SEED: &str = "004_c8a32eb3bda45530.txt";
 

@@ -1,0 +1,145 @@
+//! Compiled Monte Carlo: a resolution's exact outcome distribution, built once, then
+//! sampled with one alias draw per trial.
+//!
+//! The literal mode rolls every die the rules roll; the compiled mode draws the
+//! state a trial ends in straight from the distribution the exact engine weighed, so
+//! both estimate the same numbers and the tests hold them to each other and to the
+//! exact answer. A trial adds one to a per-state count; the counts become measure
+//! tallies once per chunk, through the same `index` the literal mode uses.
+
+use super::{ExactTable, Experiment, Measure, Resolution, Streams, Tally};
+use crate::engine::alias::Alias;
+use crate::exact::Weight;
+
+/// How a run draws its trials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Every die rolled in rule order: the reference, easy to audit.
+    Literal,
+    /// Outcomes drawn from the compiled exact distributions, where they can be built.
+    Compiled,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 2] = [Mode::Literal, Mode::Compiled];
+
+    /// The name the CLI and results use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Literal => "literal",
+            Mode::Compiled => "compiled",
+        }
+    }
+}
+
+/// An experiment as a run will draw it: compiled when asked for and possible, else
+/// the literal one it came from.
+pub struct Prepared<'a> {
+    literal: &'a dyn Experiment,
+    compiled: Option<Box<dyn Experiment + 'a>>,
+}
+
+impl<'a> Prepared<'a> {
+    /// `experiment` prepared for `mode`. A compiled mode falls back to literal where
+    /// the exact distribution is out of reach (too many states, or weights past 64
+    /// bits).
+    pub fn new(experiment: &'a dyn Experiment, mode: Mode) -> Self {
+        let compiled = (mode == Mode::Compiled).then(|| experiment.compiled()).flatten();
+        Prepared { literal: experiment, compiled }
+    }
+
+    /// The experiment to run.
+    pub fn experiment(&self) -> &dyn Experiment {
+        self.compiled.as_deref().unwrap_or(self.literal)
+    }
+
+    /// The mode the run actually uses.
+    pub fn mode(&self) -> Mode {
+        if self.compiled.is_some() { Mode::Compiled } else { Mode::Literal }
+    }
+}
+
+/// Runs `trials` trials, each `draw` giving the index (below `states`) of the state
+/// it ends in, and adds them to `tally`, `outcome` writing a state's outcome of every
+/// measure.
+///
+/// A trial only adds one to its state's count. Consecutive trials mostly end in the
+/// same few states, and an increment that must wait for the previous one to the same
+/// counter would set the pace, so trial `t` counts in copy `t % 4` of the counters and
+/// the copies are added up at the end.
+#[inline(always)]
+pub(crate) fn tally_states(
+    trials: u64,
+    states: usize,
+    mut draw: impl FnMut() -> usize,
+    outcome: impl Fn(usize, &mut [usize]),
+    tally: &mut Tally,
+) {
+    let mut counts = vec![[0u64; 4]; states];
+    for t in 0..trials {
+        counts[draw()][(t % 4) as usize] += 1;
+    }
+    let mut out = vec![0; tally.measures()];
+    for (state, copies) in counts.iter().enumerate() {
+        let n: u64 = copies.iter().sum();
+        if n > 0 {
+            outcome(state, &mut out);
+            tally.record_n(&out, n);
+        }
+    }
+}
+
+/// [`tally_states`] where every state's outcomes are listed: `outcomes[s]` for state `s`.
+#[inline(always)]
+pub fn tally_listed(trials: u64, outcomes: &[Vec<usize>], draw: impl FnMut() -> usize, tally: &mut Tally) {
+    tally_states(trials, outcomes.len(), draw, |s, out| out.copy_from_slice(&outcomes[s]), tally);
+}
+
+/// A [`Resolution`] compiled to its states' exact distribution.
+pub struct CompiledResolution<'a, R: Resolution> {
+    resolution: &'a R,
+    alias: Alias,
+    /// The outcome of every measure, per state.
+    outcomes: Vec<Vec<usize>>,
+}
+
+impl<'a, R: Resolution> CompiledResolution<'a, R> {
+    /// Compiles `resolution`, or `None` where its exact distribution is out of reach
+    /// or weighs more than 64 bits.
+    pub fn new(resolution: &'a R) -> Option<Self> {
+        let dist = resolution.exact_state().ok()?;
+        let weights: Option<Vec<u64>> =
+            dist.iter().map(|(_, w)| num_traits::ToPrimitive::to_u64(&w.to_big())).collect();
+        let alias = Alias::new(&weights?)?;
+        let outcomes = dist
+            .iter()
+            .map(|(state, _)| {
+                let mut out = vec![0; resolution.measures().len()];
+                resolution.index(state, &mut out);
+                out
+            })
+            .collect();
+        Some(CompiledResolution { resolution, alias, outcomes })
+    }
+}
+
+impl<R: Resolution> Experiment for CompiledResolution<'_, R> {
+    fn measures(&self) -> &[Measure] {
+        Resolution::measures(self.resolution)
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        Resolution::kill(self.resolution)
+    }
+
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let stream = &mut streams.compiled;
+        tally_listed(trials, &self.outcomes, || self.alias.sample(stream), tally);
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        Experiment::exact(self.resolution)
+    }
+}

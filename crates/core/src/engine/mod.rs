@@ -1,0 +1,535 @@
+//! Seeded, chunked, parallel Monte Carlo.
+//!
+//! Trials are cut into fixed-size chunks. Chunk `c` draws from streams that are a
+//! pure function of (master seed, purpose, c), never of the thread that runs it, and
+//! each chunk fills its own [`Tally`]; tallies are integer counts merged by addition,
+//! so the result is bit-identical on any number of threads and memory does not grow
+//! with the number of trials.
+
+mod alias;
+mod compiled;
+mod tally;
+
+pub use crate::streams::{Purpose, Stream, Streams};
+pub use alias::Alias;
+pub use compiled::tally_listed;
+pub(crate) use compiled::tally_states;
+pub use compiled::{CompiledResolution, Mode, Prepared};
+pub use tally::Tally;
+
+use rayon::prelude::*;
+
+use crate::dice::Ratio;
+use crate::error::{Error, Result, Setting};
+use crate::exact::{Dist, TooLarge, Weight, marginals};
+use crate::stats::Paired;
+
+/// Trials per chunk: large enough to amortise stream seeding, small enough to
+/// balance across threads.
+pub const CHUNK_TRIALS: u64 = 1 << 16;
+
+/// One named family of mutually exclusive outcomes of a trial.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measure {
+    /// snake_case name, e.g. `target` or `hits`.
+    pub name: String,
+    /// Outcome labels in report order.
+    pub outcomes: Vec<String>,
+}
+
+impl Measure {
+    /// A measure from its name and outcome labels.
+    pub fn new(name: &str, outcomes: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        Measure { name: name.to_string(), outcomes: outcomes.into_iter().map(Into::into).collect() }
+    }
+
+    /// A measure counting 0..=max of something, labelled "0", "1", ...
+    pub fn counts(name: &str, max: u32) -> Self {
+        Measure::new(name, (0..=max).map(|n| n.to_string()))
+    }
+}
+
+/// How many outcomes each measure has, in measure order: the layout of a [`Tally`].
+pub fn layout(measures: &[Measure]) -> Vec<usize> {
+    measures.iter().map(|m| m.outcomes.len()).collect()
+}
+
+/// The exact probability of every outcome of every measure, in measure order.
+pub type ExactTable = Vec<Vec<Ratio>>;
+
+/// A compiled resolution the engine can run: one trial is one resolution.
+///
+/// Implementations are immutable and hold every threshold precomputed, so trials
+/// cannot fail and allocate nothing.
+pub trait Experiment: Sync {
+    /// What a trial reports, in order; the first measure is the primary one.
+    fn measures(&self) -> &[Measure];
+
+    /// The (measure, outcome) that counts as a kill for `p_kill`.
+    fn kill(&self) -> (usize, usize);
+
+    /// Run `trials` trials drawing from `streams`, adding each to `tally`.
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally);
+
+    /// The exact distribution of every measure, or `None` where it is out of reach.
+    fn exact(&self) -> Option<ExactTable>;
+
+    /// This experiment compiled to exact distributions sampled one draw at a time
+    /// (see [`Mode::Compiled`]), or `None` where that is out of reach.
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        None
+    }
+}
+
+/// The most outcome combinations (every measure at once) a literal chunk counts in
+/// one flat array; beyond it, each measure is counted on its own.
+pub const MAX_JOINT: usize = 4096;
+
+/// The most measures one resolution reports (a trial's outcome indices live on the
+/// stack).
+pub const MAX_MEASURES: usize = 10;
+
+/// A resolution described by the state one trial ends in: every ruleset's fire and
+/// test is one. It runs one literal trial, maps a state to the outcome of every
+/// measure, and gives the state's exact distribution; the blanket [`Experiment`]
+/// impl turns that into Monte Carlo tallies and exact marginals through the same
+/// `index`, so the two can only disagree by chance.
+pub trait Resolution: Sync {
+    /// What a trial ends in.
+    type State: Ord + Clone;
+
+    /// The exact engine's integer weights: `u128`, or `BigUint` for resolutions that
+    /// chain more rolls than 128 bits can weigh.
+    type Weight: Weight;
+
+    /// What a trial reports, in order (at most [`MAX_MEASURES`]).
+    fn measures(&self) -> &[Measure];
+
+    /// The (measure, outcome) that counts as a kill for `p_kill`.
+    fn kill(&self) -> (usize, usize);
+
+    /// One literal trial: every die the rules roll, in rule order.
+    ///
+    /// Implementations mark this and [`Resolution::index`] `#[inline(always)]`: called
+    /// apart, the state goes through memory as narrow stores read back by a wider load,
+    /// which the processor cannot forward, and every trial stalls on it (perf annotate
+    /// of the Command Decision literal chunk: 32 M trials/s apart, 56 M/s inlined).
+    fn trial(&self, streams: &mut Streams) -> Self::State;
+
+    /// The outcome index of every measure for a state.
+    fn index(&self, state: &Self::State, out: &mut [usize]);
+
+    /// The exact distribution of a trial's state.
+    fn exact_state(&self) -> std::result::Result<Dist<Self::State, Self::Weight>, TooLarge>;
+}
+
+impl<R: Resolution> Experiment for R {
+    fn measures(&self) -> &[Measure] {
+        Resolution::measures(self)
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        Resolution::kill(self)
+    }
+
+    /// Literal trials. Where every measure's outcomes together make at most
+    /// [`MAX_JOINT`] combinations, a trial's outcomes are counted as one mixed-radix
+    /// index (one increment a trial, spread into the measures once per chunk).
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let sizes = layout(Resolution::measures(self));
+        let measures = sizes.len();
+        let mut out = [0usize; MAX_MEASURES];
+        let joint = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)).filter(|&j| j <= MAX_JOINT);
+        let Some(joint) = joint else {
+            for _ in 0..trials {
+                let state = self.trial(streams);
+                self.index(&state, &mut out[..measures]);
+                tally.record(&out[..measures]);
+            }
+            return;
+        };
+        // Each measure's place value, zero past the last measure: the index is then a
+        // sum of independent products over a fixed length, which unrolls, rather than
+        // a chain of multiplies as long as the measures.
+        let mut stride = [0usize; MAX_MEASURES];
+        let mut place = 1;
+        for (s, &n) in stride[..measures].iter_mut().zip(&sizes).rev() {
+            *s = place;
+            place *= n;
+        }
+        let draw = || {
+            let state = self.trial(streams);
+            self.index(&state, &mut out[..measures]);
+            out.iter().zip(&stride).map(|(o, s)| o * s).sum()
+        };
+        let outcome = |j: usize, out: &mut [usize]| {
+            for ((o, &n), &s) in out.iter_mut().zip(&sizes).zip(&stride) {
+                *o = j / s % n;
+            }
+        };
+        tally_states(trials, joint, draw, outcome, tally);
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        let dist = self.exact_state().ok()?;
+        Some(marginals(&dist, &layout(Resolution::measures(self)), |s, out| self.index(s, out)))
+    }
+
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        CompiledResolution::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+    }
+}
+
+/// The most trials one study may ask for: 2^53, past which a count no longer has an
+/// exact `f64` and estimates (count / trials) would silently round.
+pub const MAX_TRIALS: u64 = 1 << 53;
+
+/// The most worker threads per core: more only adds switching (a fire of 1,000 trials
+/// took 30 s on 4,000 threads).
+pub const MAX_THREADS_PER_CORE: usize = 8;
+
+/// The most worker threads this machine takes: [`MAX_THREADS_PER_CORE`] per core.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) * MAX_THREADS_PER_CORE
+}
+
+/// How many trials to run, from which seed, on how many threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MonteCarlo {
+    /// Number of trials (at least 1).
+    pub trials: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads; `None` uses rayon's default (all cores).
+    pub threads: Option<usize>,
+    /// Literal dice or compiled distributions (see [`Prepared`]).
+    pub mode: Mode,
+}
+
+impl MonteCarlo {
+    /// Refuses what the engine cannot run: no trials, more than [`MAX_TRIALS`], no
+    /// threads or more than [`max_threads`].
+    pub fn validate(&self) -> Result<()> {
+        if self.trials == 0 {
+            return Err(Error::setting(Setting::Trials, "must be at least 1"));
+        }
+        if self.trials > MAX_TRIALS {
+            return Err(Error::setting(
+                Setting::Trials,
+                format!(
+                    "{}: at most {MAX_TRIALS} (2^53), past which counts lose exactness as probabilities; ask for a precision instead, to stop at the accuracy you need",
+                    self.trials
+                ),
+            ));
+        }
+        match self.threads {
+            Some(0) => Err(Error::setting(Setting::Threads, "must be at least 1")),
+            Some(n) if n > max_threads() => Err(Error::setting(
+                Setting::Threads,
+                format!(
+                    "{n}: at most {} on this machine ({MAX_THREADS_PER_CORE} per core); more threads only slow the run, and leaving the thread count out uses every core",
+                    max_threads()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Which chunks a process runs: shard `index` of `count` takes the chunks whose
+/// number is `index - 1` modulo `count`. The shards of a study share its chunk
+/// numbering and streams, so their tallies add up to exactly the unsharded one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// From 1.
+    pub index: u64,
+    /// How many shards the study is split into.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole study in one process.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// Reads `K/N` with 1 <= K <= N.
+    pub fn parse(text: &str) -> std::result::Result<Self, String> {
+        let bad = || format!("shard `{text}` is not K/N with 1 <= K <= N (e.g. 3/8, the third of eight shards)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The chunks of a study of `chunks` chunks this shard runs, in order.
+    pub fn chunks(self, chunks: u64) -> impl Iterator<Item = u64> + Clone {
+        (self.index - 1..chunks).step_by(self.count as usize)
+    }
+
+    /// How many chunks of a study of `chunks` chunks this shard runs.
+    pub fn chunk_count(self, chunks: u64) -> u64 {
+        chunks.saturating_sub(self.index - 1).div_ceil(self.count)
+    }
+
+    /// Trials this shard runs of a study of `trials` trials: whole chunks, less what
+    /// the study's last chunk lacks if it is this shard's.
+    pub fn trials(self, trials: u64) -> u64 {
+        let chunks = trials.div_ceil(CHUNK_TRIALS);
+        let last = chunks.saturating_sub(1);
+        let short = if chunks > 0 && last % self.count == self.index - 1 {
+            CHUNK_TRIALS - chunk_trials(trials, last)
+        } else {
+            0
+        };
+        self.chunk_count(chunks) * CHUNK_TRIALS - short
+    }
+
+    /// This shard's `k`-th chunk (from 0) in the study's numbering.
+    pub fn chunk(self, k: u64) -> u64 {
+        self.index - 1 + k * self.count
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A whole Monte Carlo study: trials, seed and threads, the shard this process runs,
+/// and an optional precision at which to stop early.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Study {
+    /// Trials (the most, with a precision target), seed and threads.
+    pub monte_carlo: MonteCarlo,
+    /// The chunks this process runs.
+    pub shard: Shard,
+    /// Stop once every outcome's interval half-width is below this.
+    pub precision: Option<f64>,
+}
+
+/// The most chunks between two progress reports and precision checks.
+pub const MAX_BATCH_CHUNKS: usize = 64;
+
+/// Where a study's batches end, counted in the shard's chunks done: after 1, 2, 4, ...
+/// chunks (each batch doubles what is done) until batches reach
+/// [`MAX_BATCH_CHUNKS`], then every [`MAX_BATCH_CHUNKS`], and at the last chunk. A
+/// precision target is thus met within twice the trials it needs (or one batch more),
+/// and since the ends depend on nothing but the chunk count, it stops at the same
+/// trial count on any machine.
+pub fn batch_ends(chunks: u64) -> impl Iterator<Item = u64> {
+    let mut done = 0;
+    std::iter::from_fn(move || {
+        (done < chunks).then(|| {
+            done = (done + done.clamp(1, MAX_BATCH_CHUNKS as u64)).min(chunks);
+            done
+        })
+    })
+}
+
+/// What a study ran to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ran {
+    /// The merged tally.
+    pub tally: Tally,
+    /// The mode it ran in (literal where compiled was asked for but out of reach).
+    pub mode: Mode,
+    /// Whether the precision target (if any) was met.
+    pub precise: bool,
+}
+
+/// The widest interval half-width over every outcome of every measure.
+pub fn widest_half_width(tally: &Tally, measures: &[Measure], confidence: f64) -> f64 {
+    (0..measures.len())
+        .flat_map(|m| tally.counts(m).iter().map(|&c| crate::stats::interval(c, tally.trials(), confidence)))
+        .map(|e| (e.high - e.low) / 2.0)
+        .fold(0.0, f64::max)
+}
+
+/// Runs a study in the batches of [`batch_ends`]. After each batch it reports (trials
+/// done, trials planned) to `progress`, and with a precision target stops as soon as
+/// every outcome's 95% interval is narrower than it. Once `stop` is set no further
+/// chunk starts and the study ends with [`Error::Interrupted`].
+pub fn run_study(
+    experiment: &dyn Experiment,
+    study: &Study,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Ran> {
+    let plan = &study.monte_carlo;
+    let prepared = Prepared::new(experiment, plan.mode);
+    let (experiment, mode) = (prepared.experiment(), prepared.mode());
+    let layout = layout(experiment.measures());
+    let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
+    // This shard's chunks are walked by position, never collected: a study of 2^53
+    // trials holds no more memory than one of a thousand.
+    let mine = study.shard.chunk_count(chunks);
+    let planned = study.shard.trials(plan.trials);
+    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    let precise = |tally: &Tally| {
+        study.precision.is_none_or(|p| widest_half_width(tally, experiment.measures(), crate::stats::CONFIDENCE) < p)
+    };
+    let work = || -> Result<Ran> {
+        let mut tally = Tally::new(&layout);
+        let mut start = 0;
+        for end in batch_ends(mine) {
+            let part = (start..end)
+                .into_par_iter()
+                .map(|k| (!stopped()).then(|| run_chunk(experiment, plan, &layout, study.shard.chunk(k))))
+                .reduce(|| Some(Tally::new(&layout)), |a, b| Some(a?.merge(b?)));
+            tally = tally.merge(part.filter(|_| !stopped()).ok_or(Error::Interrupted)?);
+            start = end;
+            progress(tally.trials(), planned);
+            if study.precision.is_some() && precise(&tally) {
+                return Ok(Ran { tally, mode, precise: true });
+            }
+        }
+        Ok(Ran { precise: precise(&tally), mode, tally })
+    };
+    in_pool(plan.threads, work)?
+}
+
+/// Trials in chunk `chunk` of a study of `trials` trials.
+fn chunk_trials(trials: u64, chunk: u64) -> u64 {
+    CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS)
+}
+
+/// One chunk: its own streams, its own tally.
+fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], chunk: u64) -> Tally {
+    let mut streams = Streams::for_chunk(plan.seed, chunk);
+    let mut tally = Tally::new(layout);
+    experiment.simulate(&mut streams, chunk_trials(plan.trials, chunk), &mut tally);
+    tally
+}
+
+/// Runs `work` on `threads` threads (rayon's default pool when `None`).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        None => Ok(work()),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| {
+                Error::setting(Setting::Threads, format!("{threads}: cannot start the thread pool: {e}"))
+            })?;
+            Ok(pool.install(work))
+        }
+    }
+}
+
+/// Runs the experiment in `plan.mode` and returns the merged tally and the mode it
+/// ran in (literal where compiled was asked for but is out of reach).
+pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<(Tally, Mode)> {
+    let prepared = Prepared::new(experiment, plan.mode);
+    Ok((run_as_given(prepared.experiment(), plan)?, prepared.mode()))
+}
+
+/// Runs the experiment exactly as given, whatever `plan.mode` says. Ctrl-C (see
+/// [`crate::interrupt`]) stops it between chunks with [`Error::Interrupted`].
+pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
+    let layout = layout(experiment.measures());
+    let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
+    in_pool(plan.threads, || {
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                crate::interrupt::check()?;
+                Ok(run_chunk(experiment, plan, &layout, chunk))
+            })
+            .try_reduce(|| Tally::new(&layout), |a, b| Ok(a.merge(b)))
+    })?
+}
+
+/// Runs `first` and `second` trial by trial on common random numbers and counts
+/// their kills jointly, for the difference between them. Chunks and their merge are
+/// as in [`run`], so the result does not depend on the thread count.
+pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteCarlo) -> Result<Paired> {
+    let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
+    in_pool(plan.threads, || {
+        (0..chunks)
+            .into_par_iter()
+            .map(|chunk| {
+                crate::interrupt::check()?;
+                let pair = [first, second];
+                let mut tallies = pair.map(|e| Tally::new(&layout(e.measures())));
+                let mut paired = Paired::default();
+                for i in 0..chunk_trials(plan.trials, chunk) {
+                    let streams = Streams::for_paired_trial(plan.seed, chunk * CHUNK_TRIALS + i);
+                    let mut killed = [false; 2];
+                    for ((e, tally), k) in pair.iter().zip(&mut tallies).zip(&mut killed) {
+                        let (m, o) = e.kill();
+                        let before = tally.counts(m)[o];
+                        e.simulate(&mut streams.clone(), 1, tally);
+                        *k = tally.counts(m)[o] > before;
+                    }
+                    paired.trials += 1;
+                    match killed {
+                        [true, true] => paired.both += 1,
+                        [true, false] => paired.first_only += 1,
+                        [false, true] => paired.second_only += 1,
+                        [false, false] => {}
+                    }
+                }
+                Ok(paired)
+            })
+            .try_reduce(Paired::default, |a, b| Ok(a.merge(b)))
+    })?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_double_up_to_the_cap_and_end_at_the_last_chunk() {
+        assert_eq!(batch_ends(5).collect::<Vec<_>>(), [1, 2, 4, 5]);
+        assert_eq!(batch_ends(0).count(), 0);
+        // 1, 2, 4, ..., 64 (seven doublings), then steps of 64 to 200.
+        assert_eq!(batch_ends(200).collect::<Vec<_>>(), [1, 2, 4, 8, 16, 32, 64, 128, 192, 200]);
+    }
+
+    #[test]
+    fn shards_split_the_chunks_without_overlap_or_gap() {
+        let all: Vec<u64> = (0..10).collect();
+        let mut seen: Vec<u64> = (1..=4).flat_map(|k| Shard { index: k, count: 4 }.chunks(10)).collect();
+        seen.sort();
+        assert_eq!(seen, all);
+        assert_eq!(Shard { index: 2, count: 4 }.chunks(10).collect::<Vec<_>>(), [1, 5, 9]);
+        assert_eq!(Shard::WHOLE.chunks(3).collect::<Vec<_>>(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn shard_counts_and_positions_match_its_chunk_list() {
+        for count in 1..=5 {
+            for index in 1..=count {
+                let shard = Shard { index, count };
+                for chunks in 0..12 {
+                    let listed: Vec<u64> = shard.chunks(chunks).collect();
+                    assert_eq!(shard.chunk_count(chunks), listed.len() as u64);
+                    let by_position: Vec<u64> = (0..shard.chunk_count(chunks)).map(|k| shard.chunk(k)).collect();
+                    assert_eq!(by_position, listed);
+                }
+                // 3 chunks and 5 trials: 65,536 + 65,536 + 5 trials in all.
+                let trials = 2 * CHUNK_TRIALS + 5;
+                let listed: u64 = shard.chunks(3).map(|c| chunk_trials(trials, c)).sum();
+                assert_eq!(shard.trials(trials), listed);
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_study_is_counted_without_listing_its_chunks() {
+        // 2^53 trials are 2^37 chunks; shard 1 of 3 holds ceil(2^37 / 3) of them, all whole.
+        let shard = Shard { index: 1, count: 3 };
+        let chunks = MAX_TRIALS / CHUNK_TRIALS;
+        assert_eq!(shard.chunk_count(chunks), chunks.div_ceil(3));
+        assert_eq!(shard.trials(MAX_TRIALS), chunks.div_ceil(3) * CHUNK_TRIALS);
+    }
+
+    #[test]
+    fn shard_specs_are_read_and_refused() {
+        assert_eq!(Shard::parse("3/8"), Ok(Shard { index: 3, count: 8 }));
+        for bad in ["3/2", "0/4", "4", "a/b", "1/0", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

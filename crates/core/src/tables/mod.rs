@@ -1,0 +1,91 @@
+//! Loading and validating table data: no rules logic lives here.
+//!
+//! Every ruleset ships its tables as TOML files under `rulesets/<ruleset>/`, embedded
+//! in the binary. `--rules DIR` replaces any of them with a file of the same name from
+//! `DIR/<ruleset>/`. Each file opens with a `[source]` block naming the seed file and
+//! the table title it was transcribed from; files without one are rejected.
+
+mod bands;
+pub mod grid;
+mod modifiers;
+
+pub use bands::{Bands, RollRange};
+pub use modifiers::{Modifier, ModifierEffect, ModifierRow, ModifierTable, Side};
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+pub use crate::document::Document as TableFile;
+use crate::error::{Error, Result, unknown};
+
+/// Where a table was transcribed from.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// The seed file name, e.g. `001_b275c1225bd05435.txt`.
+    pub seed: String,
+    /// The table's title in that file.
+    pub table: String,
+    /// Rule numbers the card cites, where it cites any.
+    pub rules: Option<String>,
+}
+
+/// A ruleset's embedded table files.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded {
+    /// The ruleset's folder name under `rulesets/`.
+    pub ruleset: &'static str,
+    /// (file name, text) pairs.
+    pub files: &'static [(&'static str, &'static str)],
+}
+
+/// The ruleset's table files: embedded, with any override from `rules_dir` applied.
+pub fn load(embedded: &Embedded, rules_dir: Option<&Path>) -> Result<Vec<TableFile>> {
+    let mut files: Vec<TableFile> = embedded
+        .files
+        .iter()
+        .map(|(name, text)| TableFile::new(*name, format!("rulesets/{}/{name} (embedded)", embedded.ruleset), *text))
+        .collect();
+    let Some(dir) = rules_dir else { return Ok(files) };
+    if !dir.is_dir() {
+        return Err(Error::input(
+            dir.display().to_string(),
+            "a rules override must be a directory laid out like `rulesets/` (one folder per ruleset)",
+        ));
+    }
+    let folder = dir.join(embedded.ruleset);
+    if !folder.is_dir() {
+        return Ok(files);
+    }
+    let entries = std::fs::read_dir(&folder).map_err(|source| Error::Io { path: folder.clone(), source })?;
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml")) {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(slot) = files.iter_mut().find(|f| f.name == name) else {
+            let known = embedded.files.iter().map(|(n, _)| *n);
+            return Err(Error::input(path.display().to_string(), unknown("table file", &name, known)));
+        };
+        slot.text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        slot.origin = path.display().to_string();
+    }
+    Ok(files)
+}
+
+/// A loaded file by name; every embedded name is present after [`load`].
+pub fn file<'a>(files: &'a [TableFile], name: &str) -> &'a TableFile {
+    files.iter().find(|f| f.name == name).expect("every embedded table file is loaded")
+}
+
+/// A stable fingerprint of the loaded tables (FNV-1a over names and texts), so
+/// results can say which rules produced them.
+pub fn rules_hash<'a>(files: impl IntoIterator<Item = &'a TableFile>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in files {
+        for b in f.name.bytes().chain([0]).chain(f.text.bytes()).chain([0]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}

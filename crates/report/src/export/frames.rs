@@ -1,0 +1,134 @@
+//! Polars frames: the one tabular form of reports and table listings.
+
+use polars::prelude::*;
+
+use super::{Percent, PercentView, Report, Row};
+use combat_odds_rules::ruleset::{ModifierInfo, TableView};
+
+/// Sets polars' printing so that tables show in full, without dtype rows or shapes.
+/// Call before any thread starts: it sets process environment variables.
+pub fn configure_printing() {
+    for (key, value) in [
+        ("POLARS_FMT_MAX_ROWS", "-1"),
+        ("POLARS_FMT_MAX_COLS", "-1"),
+        ("POLARS_FMT_STR_LEN", "120"),
+        ("POLARS_TABLE_WIDTH", "250"),
+        ("POLARS_FMT_TABLE_HIDE_COLUMN_DATA_TYPES", "1"),
+        ("POLARS_FMT_TABLE_HIDE_DATAFRAME_SHAPE_INFORMATION", "1"),
+        ("POLARS_FMT_TABLE_FORMATTING", "ASCII_MARKDOWN"),
+    ] {
+        if std::env::var_os(key).is_none() {
+            // SAFETY: called from main before any other thread exists, so nothing reads
+            // the environment concurrently.
+            unsafe { std::env::set_var(key, value) };
+        }
+    }
+}
+
+fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(columns)
+}
+
+/// One measure's rows.
+pub fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+    rows_columns(rows, None).and_then(frame)
+}
+
+fn rows_columns(rows: &[Row], measure: Option<&[String]>) -> PolarsResult<Vec<Column>> {
+    let mut columns = Vec::new();
+    if let Some(m) = measure {
+        columns.push(Column::new("measure".into(), m));
+    }
+    columns.extend([
+        Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
+        Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
+        Column::new("exact_fraction".into(), rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>()),
+        Column::new("estimate".into(), rows.iter().map(|r| r.estimate).collect::<Vec<_>>()),
+        Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
+        Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
+        Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
+    ]);
+    Ok(columns)
+}
+
+/// Every (measure, outcome) of a report as one long frame.
+pub fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
+    let (mut measure, mut rows) = (Vec::new(), Vec::new());
+    for (m, rs, _) in report.all_measures() {
+        measure.extend(std::iter::repeat_n(m.to_string(), rs.len()));
+        rows.extend(rs.iter().cloned());
+    }
+    let n = rows.len();
+    // Each row says where it came from, so CSV rows from several runs can be stacked.
+    let mut columns = vec![
+        Column::new("ruleset".into(), vec![report.ruleset.clone(); n]),
+        Column::new("scenario".into(), vec![report.scenario.clone(); n]),
+        Column::new("seed".into(), vec![report.seed; n]),
+        Column::new("trials".into(), vec![report.trials; n]),
+        Column::new("mode".into(), vec![report.mode.name().to_string(); n]),
+        Column::new("rules_hash".into(), vec![report.rules_hash.clone(); n]),
+    ];
+    columns.extend(rows_columns(&rows, Some(&measure))?);
+    frame(columns)
+}
+
+/// A table listing.
+pub fn table_frame(view: &TableView) -> PolarsResult<DataFrame> {
+    frame(view.columns.iter().map(|(name, cells)| Column::new(name.as_str().into(), cells)).collect())
+}
+
+/// The modifier listing.
+pub fn modifiers_frame(infos: &[ModifierInfo]) -> PolarsResult<DataFrame> {
+    let col = |name: &str, f: &dyn Fn(&ModifierInfo) -> &str| {
+        Column::new(name.into(), infos.iter().map(|m| f(m).to_string()).collect::<Vec<_>>())
+    };
+    frame(vec![
+        col("chart", &|m| &m.chart),
+        col("name", &|m| &m.name),
+        col("value", &|m| &m.value),
+        col("label", &|m| &m.label),
+        col("applied", &|m| &m.applied),
+        col("source", &|m| &m.source),
+    ])
+}
+
+/// The percent view: one row for `destroy`, one for the mildest effect or worse.
+pub fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
+    let rows: [(String, &Percent); 2] =
+        [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];
+    frame(vec![
+        Column::new("measure".into(), rows.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>()),
+        Column::new("percent".into(), rows.iter().map(|(_, p)| p.percent).collect::<Vec<_>>()),
+        Column::new("probability".into(), rows.iter().map(|(_, p)| p.probability).collect::<Vec<_>>()),
+        Column::new("exact_fraction".into(), rows.iter().map(|(_, p)| p.exact_fraction.clone()).collect::<Vec<_>>()),
+        Column::new("method".into(), vec![view.method.clone(); 2]),
+    ])
+}
+
+/// One column of a listing the report layer has no type for: text or numbers.
+pub enum Cells {
+    /// Text cells.
+    Text(Vec<String>),
+    /// Numeric cells.
+    Numbers(Vec<f64>),
+}
+
+/// A frame of named columns, for listings built elsewhere (a ruleset's own answers).
+pub fn columns_frame(columns: Vec<(&str, Cells)>) -> PolarsResult<DataFrame> {
+    frame(
+        columns
+            .into_iter()
+            .map(|(name, cells)| match cells {
+                Cells::Text(v) => Column::new(name.into(), v),
+                Cells::Numbers(v) => Column::new(name.into(), v),
+            })
+            .collect(),
+    )
+}
+
+/// A frame as CSV text.
+pub fn csv(frame: &mut DataFrame) -> PolarsResult<String> {
+    let mut out = Vec::new();
+    CsvWriter::new(&mut out).include_header(true).finish(frame)?;
+    Ok(String::from_utf8(out).expect("CSV of UTF-8 strings is UTF-8"))
+}

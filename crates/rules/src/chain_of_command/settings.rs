@@ -1,0 +1,66 @@
+//! Named settings for readings of the Chain of Command sources where players could
+//! reasonably disagree. Each is described in docs/interpretations.md (CoC-n).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::shooting::{HitEffect, ShootingTables};
+use combat_odds_core::document::Document;
+use combat_odds_core::error::Result;
+use crate::setup::reading;
+
+/// The settings of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Does the to-hit column follow the target's quality (CoC-5), or the firer's?
+    pub to_hit_by_target: bool,
+    /// What the Hard cover row's lost face does (CoC-6).
+    pub hard_cover_four: HitEffect,
+    /// Which source's Pinned and Broken thresholds (CoC-7): index into `shock.toml`.
+    pub thresholds: usize,
+    /// Do Pinned units move up a cover level and halve their firepower (CoC-8)?
+    pub pinned_effects: bool,
+    /// Are halved firepower dice rounded up (CoC-9)?
+    pub halves_round_up: bool,
+    /// Does a Broken unit later wiped out roll the "wiped out" setback too (CoC-E6)?
+    pub wiped_out_after_breaking: bool,
+}
+
+/// Settings as written in a scenario's `[settings]` table.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    to_hit_quality: Option<Spanned<String>>,
+    hard_cover_four: Option<Spanned<String>>,
+    shock_thresholds: Option<Spanned<String>>,
+    pinned_effects: Option<Spanned<String>>,
+    halved_firepower: Option<Spanned<String>>,
+    broken_then_wiped_out: Option<Spanned<String>>,
+}
+
+/// Every setting with a fixed list of readings: name, then its readings with the
+/// default first. (`shock_thresholds` takes its readings from `shock.toml`.)
+pub const SETTINGS: [(&str, &[&str]); 4] = [
+    ("to_hit_quality", &["target", "firer"]),
+    ("hard_cover_four", &["miss", "shock"]),
+    ("pinned_effects", &["second_edition", "none"]),
+    ("halved_firepower", &["round_down", "round_up"]),
+];
+
+/// Settings only an engagement reads, in the same shape as [`SETTINGS`].
+pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 1] = [("broken_then_wiped_out", &["both_setbacks", "break_only"])];
+
+impl Settings {
+    /// Defaults overridden by the scenario.
+    pub fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
+        let names: Vec<&str> = tables.threshold_readings.iter().map(|(n, _)| n.as_str()).collect();
+        Ok(Settings {
+            to_hit_by_target: reading(doc, &raw.to_hit_quality, SETTINGS[0])? == 0,
+            hard_cover_four: [HitEffect::Miss, HitEffect::Shock][reading(doc, &raw.hard_cover_four, SETTINGS[1])?],
+            thresholds: reading(doc, &raw.shock_thresholds, ("shock_thresholds", &names))?,
+            pinned_effects: reading(doc, &raw.pinned_effects, SETTINGS[2])? == 0,
+            halves_round_up: reading(doc, &raw.halved_firepower, SETTINGS[3])? == 1,
+            wiped_out_after_breaking: reading(doc, &raw.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])? == 0,
+        })
+    }
+}

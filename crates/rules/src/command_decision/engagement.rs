@@ -1,0 +1,692 @@
+//! Command Decision engagements: the turn sequence of seed 000 as far as it touches
+//! combat, stand by stand and company by company.
+//!
+//! Each turn (seed 000 "Sequence of Play"):
+//! 1. Artillery phase: suppression markers come off; demoralized companies carry out
+//!    their Rally order ("Rally Orders": demoralized becomes shaken, and a rallying
+//!    company neither moves nor fires that turn).
+//! 2. Vehicles within 12 in. of a visible enemy personnel stand in cover are
+//!    suppressed ("Suppression" 3), -2 to their hit number.
+//! 3. General Fire: every stand that may fire picks its target by the scenario's
+//!    policy and fires; all fire is simultaneous and its results apply at the end of
+//!    the phase ("Combat"). A pinned company fires at -2; a demoralized one never
+//!    fires; a stand whose ammunition ran out fires no more (no resupply is in reach).
+//!    Each fire is the compiled direct fire of `fire` (Hit Results Chart, AP, the
+//!    natural-10 footnote, ammo depletion), so a shot here is a shot there.
+//! 4. Command and Morale: each company fired at, within 12 in. of the enemy, or that
+//!    saw a friendly company lose its last stand checks morale once, with its status,
+//!    stands forced back and eliminated this turn and the enemy within 12 in.; the
+//!    excess picks pinned, shaken, demoralized or eliminated ("Morale"). A pin comes
+//!    off after a morale phase passed or not required.
+//!
+//! Readings are CD-E1 to CD-E9 in docs/interpretations.md.
+
+use num_bigint::BigUint;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::catalogue::{Afv, AntiArmour, Catalogue, RawVehicle, RawWeapon};
+use super::fire::{FireResolution, FireState};
+use super::quality::Quality;
+use super::scenario::{RawFirer, RawTarget, ScenarioFile, direct_fire_resolution};
+use super::settings::{DemoralizedCompanies, RawSettings, Settings};
+use super::tables::{HitResult, Tables};
+use combat_odds_core::dice::D10;
+use combat_odds_core::document::Document;
+use crate::engagement::scenario::{self, Schedule};
+use crate::engagement::target::{Fires, Targeting};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
+use combat_odds_core::engine::{Resolution, Streams};
+use combat_odds_core::error::Result;
+use combat_odds_core::exact::{Dist, TooLarge};
+use crate::ruleset::SetUp;
+use crate::setup::{choice, named};
+
+/// Ranges are in inches (1 in. = 50 yards).
+const INCHES: &str = "in.";
+/// "Close proximity" (seed 000 "Morale", "Suppression" 3).
+const CLOSE_PROXIMITY: f64 = 12.0;
+/// The target modifiers that put personnel in cover, for suppression of vehicles.
+const COVERS: [&str; 4] = ["light_cover", "medium_cover", "hard_cover", "fortification"];
+/// Modifiers the engagement sets from a stand's condition, never named by the user.
+const FROM_CONDITION: [(&str, &str); 3] = [
+    ("pinned", "the company's morale status"),
+    ("suppressed", "close proximity to enemy personnel in cover"),
+    ("pinned_personnel", "the target company's morale status"),
+];
+/// Morale rows the engagement applies by itself.
+const AUTOMATIC_MORALE: [(&str, &str); 7] = [
+    ("pinned", "the company's status"),
+    ("shaken", "the company's status"),
+    ("demoralized", "the company's status"),
+    ("stand_forced_back", "stands forced back this turn"),
+    ("stand_eliminated", "stands eliminated this turn"),
+    ("enemy_personnel_within_12", "the range and the enemy's stands"),
+    ("enemy_afv_within_12", "the range and the enemy's stands"),
+];
+
+/// A unit entry: stands that fire as a `[[firer]]` and are fired at as a `[target]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawStand {
+    name: Spanned<String>,
+    count: Option<Spanned<i64>>,
+    company: Option<Spanned<String>>,
+    quality: Spanned<String>,
+    weapon: Option<Spanned<String>>,
+    weapon_data: Option<Spanned<RawWeapon>>,
+    mount: Option<Spanned<String>>,
+    role: Option<Spanned<String>>,
+    #[serde(default)]
+    firing_modifiers: Vec<Spanned<String>>,
+    vehicle: Option<Spanned<String>>,
+    vehicle_data: Option<RawVehicle>,
+    aspect: Option<Spanned<String>>,
+    #[serde(default)]
+    target_modifiers: Vec<Spanned<String>>,
+}
+
+scenario::unit_entry!(RawStand);
+
+/// A company: its morale number and the morale modifiers that hold all engagement.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawCompany {
+    name: Spanned<String>,
+    morale: Spanned<i64>,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+}
+
+scenario::company_entry!(RawCompany);
+
+#[derive(Deserialize)]
+struct SettingsOnly {
+    #[serde(default)]
+    settings: RawSettings,
+}
+
+/// A stand's condition between phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Stand {
+    /// Removed from play.
+    pub eliminated: bool,
+    /// Out of ammunition (Ammo Depletion): it fires no more.
+    pub depleted: bool,
+    /// The worst result of fire at it this phase (`None`: not fired at); cleared
+    /// after the morale phase.
+    pub hit: Option<HitResult>,
+}
+
+/// A company's morale status, in rising severity (seed 000 "Morale"). Shaken and
+/// demoralized companies are pinned too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Morale {
+    /// No marker.
+    Steady,
+    /// Pinned: fires at -2 and checks at -2.
+    Pinned,
+    /// Shaken and pinned: checks at -3 until rallied.
+    Shaken,
+    /// Demoralized and pinned: never fires; checks at -4.
+    Demoralized,
+    /// Eliminated by a morale result.
+    Eliminated,
+}
+
+impl Morale {
+    const NAMES: [&'static str; 5] = ["steady", "pinned", "shaken", "demoralized", "eliminated"];
+
+    /// The result of failing by a band of the Morale Results chart (in its order).
+    fn of_result(band: usize) -> Morale {
+        [Morale::Pinned, Morale::Shaken, Morale::Demoralized, Morale::Eliminated][band]
+    }
+}
+
+/// One firer's compiled fire at one target at one range, in each condition that
+/// changes it: bit 0 the firer is pinned, bit 1 it is suppressed, bit 2 the target is
+/// pinned personnel.
+pub(super) struct Shot {
+    variants: [Variant; 8],
+}
+
+struct Variant {
+    fire: FireResolution,
+    exact: Dist<(HitResult, bool), BigUint>,
+}
+
+impl Variant {
+    fn new(fire: FireResolution) -> std::result::Result<Self, TooLarge> {
+        let result = |s: &FireState| (s.worst.unwrap_or(HitResult::NoEffect), s.depleted);
+        let exact = Dist::from_weights(fire.exact_state()?.iter().map(|(s, w)| (result(s), BigUint::from(*w))))?;
+        Ok(Variant { fire, exact })
+    }
+
+    /// One literal fire: (worst result, ammunition depleted).
+    fn roll(&self, streams: &mut Streams) -> (HitResult, bool) {
+        let s = self.fire.trial(streams);
+        (s.worst.unwrap_or(HitResult::NoEffect), s.depleted)
+    }
+}
+
+/// What a stand is, as far as the engagement's own rules ask.
+#[derive(Debug, Clone, Copy)]
+struct Kind {
+    vehicle: bool,
+    afv: bool,
+    personnel_in_cover: bool,
+}
+
+/// The Morale chart folded to integers before the first turn.
+struct MoraleChart {
+    /// Modifier by status (steady, pinned, shaken, demoralized).
+    status: [i32; 4],
+    /// Modifier for n stands forced back / eliminated, n = 0..=most stands.
+    forced_back: Vec<i32>,
+    eliminated: Vec<i32>,
+    enemy_personnel: i32,
+    enemy_afv: i32,
+    /// The result of failing by 1, 2, ... (the last repeats beyond).
+    by_excess: Vec<Morale>,
+}
+
+impl MoraleChart {
+    fn new(tables: &Tables, most_stands: usize) -> Self {
+        let chart = &tables.morale_modifiers;
+        let per = |name: &str| (0..=most_stands).map(|n| chart.get(name).value(n as i32)).collect();
+        let results = &tables.morale_results;
+        MoraleChart {
+            status: [0, chart.get("pinned").value(1), chart.get("shaken").value(1), chart.get("demoralized").value(1)],
+            forced_back: per("stand_forced_back"),
+            eliminated: per("stand_eliminated"),
+            enemy_personnel: chart.get("enemy_personnel_within_12").value(1),
+            enemy_afv: chart.get("enemy_afv_within_12").value(1),
+            // A d10 exceeds a morale number of 0 or more by at most 10; lower numbers
+            // by more, which the last band covers.
+            by_excess: (1..=30).map(|e| Morale::of_result(results.bands.index(e))).collect(),
+        }
+    }
+
+    fn result(&self, excess: i32) -> Morale {
+        self.by_excess[(excess as usize - 1).min(self.by_excess.len() - 1)]
+    }
+}
+
+/// A compiled Command Decision engagement.
+pub struct CdBattle {
+    layout: Layout,
+    schedule: Schedule,
+    fires: Fires<Shot>,
+    targeting: Targeting,
+    /// Per side, per unit entry.
+    kinds: [Vec<Kind>; 2],
+    /// Per side, per company: morale number with its standing modifiers.
+    morale: [Vec<i32>; 2],
+    chart: MoraleChart,
+    rally: bool,
+}
+
+/// The most companies a side may field (checks live in fixed arrays, so a turn
+/// allocates nothing).
+const MAX_COMPANIES: usize = 16;
+
+/// The morale number each company checks against this turn (`None`: no check).
+type Checks = [[Option<i32>; MAX_COMPANIES]; 2];
+
+impl CdBattle {
+    /// Demoralized companies rally (CD-E4): they become shaken and do not fire this
+    /// turn. Returns which companies rally, as a bit per company per side.
+    fn rally(&self, field: &mut FieldOf<Self>) -> [u16; 2] {
+        let mut rallying = [0u16; 2];
+        if !self.rally {
+            return rallying;
+        }
+        for side in SIDES {
+            for (c, m) in field.sides[side].companies.iter_mut().enumerate() {
+                if *m == Morale::Demoralized {
+                    *m = Morale::Shaken;
+                    rallying[side] |= 1 << c;
+                }
+            }
+        }
+        rallying
+    }
+
+    fn living(&self, force: &ForceOf<Self>, side: usize, pred: impl Fn(Kind) -> bool) -> bool {
+        let layout = &self.layout.sides[side];
+        force.units.iter().enumerate().any(|(u, s)| !s.eliminated && pred(self.kinds[side][layout.group_of[u]]))
+    }
+
+    /// Whether `side`'s vehicles are suppressed this turn ("Suppression" 3).
+    fn suppressed(&self, field: &FieldOf<Self>, side: usize, turn: u32) -> bool {
+        let foe = enemy(side);
+        self.schedule.range(turn) <= CLOSE_PROXIMITY && self.living(&field.sides[foe], foe, |k| k.personnel_in_cover)
+    }
+
+    /// The fire of stand `u` of `side` this phase, if it may fire and has a target:
+    /// (target stand, compiled variant). Fire is simultaneous, and nothing a fire
+    /// changes (the target's hit, the firer's own ammunition) is read here, so each
+    /// stand's choice is the one it makes from the field as the phase began.
+    fn shot(
+        &self,
+        field: &FieldOf<Self>,
+        side: usize,
+        u: usize,
+        turn: u32,
+        suppressing: bool,
+        rallying: [u16; 2],
+    ) -> Option<(usize, &Variant)> {
+        let r = self.schedule.index(turn);
+        let layout = &self.layout.sides[side];
+        let force = &field.sides[side];
+        let stand = force.units[u];
+        let group = layout.group_of[u];
+        let company = layout.groups[group].company;
+        let morale = force.companies[company];
+        if stand.eliminated || stand.depleted || morale >= Morale::Demoralized || rallying[side] & (1 << company) != 0 {
+            return None;
+        }
+        let foe = enemy(side);
+        let enemy_force = &field.sides[foe];
+        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| !enemy_force.units[t].eliminated)?;
+        let target_group = self.layout.sides[foe].group_of[t];
+        let target_pinned = enemy_force.companies[self.layout.sides[foe].company_of(t)] >= Morale::Pinned;
+        let v = usize::from(morale >= Morale::Pinned) | usize::from(suppressing) << 1 | usize::from(target_pinned) << 2;
+        let shot = self.fires.get(side, group, target_group, r).expect("targets are chosen within reach");
+        Some((t, &shot.variants[v]))
+    }
+
+    /// One fire's result, applied at the end of the phase: the target keeps its worst.
+    fn land(field: &mut FieldOf<Self>, (side, u, t): (usize, usize, usize), (result, depleted): (HitResult, bool)) {
+        let target = &mut field.sides[enemy(side)].units[t];
+        target.hit = target.hit.max(Some(result));
+        field.sides[side].units[u].depleted |= depleted;
+    }
+
+    /// The end of the fire phase: eliminated stands come off, unrequired morale
+    /// phases take pins off, and the companies that must check get their number.
+    fn checks(&self, field: &mut FieldOf<Self>, turn: u32) -> Checks {
+        let close = self.schedule.range(turn) <= CLOSE_PROXIMITY;
+        let mut checks = [[None; MAX_COMPANIES]; 2];
+        for side in SIDES {
+            let layout = &self.layout.sides[side];
+            let [mut forced_back, mut eliminated] = [[0usize; MAX_COMPANIES]; 2];
+            let [mut fired_at, mut left] = [[false; MAX_COMPANIES]; 2];
+            for (u, stand) in field.sides[side].units.iter_mut().enumerate() {
+                let c = layout.company_of(u);
+                fired_at[c] |= stand.hit.is_some();
+                match stand.hit.take() {
+                    Some(HitResult::Eliminated) => {
+                        stand.eliminated = true;
+                        eliminated[c] += 1;
+                    }
+                    Some(HitResult::ForcedBack) => forced_back[c] += 1,
+                    _ => {}
+                }
+                left[c] |= !stand.eliminated;
+            }
+            let companies = layout.companies.len();
+            // A company that lost its last stand this turn is seen eliminated by the rest.
+            let saw_loss = (0..companies).any(|c| !left[c] && eliminated[c] > 0);
+            let foe = enemy(side);
+            let near_personnel = close && self.living(&field.sides[foe], foe, |k| !k.vehicle);
+            let near_afv = close && self.living(&field.sides[foe], foe, |k| k.afv);
+            for c in 0..companies {
+                let status = &mut field.sides[side].companies[c];
+                if !left[c] || *status == Morale::Eliminated {
+                    continue;
+                }
+                if !(fired_at[c] || near_personnel || near_afv || saw_loss) {
+                    // An unrequired morale phase takes a pin off (shaken and demoralized keep theirs).
+                    if *status == Morale::Pinned {
+                        *status = Morale::Steady;
+                    }
+                    continue;
+                }
+                let ch = &self.chart;
+                checks[side][c] = Some(
+                    self.morale[side][c]
+                        + ch.status[*status as usize]
+                        + ch.forced_back[forced_back[c]]
+                        + ch.eliminated[eliminated[c]]
+                        + if near_personnel { ch.enemy_personnel } else { 0 }
+                        + if near_afv { ch.enemy_afv } else { 0 },
+                );
+            }
+        }
+        checks
+    }
+
+    /// A company's morale die: a pass takes a pin off; a failure worsens the status
+    /// to the result; eliminated removes every stand of the company.
+    fn morale_result(&self, field: &mut FieldOf<Self>, side: usize, company: usize, morale: i32, face: u32) {
+        let force = &mut field.sides[side];
+        let status = &mut force.companies[company];
+        let excess = face as i32 - morale;
+        if excess <= 0 {
+            if *status == Morale::Pinned {
+                *status = Morale::Steady;
+            }
+            return;
+        }
+        *status = (*status).max(self.chart.result(excess));
+        if *status == Morale::Eliminated {
+            let layout = &self.layout.sides[side];
+            for (u, stand) in force.units.iter_mut().enumerate() {
+                if layout.company_of(u) == company {
+                    stand.eliminated = true;
+                }
+            }
+        }
+    }
+}
+
+/// Every (side, company, morale number) that checks.
+fn each_check(checks: &Checks) -> impl Iterator<Item = (usize, usize, i32)> + '_ {
+    SIDES.into_iter().flat_map(move |s| checks[s].iter().enumerate().filter_map(move |(c, m)| m.map(|m| (s, c, m))))
+}
+
+impl Battle for CdBattle {
+    type Unit = Stand;
+    type Company = Morale;
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn initial(&self) -> FieldOf<Self> {
+        Field {
+            sides: SIDES.map(|s| crate::engagement::Force {
+                companies: vec![Morale::Steady; self.layout.sides[s].companies.len()],
+                units: vec![Stand::default(); self.layout.sides[s].units()],
+            }),
+        }
+    }
+
+    fn eliminated(&self, stand: &Stand) -> bool {
+        stand.eliminated
+    }
+
+    /// Broken: no company of the side can fire, each demoralized or gone (CD-E6).
+    fn broken(&self, _side: usize, force: &ForceOf<Self>) -> bool {
+        force.companies.iter().all(|m| *m >= Morale::Demoralized)
+    }
+
+    fn group_states(&self) -> &[&'static str] {
+        &Morale::NAMES
+    }
+
+    /// The entry's company status, or eliminated when none of its stands is left.
+    fn group_state(&self, side: usize, group: usize, force: &ForceOf<Self>) -> usize {
+        let g = &self.layout.sides[side].groups[group];
+        if force.units[g.units.clone()].iter().all(|s| s.eliminated) {
+            Morale::Eliminated as usize
+        } else {
+            force.companies[g.company] as usize
+        }
+    }
+
+    fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams) {
+        let rallying = self.rally(field);
+        for side in SIDES {
+            let suppressing = self.suppressed(field, side, turn);
+            for u in 0..field.sides[side].units.len() {
+                if let Some((t, v)) = self.shot(field, side, u, turn, suppressing, rallying) {
+                    let result = v.roll(streams);
+                    Self::land(field, (side, u, t), result);
+                }
+            }
+        }
+        let checks = self.checks(field, turn);
+        for (side, c, morale) in each_check(&checks) {
+            let face = D10.roll(&mut streams.morale);
+            self.morale_result(field, side, c, morale, face);
+        }
+    }
+
+    fn turn_exact(
+        &self,
+        field: &FieldOf<Self>,
+        turn: u32,
+    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        let mut start = field.clone();
+        let rallying = self.rally(&mut start);
+        let mut fired = Dist::certain(start.clone());
+        for side in SIDES {
+            let suppressing = self.suppressed(&start, side, turn);
+            for u in 0..start.sides[side].units.len() {
+                if let Some((t, v)) = self.shot(&start, side, u, turn, suppressing, rallying) {
+                    fired = fired.combine(&v.exact, |f, r| {
+                        let mut f = f.clone();
+                        Self::land(&mut f, (side, u, t), *r);
+                        f
+                    })?;
+                }
+            }
+        }
+        let d10: Dist<u32, BigUint> = Dist::roll(D10, |face| face);
+        fired.try_then(|f| {
+            let mut f = f.clone();
+            let checks = self.checks(&mut f, turn);
+            each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
+                acc.combine(&d10, |f, &face| {
+                    let mut f = f.clone();
+                    self.morale_result(&mut f, side, c, morale, face);
+                    f
+                })
+            })
+        })
+    }
+}
+
+/// Compiles a Command Decision engagement scenario.
+pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    let setup = scenario::read::<RawStand, RawCompany>(doc, INCHES)?;
+    let raw_settings = doc.parse::<SettingsOnly>()?.settings;
+    let settings = Settings::resolve(doc, &raw_settings)?;
+    let mut notes = vec![format!(
+        "{} turns at most, range {}; targets: {:?}; ends when a side is {}",
+        setup.turns,
+        setup.schedule.describe(INCHES),
+        setup.targets,
+        match (setup.end.eliminated, setup.end.broken) {
+            (true, true) => "eliminated or broken (every company demoralized or gone)",
+            (true, false) => "eliminated",
+            _ => "broken (every company demoralized or gone)",
+        }
+    )];
+    let chart = &tables.morale_modifiers;
+    let automatic: Vec<(&str, &str)> = AUTOMATIC_MORALE.to_vec();
+    let mut morale: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
+    for side in SIDES {
+        let name = &setup.layout.sides[side].name;
+        if setup.companies[side].is_empty() {
+            return Err(doc.error(format!(
+                "side `{name}`: Command Decision companies check morale; add a [[side.company]] with `name` and `morale`"
+            )));
+        }
+        if setup.companies[side].len() > MAX_COMPANIES {
+            return Err(doc.error(format!("side `{name}` has more than {MAX_COMPANIES} companies")));
+        }
+        for c in &setup.companies[side] {
+            let c = c.get_ref();
+            let base = *c.morale.get_ref();
+            if !(0..=20).contains(&base) {
+                return Err(doc.error_at(
+                    c.morale.span().start,
+                    format!("morale {base} is not a company morale number (0 to 20)"),
+                ));
+            }
+            let mut total = base as i32;
+            crate::setup::distinct(doc, &c.modifiers)?;
+            for m in &c.modifiers {
+                total += named(doc, m, &[chart], &automatic, None)?.value(1);
+            }
+            morale[side].push(total);
+        }
+    }
+    let mut kinds: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
+    for side in SIDES {
+        for raw in &setup.units[side] {
+            let raw = raw.get_ref();
+            for m in raw.firing_modifiers.iter().chain(&raw.target_modifiers) {
+                if let Some((_, from)) = FROM_CONDITION.iter().find(|(n, _)| n == m.get_ref()) {
+                    return Err(doc.error_at(
+                        m.span().start,
+                        format!("`{}` is set by the engagement from {from}; leave it out", m.get_ref()),
+                    ));
+                }
+            }
+            let vehicle = vehicle_of(doc, catalogue, raw)?;
+            let covered = raw.target_modifiers.iter().any(|m| COVERS.contains(&m.get_ref().as_str()));
+            kinds[side].push(Kind {
+                vehicle: vehicle.is_some(),
+                afv: vehicle.is_some_and(|a| a != Afv::Soft),
+                personnel_in_cover: vehicle.is_none() && covered,
+            });
+        }
+    }
+    let range_at = doc.parse::<RangeAt>()?.engagement.range.span();
+    let mut shot_notes = Vec::new();
+    let fires = Fires::build(
+        doc,
+        &setup.layout,
+        &setup.schedule,
+        INCHES,
+        |side, g| setup.units[side][g].span().start,
+        |side, firer, target, r| {
+            let range = setup.schedule.ranges[r];
+            let f = setup.units[side][firer].get_ref();
+            let t = setup.units[enemy(side)][target].get_ref();
+            let weapon = match (&f.weapon, &f.weapon_data) {
+                (Some(n), None) => {
+                    catalogue.weapon(n.get_ref()).cloned().map_err(|m| doc.error_at(n.span().start, m))?
+                }
+                (None, Some(d)) => {
+                    d.get_ref().clone().resolve(&format!("{} weapon_data", f.name.get_ref()), doc, d.span().start)?
+                }
+                _ => {
+                    return Err(doc.error_at(
+                        f.name.span().start,
+                        format!("unit `{}`: give either `weapon` from the catalogue or a `weapon_data` table, not both or neither", f.name.get_ref()),
+                    ));
+                }
+            };
+            // Beyond extreme range the fire has no effect: the stand cannot engage.
+            let Some(band) = weapon.bands.iter().find(|b| b.range.is_some_and(|max| range <= max)) else {
+                return Ok(None);
+            };
+            // A class hits AFVs only in close assault, which an engagement does not fight (CD-E8).
+            if band.anti_armour == AntiArmour::A && kinds[enemy(side)][target].afv {
+                return Ok(None);
+            }
+            // Conditions that do not apply to this pair (suppression of personnel, a
+            // pinned vehicle target) are set up as the same fire without them.
+            let applies = 1
+                | usize::from(kinds[side][firer].vehicle) << 1
+                | usize::from(!kinds[enemy(side)][target].vehicle) << 2;
+            let mut variants = Vec::with_capacity(8);
+            for variant in 0..8usize {
+                let v = variant & applies;
+                let at = f.name.span();
+                let mark = |name: &str| Spanned::new(at.clone(), name.to_string());
+                let mut firer = firer_of(f);
+                firer.modifiers.extend((v & 1 != 0).then(|| mark("pinned")));
+                firer.modifiers.extend((v & 2 != 0).then(|| mark("suppressed")));
+                let mut aim = target_of(t);
+                aim.modifiers.extend((v & 4 != 0).then(|| mark("pinned_personnel")));
+                let file = ScenarioFile {
+                    settings: raw_settings.clone(),
+                    range: Some(Spanned::new(range_at.clone(), range)),
+                    firer: Some(Spanned::new(at.clone(), vec![firer])),
+                    target: Some(Spanned::new(t.name.span(), aim)),
+                    ..ScenarioFile::default()
+                };
+                let (fire, lines) = direct_fire_resolution(doc, file, tables, catalogue)?;
+                if variant == 0 {
+                    shot_notes.push(format!("{} at {}, {range} {INCHES}:", f.name.get_ref(), t.name.get_ref()));
+                    shot_notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
+                }
+                variants.push(Variant::new(fire).map_err(|_| {
+                    doc.error_at(
+                        f.name.span().start,
+                        format!("unit `{}`: too many dice for one fire", f.name.get_ref()),
+                    )
+                })?);
+            }
+            let variants: [Variant; 8] = variants.try_into().ok().expect("eight variants");
+            let p_kill = variants[0].exact.probability(|(r, _)| *r == HitResult::Eliminated).to_f64();
+            Ok(Some((Shot { variants }, p_kill)))
+        },
+    )?;
+    notes.extend(shot_notes);
+    let targeting = Targeting::new(setup.targets, &fires);
+    let most = setup.layout.sides.iter().map(|s| s.units()).max().unwrap_or(0);
+    let battle = CdBattle {
+        chart: MoraleChart::new(tables, most),
+        layout: setup.layout,
+        schedule: setup.schedule,
+        fires,
+        targeting,
+        kinds,
+        morale,
+        rally: settings.demoralized_companies == DemoralizedCompanies::Rally,
+    };
+    Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })
+}
+
+#[derive(Deserialize)]
+struct RangeAt {
+    engagement: RangeKey,
+}
+
+#[derive(Deserialize)]
+struct RangeKey {
+    range: Spanned<f64>,
+}
+
+/// The stand as a `[[firer]]` of one stand.
+fn firer_of(s: &RawStand) -> RawFirer {
+    RawFirer {
+        name: Some(s.name.get_ref().clone()),
+        weapon: s.weapon.clone(),
+        weapon_data: s.weapon_data.clone(),
+        quality: s.quality.clone(),
+        stands: None,
+        mount: s.mount.clone(),
+        role: s.role.clone(),
+        modifiers: s.firing_modifiers.clone(),
+    }
+}
+
+/// The stand as a `[target]`.
+fn target_of(s: &RawStand) -> RawTarget {
+    RawTarget {
+        name: Some(s.name.get_ref().clone()),
+        quality: s.quality.clone(),
+        vehicle: s.vehicle.clone(),
+        vehicle_data: s.vehicle_data.clone(),
+        aspect: s.aspect.clone(),
+        moving: false,
+        modifiers: s.target_modifiers.clone(),
+        passengers: Vec::new(),
+    }
+}
+
+/// The stand's vehicle class, or `None` for personnel; checks its quality and aspect
+/// too, so a typo is reported once, where it stands.
+fn vehicle_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Option<Afv>> {
+    Quality::parse(s.quality.get_ref()).map_err(|m| doc.error_at(s.quality.span().start, m))?;
+    choice(doc, s.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
+    Ok(match (&s.vehicle, &s.vehicle_data) {
+        (Some(n), None) => Some(catalogue.vehicle(n.get_ref()).map_err(|m| doc.error_at(n.span().start, m))?.afv),
+        (None, Some(d)) => Some(d.clone().resolve(&format!("{} vehicle_data", s.name.get_ref()), doc)?.afv),
+        (None, None) => None,
+        (Some(n), Some(_)) => {
+            return Err(doc.error_at(
+                n.span().start,
+                format!("unit `{}`: give `vehicle` or `vehicle_data`, not both", s.name.get_ref()),
+            ));
+        }
+    })
+}

@@ -1,0 +1,239 @@
+//! Command Decision: Test of Battle (seeds 000 and 001): direct and indirect fire,
+//! the Hit Results Chart with AP penetration, ammo depletion, and company morale.
+
+mod catalogue;
+mod engagement;
+mod fire;
+mod morale;
+mod quality;
+mod scenario;
+mod settings;
+mod tables;
+
+pub use catalogue::{AntiArmour, Catalogue, Vehicle, Weapon};
+pub use engagement::{CdBattle, Morale, Stand};
+pub use fire::{EffectByFace, FireResolution, FireState, Volley};
+pub use morale::morale_check;
+pub use quality::Quality;
+pub use settings::SETTINGS;
+pub use tables::{EMBEDDED, HitResult, Tables};
+
+use std::path::Path;
+
+use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use combat_odds_core::document::Document;
+use combat_odds_core::error::Result;
+use combat_odds_core::tables::TableFile;
+
+/// The loaded ruleset.
+pub struct CommandDecision {
+    files: Vec<TableFile>,
+    tables: Tables,
+    catalogue: Catalogue,
+}
+
+/// Which rows the rules apply by themselves, per chart, and from what.
+const AUTOMATIC: &[(&str, &str, &str)] = &[
+    ("rate_of_fire", "elite", "firer quality elite"),
+    ("rate_of_fire", "op_fire", "phase = \"opportunity\", not for passengers"),
+    ("rate_of_fire", "personnel_close_assault_vs_afv", "close assault by personnel on an AFV"),
+    ("direct_fire", "veteran_elite", "firer quality"),
+    ("direct_fire", "trained_green", "firer quality"),
+    ("direct_fire", "h_class_vs_weak_afv", "H class band against a weak AFV"),
+    ("direct_fire", "h_class_vs_all_afv", "H class band against any AFV, times its weight class"),
+    ("direct_fire", "a_class_vs_strong_afv", "A class band against a strong AFV"),
+    ("direct_fire", "w_class_vs_weak_afv", "W class band against a weak AFV"),
+    ("indirect_fire", "vs_weak_afv", "target is a weak AFV"),
+    ("indirect_fire", "vs_all_afv", "target is an AFV, times its weight class"),
+    ("artillery_response", "elite_veteran", "firer quality"),
+    ("artillery_response", "trained_green", "firer quality"),
+    ("ammo_depletion", "armoured_car", "mount = \"armoured_car\""),
+    ("ammo_depletion", "tank", "mount = \"tank\""),
+    ("ap", "armour_value", "target armour on the facing fired at"),
+    ("ap", "weapon_penetration", "numeric anti-armour value of the band"),
+    ("morale", "stand_forced_back", "stands_forced_back = N"),
+    ("morale", "stand_eliminated", "stands_eliminated = N"),
+    ("morale", "pinned", "status = \"pinned\""),
+    ("morale", "shaken", "status = \"shaken\""),
+    ("morale", "demoralized", "status = \"demoralized\""),
+];
+
+impl CommandDecision {
+    /// Loads and validates every table (embedded, with overrides from `rules_dir`).
+    pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
+        Self::from_files(combat_odds_core::tables::load(&EMBEDDED, rules_dir)?)
+    }
+
+    /// Validates a full set of this ruleset's table files (every embedded name, each
+    /// text embedded or replaced): the in-memory form of `--rules`.
+    pub fn from_files(files: Vec<TableFile>) -> Result<Self> {
+        let tables = Tables::load(&files)?;
+        let catalogue = Catalogue::load(combat_odds_core::tables::file(&files, "catalogue.toml"))?;
+        Ok(CommandDecision { files, tables, catalogue })
+    }
+
+    /// The validated tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The peer comparison's resolution (the README's speed targets are set for it):
+    /// ROF 3 at hit number 5 against a Regular stand (three to-hit dice and an
+    /// effect die per hit), on the unmodified Regular row.
+    pub fn peer_resolution(&self) -> FireResolution {
+        let row = self.tables.hit_row(Quality::Regular);
+        let effect = std::array::from_fn(|i| row.result(i as i32 + 1));
+        FireResolution::new(vec![Volley { dice: 3, hit_at_most: 5, effect, ammo: None }], None, vec![], false)
+    }
+
+    /// The example catalogue.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
+    }
+
+    fn charts(&self) -> [(&'static str, &'static str, &combat_odds_core::tables::ModifierTable); 8] {
+        let t = &self.tables;
+        [
+            ("rate_of_fire", "rate_of_fire_modifiers.toml", &t.rate_of_fire),
+            ("direct_fire", "direct_fire_modifiers.toml", &t.direct_fire),
+            ("indirect_fire", "indirect_fire_modifiers.toml", &t.indirect_fire),
+            ("artillery_response", "artillery_response.toml", &t.artillery_response.modifiers),
+            ("ammo_depletion", "ammo_depletion.toml", &t.ammo.modifiers),
+            ("ap", "ap_modifiers.toml", &t.ap),
+            ("morale", "morale_modifiers.toml", &t.morale_modifiers),
+            ("orders", "orders.toml", &t.orders),
+        ]
+    }
+}
+
+impl Ruleset for CommandDecision {
+    fn name(&self) -> &'static str {
+        EMBEDDED.ruleset
+    }
+
+    fn files(&self) -> &[TableFile] {
+        &self.files
+    }
+
+    fn listing(&self) -> Vec<TableView> {
+        let t = &self.tables;
+        let hit = TableView {
+            file: "hit_results.toml".into(),
+            source: t.hit_results_source.clone(),
+            columns: {
+                let band =
+                    |i: usize| Quality::ALL.iter().map(|q| t.hit_row(*q).bands.ranges()[i].to_string()).collect();
+                vec![
+                    ("quality".into(), Quality::NAMES.iter().map(|s| s.to_string()).collect()),
+                    ("no_effect".into(), band(0)),
+                    ("forced_back".into(), band(1)),
+                    ("eliminated".into(), band(2)),
+                    ("*".into(), Quality::ALL.iter().map(|q| t.hit_row(*q).natural.to_string()).collect()),
+                ]
+            },
+        };
+        let morale = TableView {
+            file: "morale_results.toml".into(),
+            source: t.morale_results_source.clone(),
+            columns: vec![
+                ("exceed".into(), t.morale_results.bands.ranges().iter().map(|r| r.to_string()).collect()),
+                ("result".into(), t.morale_results.results.iter().map(|(r, _)| r.clone()).collect()),
+                ("forced_back".into(), t.morale_results.results.iter().map(|(_, b)| b.to_string()).collect()),
+            ],
+        };
+        let response = TableView {
+            file: "artillery_response.toml".into(),
+            source: t.artillery_response.source.clone(),
+            columns: vec![
+                ("artillery".into(), vec!["organic".into(), "supporting".into()]),
+                ("label".into(), t.artillery_response.labels.to_vec()),
+                (
+                    "success".into(),
+                    vec![t.artillery_response.organic.to_string(), t.artillery_response.supporting.to_string()],
+                ),
+            ],
+        };
+        let ammo = TableView {
+            file: "ammo_depletion.toml".into(),
+            source: t.ammo.source.clone(),
+            columns: vec![
+                ("trigger".into(), vec![format!("natural {} on a to-hit die", t.ammo.trigger)]),
+                ("min_caliber_mm".into(), vec![t.ammo.min_caliber_mm.to_string()]),
+                ("depletes_at_or_below".into(), vec![format!("caliber / {}, fractions dropped", t.ammo.divisor)]),
+            ],
+        };
+        let natural = TableView {
+            file: "ap_modifiers.toml".into(),
+            source: t.ap.source.clone(),
+            columns: vec![
+                ("close_range".into(), vec![HitResult::NAMES[t.natural.close_range as usize].into()]),
+                ("other_ranges_at_least".into(), vec![HitResult::NAMES[t.natural.other_ranges as usize].into()]),
+            ],
+        };
+        let mut views = vec![hit, natural, morale, response, ammo];
+        views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
+        let c = &self.catalogue;
+        let weapons: Vec<&Weapon> = c.weapons.values().collect();
+        let band_col = |i: usize| {
+            weapons
+                .iter()
+                .map(|w| {
+                    let b = w.bands[i];
+                    format!("{}({}){}", b.range.map_or("C".into(), |r| r.to_string()), b.hit, b.anti_armour.label())
+                })
+                .collect()
+        };
+        views.push(TableView {
+            file: "catalogue.toml (weapons, illustrative)".into(),
+            source: c.source.clone(),
+            columns: vec![
+                ("weapon".into(), weapons.iter().map(|w| w.name.clone()).collect()),
+                (
+                    "rof".into(),
+                    weapons
+                        .iter()
+                        .map(|w| {
+                            if w.rof == w.rof_close_assault {
+                                w.rof.to_string()
+                            } else {
+                                format!("{}/{}", w.rof_close_assault, w.rof)
+                            }
+                        })
+                        .collect(),
+                ),
+                ("close".into(), band_col(0)),
+                ("medium".into(), band_col(1)),
+                ("long".into(), band_col(2)),
+                ("extreme".into(), band_col(3)),
+                (
+                    "idf".into(),
+                    weapons
+                        .iter()
+                        .map(|w| w.idf.map_or(String::new(), |i| format!("{}\"/{}", i.burst, i.he)))
+                        .collect(),
+                ),
+            ],
+        });
+        let vehicles: Vec<&Vehicle> = c.vehicles.values().collect();
+        views.push(TableView {
+            file: "catalogue.toml (vehicles, illustrative)".into(),
+            source: c.source.clone(),
+            columns: vec![
+                ("vehicle".into(), vehicles.iter().map(|v| v.name.clone()).collect()),
+                ("armour_front".into(), vehicles.iter().map(|v| v.armour_front.to_string()).collect()),
+                ("armour_flank".into(), vehicles.iter().map(|v| v.armour_flank.to_string()).collect()),
+                ("afv".into(), vehicles.iter().map(|v| format!("{:?}", v.afv).to_lowercase()).collect()),
+                ("weight_class".into(), vehicles.iter().map(|v| v.weight_class.to_string()).collect()),
+            ],
+        });
+        views
+    }
+
+    fn modifiers(&self) -> Vec<ModifierInfo> {
+        modifier_listing(&self.charts(), AUTOMATIC)
+    }
+
+    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
+        scenario::set_up(doc, kind, &self.tables, &self.catalogue)
+    }
+}

@@ -1,0 +1,110 @@
+//! Named settings for readings of the Command Decision text where players could
+//! reasonably disagree. Each is described in docs/interpretations.md.
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use combat_odds_core::document::Document;
+use combat_odds_core::error::{Result, unknown};
+
+/// How "Success 5" on the Artillery Response chart is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArtilleryResponseReading {
+    /// A d10 equal to or below the modified number succeeds (organic 5 = 50%).
+    RollAtMost,
+    /// A d10 equal to or above the modified number succeeds.
+    RollAtLeast,
+}
+
+/// Which close assaults ignore the target modifiers (the card's "+" footnote).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseAssaultTargetModifiers {
+    /// Only A class (and flame) fire ignores them.
+    IgnoredByAClass,
+    /// Every close assault ignores them.
+    IgnoredInEveryCloseAssault,
+}
+
+/// The settings of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// Artillery response reading.
+    pub artillery_response: ArtilleryResponseReading,
+    /// The fewest dice a firing stand rolls after ROF modifiers.
+    pub min_modified_rof: u32,
+    /// Close assault and target modifiers.
+    pub close_assault_target_modifiers: CloseAssaultTargetModifiers,
+    /// In an engagement, whether demoralized companies are given a Rally order.
+    pub demoralized_companies: DemoralizedCompanies,
+}
+
+/// What an engagement's demoralized companies do (seed 000 "Rally Orders").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemoralizedCompanies {
+    /// The battalion issues a Rally order: next turn the company becomes shaken and
+    /// neither moves nor fires; the turn after it fights on, shaken.
+    Rally,
+    /// No Rally order reaches it: it stays demoralized and never fires again.
+    StayDemoralized,
+}
+
+/// Settings as written in a scenario's `[settings]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSettings {
+    artillery_response: Option<Spanned<String>>,
+    min_modified_rof: Option<Spanned<i64>>,
+    close_assault_target_modifiers: Option<Spanned<String>>,
+    demoralized_companies: Option<Spanned<String>>,
+}
+
+/// Every setting: name, default, alternatives.
+pub const SETTINGS: [(&str, &str, &str); 4] = [
+    ("artillery_response", "roll_at_most", "roll_at_least"),
+    ("min_modified_rof", "1", "0"),
+    ("close_assault_target_modifiers", "ignored_by_a_class", "ignored_in_every_close_assault"),
+    ("demoralized_companies", "rally", "stay_demoralized"),
+];
+
+impl Settings {
+    /// Defaults overridden by the scenario.
+    pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
+        let pick = |v: &Option<Spanned<String>>, names: [&str; 2], what: &str| -> Result<bool> {
+            match v {
+                None => Ok(true),
+                Some(s) if s.get_ref() == names[0] => Ok(true),
+                Some(s) if s.get_ref() == names[1] => Ok(false),
+                Some(s) => Err(doc.error_at(s.span().start, unknown(what, s.get_ref(), names))),
+            }
+        };
+        let artillery_response =
+            if pick(&raw.artillery_response, ["roll_at_most", "roll_at_least"], "artillery_response reading")? {
+                ArtilleryResponseReading::RollAtMost
+            } else {
+                ArtilleryResponseReading::RollAtLeast
+            };
+        let close_assault_target_modifiers = if pick(
+            &raw.close_assault_target_modifiers,
+            ["ignored_by_a_class", "ignored_in_every_close_assault"],
+            "close_assault_target_modifiers reading",
+        )? {
+            CloseAssaultTargetModifiers::IgnoredByAClass
+        } else {
+            CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault
+        };
+        let demoralized_companies =
+            if pick(&raw.demoralized_companies, ["rally", "stay_demoralized"], "demoralized_companies reading")? {
+                DemoralizedCompanies::Rally
+            } else {
+                DemoralizedCompanies::StayDemoralized
+            };
+        let min_modified_rof = match &raw.min_modified_rof {
+            None => 1,
+            Some(v) if (0..=1).contains(v.get_ref()) => *v.get_ref() as u32,
+            Some(v) => {
+                return Err(doc.error_at(v.span().start, format!("min_modified_rof is 0 or 1, not {}", v.get_ref())));
+            }
+        };
+        Ok(Settings { artillery_response, min_modified_rof, close_assault_target_modifiers, demoralized_companies })
+    }
+}

@@ -1,0 +1,322 @@
+//! Engagements: two sides fight turn after turn until one is eliminated or broken,
+//! or the turns run out.
+//!
+//! What every ruleset shares lives here: the [`Field`] (each side's units and
+//! companies), the [`Layout`] that names them, the turn loop with its end conditions,
+//! the outcomes gathered per engagement (winner, turns to decision, first kill,
+//! survivors and state per unit entry), target policies ([`target`]), and the exact
+//! Markov-chain solver ([`markov`]). A ruleset supplies a [`Battle`]: its unit and
+//! company conditions and one turn of its own sequence, literal and exact. An
+//! [`Engagement`] is an [`Experiment`] whose trial is one whole engagement, so the
+//! seeded, chunked engine, tallies and reports serve it unchanged.
+
+pub mod compiled;
+pub mod markov;
+pub mod scenario;
+pub mod target;
+
+use std::fmt::Debug;
+use std::ops::Range;
+
+use num_bigint::BigUint;
+
+use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
+use combat_odds_core::exact::{Dist, TooLarge, marginals};
+
+/// The two sides, by index.
+pub const SIDES: [usize; 2] = [0, 1];
+
+/// The other side.
+pub fn enemy(side: usize) -> usize {
+    1 - side
+}
+
+/// One side's condition: its companies (morale, Force Morale, ...) and its units,
+/// laid out entry by entry as the [`Layout`] lists them.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Force<U, C> {
+    /// One condition per company, in [`SideLayout::companies`] order.
+    pub companies: Vec<C>,
+    /// One condition per unit, entry by entry.
+    pub units: Vec<U>,
+}
+
+/// Both sides' condition at a moment: the whole state of an engagement.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Field<U, C> {
+    /// Side 0 (listed first) and side 1.
+    pub sides: [Force<U, C>; 2],
+}
+
+/// The field of a [`Battle`].
+pub type FieldOf<B> = Field<<B as Battle>::Unit, <B as Battle>::Company>;
+
+/// The force of a [`Battle`].
+pub type ForceOf<B> = Force<<B as Battle>::Unit, <B as Battle>::Company>;
+
+/// One unit entry of a side: `count` identical units in one company.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The entry's name as the scenario gives it.
+    pub name: String,
+    /// Its snake_case form, used in measure names.
+    pub slug: String,
+    /// How many units.
+    pub count: u32,
+    /// The company it belongs to (index into [`SideLayout::companies`]).
+    pub company: usize,
+    /// Its units' indices in [`Force::units`].
+    pub units: Range<usize>,
+}
+
+/// The names behind one side's [`Force`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideLayout {
+    /// The side's name.
+    pub name: String,
+    /// Company names, in order.
+    pub companies: Vec<String>,
+    /// Unit entries, in order.
+    pub groups: Vec<Group>,
+    /// The entry of every unit.
+    pub group_of: Vec<usize>,
+}
+
+impl SideLayout {
+    /// Number of units.
+    pub fn units(&self) -> usize {
+        self.group_of.len()
+    }
+
+    /// The company of unit `u`.
+    pub fn company_of(&self, u: usize) -> usize {
+        self.groups[self.group_of[u]].company
+    }
+}
+
+/// The names behind a [`Field`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Side 0 and side 1.
+    pub sides: [SideLayout; 2],
+}
+
+/// When an engagement is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EndConditions {
+    /// A side with every unit eliminated is out.
+    pub eliminated: bool,
+    /// A side its ruleset calls broken (routed, demoralized, Force Morale 0) is out.
+    pub broken: bool,
+}
+
+/// A ruleset's turn sequence over its own unit and company conditions.
+///
+/// Implementations hold every table lookup compiled before the first turn, so turns
+/// cannot fail. `turn` and `turn_exact` must describe the same rules: the first rolls
+/// the dice, the second weighs every way they can fall, and tests hold them to each
+/// other through [`Engagement`]'s Monte Carlo and [`markov`] solutions.
+pub trait Battle: Sync {
+    /// One unit's condition (status, strength, markers); small and copyable.
+    type Unit: Copy + Ord + Debug + Send + Sync;
+    /// One company's condition (morale status, Force Morale); `()` where none.
+    type Company: Copy + Ord + Debug + Send + Sync;
+
+    /// The names of sides, companies and unit entries.
+    fn layout(&self) -> &Layout;
+
+    /// The field before the first turn.
+    fn initial(&self) -> FieldOf<Self>;
+
+    /// Whether a unit is gone for good (it counts as killed and not as a survivor).
+    fn eliminated(&self, unit: &Self::Unit) -> bool;
+
+    /// Whether a side is broken by its ruleset's morale rules.
+    fn broken(&self, side: usize, force: &ForceOf<Self>) -> bool;
+
+    /// The words for a unit entry's condition at the end, in rising severity.
+    fn group_states(&self) -> &[&'static str];
+
+    /// The condition of unit entry `group` of `side` (an index into
+    /// [`Battle::group_states`]).
+    fn group_state(&self, side: usize, group: usize, force: &ForceOf<Self>) -> usize;
+
+    /// Plays turn `turn` (from 1) of the ruleset's sequence, rolling every die.
+    fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams);
+
+    /// Every field turn `turn` can lead to from `field`, with its exact weight.
+    fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge>;
+}
+
+/// How an engagement stood when it ended: the field, and what happened on the way.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Ending<U, C> {
+    /// The field (frozen once decided).
+    pub field: Field<U, C>,
+    /// The turn that decided it, if any.
+    pub decided: Option<u32>,
+    /// The first turn a unit was eliminated, and which sides lost one then.
+    pub first_kill: Option<(u32, [bool; 2])>,
+}
+
+/// The ending of a [`Battle`].
+pub type EndingOf<B> = Ending<<B as Battle>::Unit, <B as Battle>::Company>;
+
+/// Fixed outcome labels of the `winner` measure after the two side names.
+const DRAW: usize = 2;
+const UNDECIDED: usize = 3;
+
+/// A compiled engagement: a battle, a turn limit and end conditions.
+pub struct Engagement<B: Battle> {
+    battle: B,
+    turns: u32,
+    end: EndConditions,
+    measures: Vec<Measure>,
+}
+
+impl<B: Battle> Engagement<B> {
+    /// An engagement of at most `turns` turns. Measures: `winner` (side names, draw,
+    /// undecided), `turns` to decision, `first_kill_turn`, `first_kill_by` (the side
+    /// that killed first), then per unit entry `survivors_<entry>` and `state_<entry>`.
+    pub fn new(battle: B, turns: u32, end: EndConditions) -> Self {
+        let layout = battle.layout();
+        let [a, b] = [&layout.sides[0].name, &layout.sides[1].name];
+        let turn_labels = || (1..=turns).map(|t| t.to_string());
+        let mut measures = vec![
+            Measure::new("winner", [a.as_str(), b.as_str(), "draw", "undecided"]),
+            Measure::new("turns", turn_labels().chain(["undecided".to_string()])),
+            Measure::new("first_kill_turn", std::iter::once("none".to_string()).chain(turn_labels())),
+            Measure::new("first_kill_by", [a.as_str(), b.as_str(), "both", "none"]),
+        ];
+        for side in &layout.sides {
+            for g in &side.groups {
+                measures.push(Measure::counts(&format!("survivors_{}", g.slug), g.count));
+                measures.push(Measure::new(&format!("state_{}", g.slug), battle.group_states().iter().copied()));
+            }
+        }
+        Engagement { battle, turns, end, measures }
+    }
+
+    /// The battle behind it.
+    pub fn battle(&self) -> &B {
+        &self.battle
+    }
+
+    /// The turn limit.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Whether a side is out of the fight.
+    fn out(&self, side: usize, force: &ForceOf<B>) -> bool {
+        (self.end.eliminated && force.units.iter().all(|u| self.battle.eliminated(u)))
+            || (self.end.broken && self.battle.broken(side, force))
+    }
+
+    fn losses(&self, field: &FieldOf<B>) -> [usize; 2] {
+        SIDES.map(|s| field.sides[s].units.iter().filter(|u| self.battle.eliminated(u)).count())
+    }
+
+    /// Records what turn `turn` did, going from a field with `before` losses to
+    /// `ending.field`: the first kill, and whether the engagement is decided.
+    fn after_turn(&self, ending: &mut EndingOf<B>, before: [usize; 2], turn: u32) {
+        if ending.first_kill.is_none() {
+            let after = self.losses(&ending.field);
+            // A side "kills" when its enemy loses a unit.
+            let by = [after[1] > before[1], after[0] > before[0]];
+            if by.iter().any(|&k| k) {
+                ending.first_kill = Some((turn, by));
+            }
+        }
+        if SIDES.iter().any(|&s| self.out(s, &ending.field.sides[s])) {
+            ending.decided = Some(turn);
+        }
+    }
+
+    /// Plays one engagement into `ending` (reset from `start`).
+    fn play(&self, start: &FieldOf<B>, ending: &mut EndingOf<B>, streams: &mut Streams) {
+        ending.field.clone_from(start);
+        ending.decided = None;
+        ending.first_kill = None;
+        for turn in 1..=self.turns {
+            let before = self.losses(&ending.field);
+            self.battle.turn(&mut ending.field, turn, streams);
+            self.after_turn(ending, before, turn);
+            if ending.decided.is_some() {
+                break;
+            }
+        }
+    }
+
+    /// The outcome of every measure for an ending: the one mapping Monte Carlo and
+    /// the exact solver share.
+    pub fn index(&self, e: &EndingOf<B>, out: &mut [usize]) {
+        out[0] = match e.decided {
+            None => UNDECIDED,
+            Some(_) => match SIDES.map(|s| self.out(s, &e.field.sides[s])) {
+                [true, true] => DRAW,
+                [false, true] => 0,
+                [true, false] => 1,
+                [false, false] => unreachable!("decided means a side is out"),
+            },
+        };
+        out[1] = e.decided.map_or(self.turns as usize, |t| t as usize - 1);
+        out[2] = e.first_kill.map_or(0, |(t, _)| t as usize);
+        out[3] = match e.first_kill {
+            None => 3,
+            Some((_, [true, true])) => 2,
+            Some((_, [a, _])) => usize::from(!a),
+        };
+        let mut m = 4;
+        for (s, side) in self.battle.layout().sides.iter().enumerate() {
+            let force = &e.field.sides[s];
+            for (g, group) in side.groups.iter().enumerate() {
+                out[m] = force.units[group.units.clone()].iter().filter(|u| !self.battle.eliminated(u)).count();
+                out[m + 1] = self.battle.group_state(s, g, force);
+                m += 2;
+            }
+        }
+    }
+
+    /// The exact distribution of endings, from the [`markov`] solver: for fields of
+    /// at most [`markov::MAX_UNITS`] units, where a turn's branches stay few.
+    pub fn exact_endings(&self) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+        let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
+        if units > markov::MAX_UNITS {
+            return Err(TooLarge);
+        }
+        markov::solve(self, markov::MAX_STATES)
+    }
+}
+
+impl<B: Battle> Experiment for Engagement<B> {
+    fn measures(&self) -> &[Measure] {
+        &self.measures
+    }
+
+    /// `p_kill` is the first side's win.
+    fn kill(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
+        let start = self.battle.initial();
+        let mut ending = Ending { field: start.clone(), decided: None, first_kill: None };
+        let mut out = vec![0; self.measures.len()];
+        for _ in 0..trials {
+            self.play(&start, &mut ending, streams);
+            self.index(&ending, &mut out);
+            tally.record(&out);
+        }
+    }
+
+    fn exact(&self) -> Option<ExactTable> {
+        let layout = combat_odds_core::engine::layout(&self.measures);
+        let dist = self.exact_endings().ok()?;
+        Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
+    }
+
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        compiled::CompiledEngagement::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+    }
+}

@@ -1,0 +1,76 @@
+//! Every ruleset by name: the [`REGISTRY`](crate::REGISTRY) lists them (one line
+//! each, in lib.rs), and this module loads one with its tables, embedded or
+//! overridden from a directory laid out like `rulesets/`.
+
+use std::path::Path;
+
+use combat_odds_core::document::Document;
+use combat_odds_core::error::{Error, Result, unknown};
+use combat_odds_core::tables::{self, Embedded, TableFile};
+use toml::Spanned;
+
+use crate::REGISTRY;
+use crate::ruleset::Ruleset;
+
+/// A ruleset's line in the registry.
+pub struct Registered {
+    /// Its embedded table files; `embedded.ruleset` is its name.
+    pub embedded: &'static Embedded,
+    /// Validates a full set of its table files into the ruleset.
+    pub from_files: fn(Vec<TableFile>) -> Result<Box<dyn Ruleset>>,
+}
+
+/// The names of every registered ruleset, e.g. `command-decision`.
+pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+    REGISTRY.iter().map(|r| r.embedded.ruleset)
+}
+
+/// The registry line of ruleset `name`, or an error suggesting the nearest name.
+fn find(name: &str) -> Result<&'static Registered> {
+    REGISTRY
+        .iter()
+        .find(|r| r.embedded.ruleset == name)
+        .ok_or_else(|| Error::Unknown { what: "ruleset", message: unknown("ruleset", name, names()) })
+}
+
+/// Loads ruleset `name` with its tables (overrides from `rules_dir`).
+pub fn load(name: &str, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
+    let registered = find(name)?;
+    if let Some(dir) = rules_dir {
+        check_override_folders(dir)?;
+    }
+    (registered.from_files)(tables::load(registered.embedded, rules_dir)?)
+}
+
+/// Loads the ruleset a scenario file names at `name`; an unknown name is reported
+/// at its place in the file.
+pub fn load_named(doc: &Document, name: &Spanned<String>, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
+    find(name.get_ref()).map_err(|e| doc.error_at(name.span().start, e.to_string()))?;
+    load(name.get_ref(), rules_dir)
+}
+
+/// `ruleset` reloaded with `file` in place of its table file of the same name: the
+/// in-memory form of a table override, validated by the same loader. Every other
+/// file keeps the text `ruleset` was loaded with (embedded or overridden).
+pub fn with_file(ruleset: &dyn Ruleset, file: TableFile) -> Result<Box<dyn Ruleset>> {
+    let mut files = ruleset.files().to_vec();
+    let Some(slot) = files.iter_mut().find(|f| f.name == file.name) else {
+        let known = ruleset.files().iter().map(|f| f.name.as_str());
+        return Err(Error::input(file.origin.clone(), unknown("table file", &file.name, known)));
+    };
+    *slot = file;
+    (find(ruleset.name())?.from_files)(files)
+}
+
+/// Every folder of an override directory must be named after a ruleset: a misspelt
+/// folder would otherwise be ignored and the embedded tables used without a word.
+fn check_override_folders(dir: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()) {
+        let folder = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if find(&folder).is_err() {
+            return Err(Error::input(path.display().to_string(), unknown("ruleset folder", &folder, names())));
+        }
+    }
+    Ok(())
+}

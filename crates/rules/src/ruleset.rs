@@ -1,0 +1,123 @@
+//! The [`Ruleset`] trait every ruleset implements, what it makes of a scenario
+//! ([`SetUp`]), and the listings of its tables and modifiers. Whatever runs a
+//! scenario sees only the trait; each ruleset's quirks stay in its own module.
+
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::Experiment;
+use combat_odds_core::error::Result;
+use combat_odds_core::tables::{Modifier, ModifierTable, Source, TableFile};
+
+/// A table prepared for listing: its title, provenance and columns of text.
+#[derive(Debug, Clone)]
+pub struct TableView {
+    /// The data file it was loaded from.
+    pub file: String,
+    /// Provenance.
+    pub source: Source,
+    /// (column name, cells).
+    pub columns: Vec<(String, Vec<String>)>,
+}
+
+impl TableView {
+    /// A listing of `file` from (column name, cells) pairs.
+    pub fn new(file: &str, source: &Source, columns: Vec<(&str, Vec<String>)>) -> Self {
+        TableView {
+            file: file.to_string(),
+            source: source.clone(),
+            columns: columns.into_iter().map(|(name, cells)| (name.to_string(), cells)).collect(),
+        }
+    }
+}
+
+/// One modifier as `combat-odds modifiers` lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ModifierInfo {
+    /// The chart it belongs to.
+    pub chart: String,
+    /// Stable snake_case name.
+    pub name: String,
+    /// The row as printed on the card.
+    pub label: String,
+    /// Its value as the card gives it.
+    pub value: String,
+    /// "named" (scenarios list it) or how the rules apply it by themselves.
+    pub applied: String,
+    /// Provenance: seed file and table.
+    pub source: String,
+}
+
+/// A scenario set up by its ruleset: something the engine can run.
+pub struct SetUp {
+    /// The resolution.
+    pub experiment: Box<dyn Experiment>,
+    /// How every number was reached, one line each.
+    pub notes: Vec<String>,
+}
+
+/// A ruleset: its tables, its modifiers, and how it sets a scenario up.
+pub trait Ruleset: Sync {
+    /// The name scenarios and the CLI use, e.g. `command-decision`.
+    fn name(&self) -> &'static str;
+    /// The loaded table files (for the rules hash).
+    fn files(&self) -> &[TableFile];
+    /// Every table, for listing.
+    fn listing(&self) -> Vec<TableView>;
+    /// Every modifier with its stable name, value and source.
+    fn modifiers(&self) -> Vec<ModifierInfo>;
+    /// Sets up a scenario of kind `kind` from `doc`.
+    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp>;
+}
+
+/// A modifier chart as a listing.
+pub fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
+    let rows = chart.rows();
+    let col = |f: &dyn Fn(&Modifier) -> String| rows.iter().map(f).collect::<Vec<_>>();
+    let mut columns = vec![
+        ("name".to_string(), col(&|m| m.name.clone())),
+        ("label".to_string(), col(&|m| m.label.clone())),
+        ("value".to_string(), col(&|m| m.display_value())),
+    ];
+    if rows.iter().any(|m| m.side.is_some()) {
+        columns.push(("side".into(), col(&|m| m.side.map_or(String::new(), |s| format!("{s:?}").to_lowercase()))));
+    }
+    if rows.iter().any(|m| m.he_ignores) {
+        columns.push(("he_ignores".into(), col(&|m| if m.he_ignores { "*".into() } else { String::new() })));
+    }
+    TableView { file: file.to_string(), source: chart.source.clone(), columns }
+}
+
+/// Every modifier of a ruleset's charts as listing entries: `charts` are (chart name,
+/// file, chart) and `automatic` (chart name, row, what applies it).
+pub fn modifier_listing(
+    charts: &[(&str, &str, &ModifierTable)],
+    automatic: &[(&str, &str, &str)],
+) -> Vec<ModifierInfo> {
+    charts
+        .iter()
+        .flat_map(|(name, _, chart)| {
+            let applied: Vec<(&str, &str)> =
+                automatic.iter().filter(|(c, ..)| c == name).map(|(_, m, why)| (*m, *why)).collect();
+            modifier_infos(name, chart, &applied)
+        })
+        .collect()
+}
+
+/// A modifier chart's rows as listing entries; `automatic` says which rows the rules
+/// apply by themselves and from what.
+fn modifier_infos(chart_name: &str, chart: &ModifierTable, automatic: &[(&str, &str)]) -> Vec<ModifierInfo> {
+    chart
+        .rows()
+        .iter()
+        .map(|m| ModifierInfo {
+            chart: chart_name.to_string(),
+            name: m.name.clone(),
+            label: m.label.clone(),
+            value: m.display_value(),
+            applied: automatic
+                .iter()
+                .find(|(n, _)| *n == m.name)
+                .map_or("named".to_string(), |(_, why)| format!("automatic: {why}")),
+            source: format!("{}, {}", chart.source.seed, chart.source.table),
+        })
+        .collect()
+}

@@ -1,0 +1,99 @@
+//! A scenario file set up against its ruleset: the one plan every command, analysis
+//! and page runs. The file's header names the ruleset and kind; the ruleset's tables
+//! (embedded, or overridden from a directory) set it up; the Monte Carlo settings say
+//! how it is sampled.
+
+use std::path::Path;
+
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{ExactTable, MonteCarlo};
+use combat_odds_core::error::Result;
+use combat_odds_core::{interrupt, tables};
+use toml::Spanned;
+
+use crate::registry;
+use crate::ruleset::{Ruleset, SetUp};
+
+/// What a result is about, besides the numbers.
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// Ruleset name.
+    pub ruleset: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario kind.
+    pub kind: String,
+    /// Hash of the loaded tables.
+    pub rules_hash: String,
+    /// How the numbers were reached.
+    pub notes: Vec<String>,
+}
+
+/// The keys every scenario file opens with.
+#[derive(serde::Deserialize)]
+pub struct FileHeader {
+    /// The ruleset's name, where it stands in the file.
+    pub ruleset: Spanned<String>,
+    /// The scenario's kind, where it stands in the file.
+    pub kind: Spanned<String>,
+    /// The scenario's name, when it gives one.
+    pub name: Option<String>,
+    /// Free text for the reader of the file; read here only so that it must be text.
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
+}
+
+impl FileHeader {
+    /// The scenario's name, or its file name.
+    pub fn scenario(&self, doc: &Document) -> String {
+        self.name.clone().unwrap_or_else(|| doc.name.clone())
+    }
+}
+
+/// A scenario set up against its ruleset's tables, ready to run.
+pub struct Scenario {
+    /// The ruleset the scenario names.
+    pub ruleset: Box<dyn Ruleset>,
+    /// What the ruleset made of the scenario.
+    pub set_up: SetUp,
+    /// What results are about.
+    pub header: Header,
+    /// Trials, seed, threads and sampling mode.
+    pub monte_carlo: MonteCarlo,
+}
+
+impl Scenario {
+    /// Loads the scenario's ruleset (tables overridden from `rules_dir`) and sets the
+    /// scenario up.
+    pub fn new(doc: &Document, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Self> {
+        monte_carlo.validate()?;
+        let head: FileHeader = doc.parse()?;
+        let ruleset = registry::load_named(doc, &head.ruleset, rules_dir)?;
+        let set_up = ruleset.set_up(doc, &head.kind)?;
+        let header = Header {
+            ruleset: ruleset.name().to_string(),
+            scenario: head.scenario(doc),
+            kind: head.kind.into_inner(),
+            rules_hash: tables::rules_hash(ruleset.files()),
+            notes: set_up.notes.clone(),
+        };
+        Ok(Scenario { ruleset, set_up, header, monte_carlo })
+    }
+
+    /// The exact distribution where the exact engine reaches it within its budget
+    /// (see [`interrupt::set_exact_budget`]); when the budget stops it, the header's
+    /// notes say so. Ctrl-C here ends with an interrupted error.
+    pub fn exact(&mut self) -> Result<Option<ExactTable>> {
+        let exact = self.set_up.experiment.exact();
+        interrupt::check()?;
+        if exact.is_none()
+            && let Some(budget) = interrupt::exact_budget_spent()
+        {
+            self.header.notes.push(format!(
+                "the exact solver stopped at its time budget ({} s): Monte Carlo answers alone",
+                budget.as_secs_f64()
+            ));
+        }
+        Ok(exact)
+    }
+}

@@ -1,0 +1,72 @@
+//! `command-dice`: Chain of Command's answers about one hand of Command Dice, the one
+//! subcommand that belongs to a single ruleset, printed as a table, JSON or CSV.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use combat_odds_core::document::Document;
+use combat_odds_report::export::Rendered;
+use combat_odds_report::export::frames::{self, Cells};
+use combat_odds_rules::chain_of_command::{self, Answers, ChainOfCommand};
+use combat_odds_rules::scenario::FileHeader;
+
+use super::failure::Result;
+
+/// The answers for the hand in `doc`, with tables overridden from `rules_dir`.
+pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Printed> {
+    let head: FileHeader = doc.parse()?;
+    let coc = "chain-of-command";
+    if head.ruleset.get_ref() != coc {
+        return Err(doc
+            .error_at(
+                head.ruleset.span().start,
+                format!("command-dice reads a {coc} scenario of kind command_dice, not `{}`", head.ruleset.get_ref()),
+            )
+            .into());
+    }
+    let ruleset = ChainOfCommand::load(rules_dir)?;
+    let (hand, platoon, notes) = chain_of_command::command_dice_setup(doc, &head.kind, ruleset.tables())?;
+    Ok(Printed(Answers::new(head.scenario(doc), notes, ruleset.tables(), hand, &platoon)))
+}
+
+/// The answers as the command prints them.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct Printed(Answers);
+
+impl Rendered for Printed {
+    /// One line per answer, grouped by policy.
+    fn to_table(&self) -> String {
+        let answers = &self.0;
+        let mut out = format!("{} -- chain-of-command (command dice)\n", answers.scenario);
+        for n in &answers.notes {
+            out += &format!("  {n}\n");
+        }
+        out += "\n";
+        let mut policy = "";
+        for a in &answers.answers {
+            if a.policy != policy {
+                policy = &a.policy;
+                out += &format!("{policy}\n");
+            }
+            out += &format!("  {:<48} {:>10.6}   {}\n", a.answer, a.value, a.exact_fraction);
+        }
+        out + "(exact; probabilities unless the name ends in _mean)\n"
+    }
+
+    /// policy, answer, value, exact fraction.
+    fn to_csv(&self) -> String {
+        let answers = &self.0.answers;
+        let text =
+            |f: fn(&chain_of_command::Answer) -> &String| Cells::Text(answers.iter().map(|a| f(a).clone()).collect());
+        frames::columns_frame(vec![
+            ("policy", text(|a| &a.policy)),
+            ("answer", text(|a| &a.answer)),
+            ("value", Cells::Numbers(answers.iter().map(|a| a.value).collect())),
+            ("exact_fraction", text(|a| &a.exact_fraction)),
+        ])
+        .and_then(|mut f| frames::csv(&mut f))
+        .expect("an answers frame always writes")
+    }
+}

@@ -443,9 +443,9 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
             &other_scenario,
             &["scenario `Panzer IVs hull-down", "differs from `Panther vs Sherman", "only shards of one run merge"],
         ),
-        (&other_trials, &["--trials 120000 differs from 200000", "only shards of one run merge"]),
+        (&other_trials, &["trials 120000 differs from 200000", "only shards of one run merge"]),
         (&of_three, &["shard count 3 differs from 2"]),
-        (&other_mode, &["--mode literal differs from compiled", "only shards of one run merge"]),
+        (&other_mode, &["sampling mode literal differs from compiled", "only shards of one run merge"]),
         (&whole, &["a whole run, not a shard"]),
     ];
     for (misfit, parts) in cases {
@@ -747,7 +747,7 @@ fn the_exact_stage_stops_at_its_budget_says_so_and_counts_in_the_wall_time() {
     assert_eq!(s["p_kill"]["exact"], Value::Null);
     let notes: Vec<&str> = s["notes"].as_array().expect("notes").iter().filter_map(Value::as_str).collect();
     assert!(
-        notes.iter().any(|n| n.contains("stopped at its time budget (0.5 s, --exact-seconds)")),
+        notes.iter().any(|n| n.contains("stopped at its time budget of 0.5 s (exact-seconds)")),
         "the output says why there is no exact answer: {notes:?}"
     );
     assert_eq!(s["mode"], "literal", "the chain could not be compiled either");

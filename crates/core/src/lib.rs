@@ -14,14 +14,14 @@
 //!   compiled sampling modes, shards and the seeded parallel run.
 #![deny(missing_docs)]
 
-pub mod dice;
-pub mod document;
-pub mod engine;
 pub mod error;
-pub mod exact;
 pub mod interrupt;
-pub mod stats;
-pub mod streams;
+pub mod document;
 pub mod tables;
+pub mod streams;
+pub mod dice;
+pub mod stats;
+pub mod exact;
+pub mod engine;
 
 pub use error::{Error, Result};

@@ -15,13 +15,13 @@
 //! - [`bench`]: this machine's speed against the README's targets.
 #![deny(missing_docs)]
 
-pub mod bench;
-pub mod charts;
-pub mod compare;
 pub mod error;
 pub mod export;
-pub mod regress;
-pub mod sensitivity;
+pub mod charts;
 pub mod study;
+pub mod compare;
+pub mod sensitivity;
+pub mod regress;
+pub mod bench;
 
 pub use error::{Error, Result};

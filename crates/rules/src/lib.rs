@@ -36,10 +36,10 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod engagement;
-pub mod ruleset;
 pub mod setup;
+pub mod ruleset;
 pub mod test_roll;
+pub mod engagement;
 
 /// Declares each ruleset's module and its line in the [`registry`]. A ruleset's
 /// module provides `EMBEDDED` (its table files) and a type with `from_files`, which

@@ -90,7 +90,7 @@ impl Scenario {
             && let Some(budget) = interrupt::exact_budget_spent()
         {
             self.header.notes.push(format!(
-                "the exact solver stopped at its time budget ({} s): Monte Carlo answers alone",
+                "the exact solver stopped at its time budget of {} s (exact-seconds): Monte Carlo answers alone",
                 budget.as_secs_f64()
             ));
         }

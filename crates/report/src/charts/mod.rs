@@ -1,8 +1,7 @@
 //! Charts of results, each written as a PNG and an SVG from one drawing: kill
 //! probability (or a paired difference of it) against range as step lines, in one plot
 //! or a grid of panels, a cumulative probability as a step line, stacked outcome bars
-//! with a whisker at each edge, bars with error bars, and histograms with error bars;
-//! and [`study_charts`], the charts `run` and `merge` write beside a study's frames.
+//! with a whisker at each edge, bars with error bars, and histograms with error bars.
 //!
 //! Every chart carries its title, axis labels with units, a legend wherever colours
 //! stand for something, the 95% intervals the footer names wherever a value was
@@ -21,9 +20,6 @@
 
 mod draw;
 mod steps;
-mod study;
-
-pub use study::study_charts;
 
 use std::path::{Path, PathBuf};
 use std::sync::Once;

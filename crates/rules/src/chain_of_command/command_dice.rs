@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use num_bigint::BigUint;
 
-use super::tables::{DiceRules, Rank, Sixes};
+use super::dice_tables::{DiceRules, Rank, Sixes};
 use combat_odds_core::dice::D6;
 use combat_odds_core::engine::{Measure, Resolution, Stream, Streams};
 use combat_odds_core::exact::{Dist, TooLarge};

@@ -25,10 +25,12 @@ use super::force_morale::lowered;
 use super::scenario::{MOST_DICE, MOST_FIGURES, RawWeaponUse, base_firepower, fire_at, platoon};
 use super::settings::{RawSettings, Settings};
 use super::shooting::{Fire, Firepower, QUALITIES, TARGET_OUTCOMES, Thresholds, Unit, Volley};
-use super::tables::{Sixes, Tables};
+use super::dice_tables::Sixes;
+use super::tables::Tables;
 use combat_odds_core::dice::{D6, Ratio};
 use combat_odds_core::document::Document;
-use crate::engagement::scenario::{self, Schedule, read};
+use crate::engagement::scenario::{self, read};
+use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
@@ -709,7 +711,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
 }
 
 /// "5 Command Dice (4 below Force Morale 6)": the dice of a level and below.
-fn describe_dice(levels: &super::tables::DiceByForceMorale, level: u32) -> String {
+fn describe_dice(levels: &super::dice_tables::DiceByForceMorale, level: u32) -> String {
     let at = levels.dice_at(level).unwrap_or(0);
     let fewer: Vec<String> =
         levels.levels.iter().filter(|(fm, d)| *fm < level && *d != at).map(|(fm, d)| format!("{d} at {fm}")).collect();

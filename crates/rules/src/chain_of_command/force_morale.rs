@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::tables::DiceByForceMorale;
+use super::dice_tables::DiceByForceMorale;
 use combat_odds_core::dice::D6;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Measure, Resolution, Streams};

@@ -5,6 +5,7 @@
 
 mod answers;
 mod command_dice;
+mod dice_tables;
 mod engagement;
 mod force_morale;
 mod phases;
@@ -23,10 +24,12 @@ pub use phases::{ChainOfCommandDie, EndOutcome, Horizon, HorizonState, Phases, S
 pub use scenario::{DEFAULT_PLATOON, command_dice_setup};
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
-pub use tables::{DiceByForceMorale, DiceRules, EMBEDDED, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Tables, Use};
+pub use dice_tables::{DiceByForceMorale, DiceRules, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Use};
+pub use tables::{EMBEDDED, Tables};
 
 use std::path::Path;
 
+use crate::setup::scenario_kind;
 use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
@@ -168,6 +171,11 @@ impl Ruleset for ChainOfCommand {
     }
 
     fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
-        scenario::set_up(doc, kind, &self.tables)
+        // An engagement's `[[side]]` is the shared engagement shape, not a `turn`
+        // scenario's hand, so it is read by the engagement's own set-up.
+        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+            "engagement" => engagement::set_up(doc, &self.tables),
+            k => scenario::set_up(doc, k, &self.tables),
+        }
     }
 }

@@ -11,7 +11,7 @@ use num_integer::Integer;
 use num_traits::{One, Zero};
 
 use super::command_dice::Hand;
-use super::tables::DiceRules;
+use super::dice_tables::DiceRules;
 use combat_odds_core::dice::D6;
 use combat_odds_core::engine::{Measure, Resolution, Stream, Streams};
 use combat_odds_core::exact::{Dist, TooLarge};

@@ -12,7 +12,8 @@ use super::force_morale::{self, RawForceMorale};
 use super::phases::{ChainOfCommandDie, SIDES, TurnLength};
 use super::settings::{RawSettings, Settings};
 use super::shooting::{Fire, Firepower, HitEffect, QUALITIES, Shooting, ShootingPhases, ShootingTables};
-use super::tables::{MAX_HAND, Rank, Tables};
+use super::dice_tables::{MAX_HAND, Rank};
+use super::tables::Tables;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
@@ -20,7 +21,7 @@ use crate::ruleset::SetUp;
 use crate::setup::{Sections, article, choice, count, present, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-const SECTIONS: &Sections = &[
+pub const SECTIONS: &Sections = &[
     ("command_dice", &["policy", "hand", "platoon"]),
     ("chain_of_command_die", &["hand", "points", "horizon"]),
     ("turn", &["side", "horizon"]),
@@ -112,13 +113,7 @@ struct RawTarget {
 }
 
 /// Compiles `doc` against the loaded tables.
-pub fn set_up(doc: &Document, kind: &Spanned<String>, tables: &Tables) -> Result<SetUp> {
-    let kind = scenario_kind(doc, kind, SECTIONS)?;
-    if kind == "engagement" {
-        // Its `[[side]]` is the shared engagement shape, not a `turn` scenario's hand,
-        // so it is read by the engagement's own set-up before `ScenarioFile`.
-        return super::engagement::set_up(doc, tables);
-    }
+pub fn set_up(doc: &Document, kind: &'static str, tables: &Tables) -> Result<SetUp> {
     let mut s: ScenarioFile = doc.parse()?;
     // Read for every kind, so a misspelt reading is refused even where it is not used.
     let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;

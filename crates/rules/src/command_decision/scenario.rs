@@ -13,7 +13,7 @@ use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required, scenario_kind};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required};
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
@@ -23,7 +23,7 @@ const MAX_RANGE_INCHES: f64 = 1000.0;
 const MAX_STANDS: u32 = 100;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-const SECTIONS: &Sections = &[
+pub const SECTIONS: &Sections = &[
     ("direct_fire", &["phase", "range", "close_assault", "firer", "target"]),
     ("indirect_fire", &["artillery", "target"]),
     ("morale", &["company"]),
@@ -144,14 +144,12 @@ const MOUNTS: [&str; 5] = ["personnel", "tank", "armoured_car", "vehicle", "towe
 const ROLES: [&str; 2] = ["engineer", "infantry_antitank"];
 const PHASES: [&str; 3] = ["prep", "opportunity", "general"];
 
-/// Compiles a scenario document of any kind.
-pub fn set_up(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    let k = scenario_kind(doc, kind, SECTIONS)?;
+/// Sets up a scenario of kind `k` (checked against [`SECTIONS`]), an engagement aside.
+pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
     let file: ScenarioFile = doc.parse()?;
     match k {
         "direct_fire" => direct_fire(doc, file, tables, catalogue),
         "indirect_fire" => indirect_fire(doc, file, tables, catalogue),
-        "engagement" => super::engagement::set_up(doc, tables, catalogue),
         _ => morale(doc, file, tables),
     }
 }

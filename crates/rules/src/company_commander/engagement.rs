@@ -27,13 +27,14 @@ use toml::Spanned;
 
 use super::catalogue::{self, Catalogue, RawArmour, RawWeapon, WeaponRef};
 use super::fire::{FireAction, TargetState};
-use super::scenario::{Ctx, Firer, RawFirer, RawTarget, Target};
-use super::settings::{RawSettings, Recovery, Settings, SideBroken};
+use super::scenario::{Ctx, Firer, RawFirer, RawTarget, ScenarioFile, Target};
+use super::settings::{Recovery, Settings, SideBroken};
 use super::tables::{Facing, Tables};
 use combat_odds_core::dice::Die;
 use combat_odds_core::document::Document;
 use crate::engagement::markov::MAX_STATES;
-use crate::engagement::scenario::{self, NamedCompany, Schedule};
+use crate::engagement::scenario::{self, NamedCompany};
+use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
@@ -366,14 +367,10 @@ fn split(unit: Spanned<RawUnit>) -> (Spanned<RawFirer>, Spanned<RawTarget>) {
 }
 
 /// Compiles a Company Commander engagement scenario.
-pub(super) fn set_up(
-    doc: &Document,
-    settings: Settings,
-    raw: &RawSettings,
-    tables: &Tables,
-    catalogue: &Catalogue,
-) -> Result<SetUp> {
-    let own = raw.engagement(doc)?;
+pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    let file: ScenarioFile = doc.parse()?;
+    let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
+    let own = file.settings.engagement(doc)?;
     let setup = scenario::read::<RawUnit, NamedCompany>(doc, HEXES)?;
     let at = doc.parse::<At>()?.engagement;
     let range_at = at.range.span().start;

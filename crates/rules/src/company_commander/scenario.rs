@@ -17,10 +17,10 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, article, choice, count, distinct, named, present, required, scenario_kind};
+use crate::setup::{Sections, Sum, article, choice, count, distinct, named, present, required};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-const SECTIONS: &Sections = &[
+pub const SECTIONS: &Sections = &[
     ("direct_fire", &["range", "firer", "target"]),
     ("indirect_fire", &["range", "firer", "target"]),
     ("close_assault", &["assault", "target"]),
@@ -38,11 +38,12 @@ const MOUNTS: [&str; 3] = ["single", "twin", "quad"];
 /// The most units one `[[nearby]]` or `[[aa_firer]]` entry may hold.
 const MAX_UNITS: u32 = 20;
 
-/// A scenario file's sections; which a kind may have is checked by [`scenario_kind`].
+/// A scenario file's sections; which a kind may have is checked by
+/// [`crate::setup::scenario_kind`].
 #[derive(Deserialize)]
-struct ScenarioFile {
+pub(super) struct ScenarioFile {
     #[serde(default)]
-    settings: RawSettings,
+    pub(super) settings: RawSettings,
     range: Option<Spanned<i64>>,
     firer: Option<Spanned<RawFirer>>,
     target: Option<Spanned<RawTarget>>,
@@ -125,13 +126,9 @@ struct RawAircraft {
 }
 
 /// Compiles a scenario document of any kind.
-pub fn set_up(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    let k = scenario_kind(doc, kind, SECTIONS)?;
+pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
-    if k == "engagement" {
-        return super::engagement::set_up(doc, settings, &file.settings, tables, catalogue);
-    }
     file.settings.refuse_engagement_settings(doc, k)?;
     let mut cx = Ctx { doc, tables, catalogue, settings, notes: Vec::new() };
     let experiment: Box<dyn Experiment> = match k {

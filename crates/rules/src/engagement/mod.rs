@@ -12,6 +12,7 @@
 
 pub mod compiled;
 pub mod markov;
+pub mod schedule;
 pub mod scenario;
 pub mod target;
 

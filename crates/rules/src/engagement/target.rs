@@ -8,7 +8,7 @@
 
 use toml::Spanned;
 
-use super::scenario::Schedule;
+use super::schedule::Schedule;
 use super::{Layout, enemy};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};

@@ -20,6 +20,7 @@ pub use tables::{
 
 use std::path::Path;
 
+use crate::setup::scenario_kind;
 use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
@@ -273,6 +274,9 @@ impl Ruleset for MissionCommand {
     }
 
     fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
-        scenario::set_up(doc, kind, &self.tables, &self.catalogue)
+        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+            "engagement" => engagement::set_up(doc, &self.tables, &self.catalogue),
+            k => scenario::set_up(doc, k, &self.tables, &self.catalogue),
+        }
     }
 }

@@ -17,12 +17,12 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Measure;
 use combat_odds_core::error::Result;
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required, scenario_kind};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required};
 use crate::test_roll::TestRoll;
 use combat_odds_core::tables::Side;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-const SECTIONS: &Sections = &[
+pub const SECTIONS: &Sections = &[
     ("engagement", crate::engagement::scenario::SECTIONS),
     ("point_to_point", &["range", "opportunity_fire", "firer", "target"]),
     ("area_fire_afv", &["range", "fire", "vehicle"]),
@@ -163,11 +163,7 @@ struct RawAircraft {
 }
 
 /// Compiles a scenario document of any kind.
-pub fn set_up(doc: &Document, kind: &Spanned<String>, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    let k = scenario_kind(doc, kind, SECTIONS)?;
-    if k == "engagement" {
-        return super::engagement::set_up(doc, tables, catalogue);
-    }
+pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };

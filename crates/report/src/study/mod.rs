@@ -3,6 +3,8 @@
 //! trials, shard, rules hash, wall time and every count, from which `merge` rebuilds
 //! the frames (and charts) of shards exactly as one machine would have written them.
 
+mod charts;
+
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
@@ -168,7 +170,7 @@ impl StudyResult {
     /// `dirs` name each summary, for messages.
     pub fn merge(parts: Vec<(PathBuf, Summary)>) -> Result<Self> {
         let Some((first_dir, first)) = parts.first().cloned() else {
-            return Err(Error::Results("merging needs at least one results directory".into()));
+            return Err(Error::Results("merge needs at least one results directory".into()));
         };
         let shard_count = first.shard.map_or(1, |s| s.count);
         let mut seen = vec![false; shard_count as usize];
@@ -231,7 +233,7 @@ impl StudyResult {
             seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{shard_count}", k + 1)).collect();
         if !missing.is_empty() {
             return Err(Error::Results(format!(
-                "shard(s) {} missing: merging needs all {shard_count}",
+                "shard(s) {} missing: merge needs all {shard_count}",
                 missing.join(", ")
             )));
         }
@@ -283,7 +285,7 @@ impl StudyResult {
     }
 
     /// Writes the frames (CSV and Parquet), `summary.json` and the charts (PNG and SVG,
-    /// see [`crate::charts::study_charts`]) into `dir`, whole or not at all: into a
+    /// see [`charts::study_charts`]) into `dir`, whole or not at all: into a
     /// temporary directory beside it, then renamed into place. An existing `dir` is
     /// replaced only with `force`.
     pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
@@ -336,7 +338,7 @@ impl StudyResult {
         let text = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
         std::fs::write(&summary, text).map_err(|e| io(&summary, e))?;
         // Inside the temporary directory too, so the charts arrive with the frames or not at all.
-        crate::charts::study_charts(dir, &self.summary).map(drop)
+        charts::study_charts(dir, &self.summary).map(drop)
     }
 }
 

@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Footer, Point, Stack, bars_with_intervals, cumulative_probability, histogram, stacked_outcomes};
+use super::{MeasureCounts, Summary};
+use crate::charts::{Footer, Point, Stack, bars_with_intervals, cumulative_probability, histogram, stacked_outcomes};
 use crate::error::Result;
-use crate::study::{MeasureCounts, Summary};
 use combat_odds_core::stats::CONFIDENCE;
 use combat_odds_core::stats::interval;
 

@@ -17,6 +17,9 @@ pub struct Args {
 }
 
 /// The subcommands.
+// `CommandDice` is Chain of Command's own term (its Command Dice), not "a command
+// about dice", so the variant keeps the name clap turns into `command-dice`.
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Resolve one fire (or morale check) scenario: exact odds and a seeded Monte Carlo estimate.

@@ -12,6 +12,24 @@
 //! - [`exact`]: exact distributions over outcomes.
 //! - [`engine`]: the `Experiment` and `Resolution` traits, tallies, the literal and
 //!   compiled sampling modes, shards and the seeded parallel run.
+//!
+//! Exact odds come from integer distributions; dice for Monte Carlo come from a
+//! stream that is a pure function of (seed, purpose, chunk), so a result never
+//! depends on which thread drew it:
+//!
+//! ```
+//! use combat_odds_core::dice::D10;
+//! use combat_odds_core::streams::{Purpose, stream};
+//!
+//! // Exactly: two d10 summing to 15 or more is 21 of the 100 faces.
+//! let p = D10.sum_of(2).probability(|total| total >= 15);
+//! assert_eq!(p.to_string(), "21/100");
+//!
+//! // By Monte Carlo, from chunk 0 of the fire stream of seed 2026.
+//! let mut fire = stream(2026, Purpose::Fire, 0);
+//! let hits = (0..100_000).filter(|_| D10.roll(&mut fire) + D10.roll(&mut fire) >= 15).count();
+//! assert!((hits as f64 / 100_000.0 - 0.21).abs() < 0.01);
+//! ```
 #![deny(missing_docs)]
 
 pub mod error;

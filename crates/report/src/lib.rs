@@ -12,7 +12,24 @@
 //! - [`compare`]: one weapon against one target across rulesets.
 //! - [`sensitivity`]: every one-step change of a scenario's tables, ranked.
 //! - [`regress`]: the regression gate over the reference scenarios.
-//! - [`bench`]: this machine's speed against the README's targets.
+//! - [`bench`](mod@bench): this machine's speed against the README's targets.
+//!
+//! A report is a set-up scenario's exact stage and Monte Carlo run, in the one shape
+//! every output (table, JSON, CSV) renders:
+//!
+//! ```
+//! use combat_odds_core::document::Document;
+//! use combat_odds_core::engine::{Mode, MonteCarlo};
+//! use combat_odds_report::export::{Rendered, Report};
+//! use combat_odds_rules::{Scenario, defaults};
+//!
+//! let (name, text) = defaults::FIRE;
+//! let monte_carlo = MonteCarlo { trials: 10_000, seed: 1, threads: Some(1), mode: Mode::Compiled };
+//! let scenario = Scenario::new(&Document::new(name, name, text), None, monte_carlo).unwrap();
+//! let report = Report::of(scenario).unwrap();
+//! assert_eq!(report.p_kill.outcome, "eliminated");
+//! assert!(report.to_csv().starts_with("ruleset,scenario,seed,trials,mode,rules_hash,measure,outcome"));
+//! ```
 #![deny(missing_docs)]
 
 pub mod error;

@@ -1,4 +1,4 @@
-//! Every ruleset by name: the [`REGISTRY`](crate::REGISTRY) lists them (one line
+//! Every ruleset by name: the [`REGISTRY`] lists them (one line
 //! each, in lib.rs), and this module loads one with its tables, embedded or
 //! overridden from a directory laid out like `rulesets/`.
 

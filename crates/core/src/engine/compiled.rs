@@ -91,7 +91,7 @@ pub(crate) fn tally_states(
     }
 }
 
-/// [`tally_states`] where every state's outcomes are listed: `outcomes[s]` for state `s`.
+/// `tally_states` where every state's outcomes are listed: `outcomes[s]` for state `s`.
 #[inline(always)]
 pub fn tally_listed(trials: u64, outcomes: &[Vec<usize>], draw: impl FnMut() -> usize, tally: &mut Tally) {
     tally_states(trials, outcomes.len(), draw, |s, out| out.copy_from_slice(&outcomes[s]), tally);

@@ -4,7 +4,7 @@
 //! Every table file the scenario's ruleset loads is walked for one-step changes
 //! ([`changes`]: each number up and down by one, each boundary between two bands moved
 //! by one), whatever the ruleset. Each change is made in memory and the ruleset
-//! reloaded through its own validation ([`rules::with_file`], the in-memory form of
+//! reloaded through its own validation ([`combat_odds_rules::registry::with_file`], the in-memory form of
 //! `--rules`), the scenario compiled again and its `p_kill` computed exactly. Where the
 //! exact engine does not reach, the changed and the unchanged scenario are run trial
 //! by trial on the same random numbers (trial `t` of either draws from

@@ -285,7 +285,7 @@ impl StudyResult {
     }
 
     /// Writes the frames (CSV and Parquet), `summary.json` and the charts (PNG and SVG,
-    /// see [`charts::study_charts`]) into `dir`, whole or not at all: into a
+    /// see the `charts` submodule) into `dir`, whole or not at all: into a
     /// temporary directory beside it, then renamed into place. An existing `dir` is
     /// replaced only with `force`.
     pub fn write(&self, dir: &Path, force: bool) -> Result<()> {

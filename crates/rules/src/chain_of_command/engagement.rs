@@ -9,7 +9,7 @@
 //! sections 1-2). A Team or Section that Breaks or is wiped out makes its force roll on
 //! the "Bad Things Happen" table (`setbacks.toml`, section 4), and a force at Force
 //! Morale 0 is broken. The hand's 6s decide who is active next (`sixes.toml`). The
-//! per-Phase hand, its exact distribution and every fire are compiled before the
+//! per-Phase hand, its exact distribution and every fire are set up before the
 //! first Phase, so a Phase neither fails nor allocates.
 
 use std::collections::BTreeMap;
@@ -105,7 +105,7 @@ pub struct ForceState {
     pub active: bool,
 }
 
-/// A compiled unit entry.
+/// A unit entry, set up.
 #[derive(Debug, Clone)]
 struct Entry {
     kind: Kind,
@@ -185,7 +185,7 @@ impl Command {
     }
 }
 
-/// A Chain of Command engagement's rules, compiled.
+/// A Chain of Command engagement's rules, set up.
 pub struct Skirmish {
     layout: Layout,
     schedule: Schedule,

@@ -569,7 +569,7 @@ mod tests {
     }
 
     /// Compiles `[force]` with `body`, against the shipped tables and `dice`.
-    fn compile_with(body: &str, dice: &DiceByForceMorale) -> Result<(ForceMorale, Vec<String>)> {
+    fn set_up_with(body: &str, dice: &DiceByForceMorale) -> Result<(ForceMorale, Vec<String>)> {
         let doc = Document::new("s.toml", "s.toml", format!("[force]\n{body}\n"));
         let s: Scenario = doc.parse()?;
         let mut notes = Vec::new();
@@ -578,7 +578,7 @@ mod tests {
 
     /// The exact probability of every outcome of measure `m`, by label.
     fn exact(body: &str, dice: &DiceByForceMorale, m: usize) -> Vec<(String, Ratio)> {
-        let (force, _) = compile_with(body, dice).unwrap();
+        let (force, _) = set_up_with(body, dice).unwrap();
         let table = force.exact().unwrap();
         Resolution::measures(&force)[m].outcomes.iter().cloned().zip(table[m].iter().cloned()).collect()
     }
@@ -642,7 +642,7 @@ mod tests {
         let fm = exact(body, &five_dice(), 0);
         assert_eq!((p(&fm, "0"), p(&fm, "1"), p(&fm, "2")), (Ratio::new(4, 9), Ratio::new(4, 9), Ratio::new(1, 9)));
         // From 1, a Senior Leader routing (-2 or -3) always leaves 0, never below.
-        let (force, _) = compile_with("starting = 1\nsetbacks = [\"senior_leader_routs\"]", &five_dice()).unwrap();
+        let (force, _) = set_up_with("starting = 1\nsetbacks = [\"senior_leader_routs\"]", &five_dice()).unwrap();
         let table = force.exact().unwrap();
         let (m, o) = Experiment::kill(&force);
         assert_eq!(table[m][o], Ratio::new(1, 1));
@@ -671,7 +671,7 @@ mod tests {
     fn monte_carlo_trials_follow_the_exact_distribution() {
         // Green with two setbacks: 60,000 trials land within 1% of each exact outcome.
         let (force, _) =
-            compile_with("quality = \"green\"\nsetbacks = [\"section_breaks\", \"team_breaks\"]", &five_dice())
+            set_up_with("quality = \"green\"\nsetbacks = [\"section_breaks\", \"team_breaks\"]", &five_dice())
                 .unwrap();
         let exact = force.exact().unwrap();
         let mut streams = Streams::for_chunk(7, 0);
@@ -688,29 +688,29 @@ mod tests {
 
     #[test]
     fn a_setback_that_could_roll_a_cut_off_cell_is_refused() {
-        let err = compile_with("setbacks = [\"afv_knocked_out\"]", &five_dice()).unwrap_err().to_string();
+        let err = set_up_with("setbacks = [\"afv_knocked_out\"]", &five_dice()).unwrap_err().to_string();
         assert!(err.contains("faces 2, 3, 4, 5, 6 of its d6 are \"?\""), "{err}");
         assert!(err.contains("chain-of-command/setbacks.toml"), "{err}");
         assert!(!err.contains('\n'), "one line: {err}");
-        let err = compile_with("setbacks = [\"afv_immobilised_or_main_gun_knocked_out\"]", &five_dice()).unwrap_err();
+        let err = set_up_with("setbacks = [\"afv_immobilised_or_main_gun_knocked_out\"]", &five_dice()).unwrap_err();
         assert!(err.to_string().contains("faces 5, 6 of its d6"), "{err}");
     }
 
     #[test]
     fn scenario_mistakes_name_the_fix() {
-        let err = compile_with("setbacks = [\"section_break\"]", &five_dice()).unwrap_err().to_string();
+        let err = set_up_with("setbacks = [\"section_break\"]", &five_dice()).unwrap_err().to_string();
         assert!(err.contains("did you mean `section_breaks`"), "{err}");
-        let err = compile_with("quality = \"veteran\"", &five_dice()).unwrap_err().to_string();
+        let err = set_up_with("quality = \"veteran\"", &five_dice()).unwrap_err().to_string();
         assert!(err.contains("unknown quality `veteran`"), "{err}");
-        let err = compile_with("quality = \"elite\"\nstarting = 9", &five_dice()).unwrap_err().to_string();
+        let err = set_up_with("quality = \"elite\"\nstarting = 9", &five_dice()).unwrap_err().to_string();
         assert!(err.contains("not both"), "{err}");
-        let err = compile_with("starting = 12", &five_dice()).unwrap_err().to_string();
+        let err = set_up_with("starting = 12", &five_dice()).unwrap_err().to_string();
         assert!(err.contains("starting must be from 1 to 11"), "{err}");
     }
 
     #[test]
     fn notes_record_every_number_reached() {
-        let (_, notes) = compile_with("quality = \"green\"\nsetbacks = [\"section_breaks\"]", &five_dice()).unwrap();
+        let (_, notes) = set_up_with("quality = \"green\"\nsetbacks = [\"section_breaks\"]", &five_dice()).unwrap();
         assert_eq!(notes[0], "starting Force Morale: a d6 -2 (Green) on the starting table; faces 1-4: 8, 5-6: 9");
         assert_eq!(notes[1], "setback 1, section_breaks (Section breaks): d6 faces 1-2: -1, 3-6: -2");
         assert_eq!(notes[3], "Command Dice at Force Morale 0: not listed, 1-11: 5 dice (dice_by_force_morale.toml)");

@@ -1,5 +1,5 @@
-//! Chain of Command scenario files: a hand of Command Dice and a platoon, compiled
-//! into one Phase's allocation ([`PhaseDice`]), the Phases until a full Chain of
+//! Chain of Command scenario files: a hand of Command Dice and a platoon, set up
+//! as one Phase's allocation ([`PhaseDice`]), the Phases until a full Chain of
 //! Command die ([`ChainOfCommandDie`]) or the length of a Turn ([`TurnLength`]).
 
 use std::collections::BTreeMap;

@@ -506,7 +506,7 @@ impl Fire {
         self.effect_dist_of(self.dice, cover)
     }
 
-    /// [`Fire::effect_dist`] for `dice` firepower dice rather than the compiled
+    /// [`Fire::effect_dist`] for `dice` firepower dice rather than the set-up
     /// number: an engagement's firer loses dice to Shock and Pinning as it goes.
     pub(super) fn effect_dist_of(&self, dice: u32, cover: usize) -> Vec<((u32, u32), BigUint)> {
         let [none, miss, shock, kill] = self.die_weights(cover);

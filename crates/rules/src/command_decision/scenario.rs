@@ -1,4 +1,4 @@
-//! Command Decision scenario files: what a user writes, and its compilation into a
+//! Command Decision scenario files: what a user writes, and its set-up as a
 //! [`FireResolution`] or a morale check with every modifier applied and recorded.
 
 use serde::Deserialize;

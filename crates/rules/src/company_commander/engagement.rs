@@ -6,7 +6,7 @@
 //!    destroyed or suppressed ("A suppressed is temporarily immobilised and may not
 //!    move, shoot or melee attack"), picks a target by the scenario's policy and fires
 //!    every direct fire weapon that reaches and can harm it ("either all its direct
-//!    fire weapons ... will attack"). The fire is this ruleset's compiled
+//!    fire weapons ... will attack"). The fire is this ruleset's set-up
 //!    [`FireAction`] (ballistic score, penetration against armour + d6 and the d100 hit
 //!    damage, or cover save and weapon strength), attacks = rate of fire x the firer's
 //!    strength points left ("multiplied by the hit points remaining"), resolved at
@@ -102,7 +102,7 @@ pub struct Unit {
     pub cautious: bool,
 }
 
-/// One firer entry's compiled fire at one target entry at one range, by the firer's
+/// One firer entry's fire, set up, at one target entry at one range, by the firer's
 /// strength points left and whether the target is cautious: `by[(left - 1) * 2 +
 /// cautious]`. A suppressed target is the action's own business (its start state).
 pub(super) struct Shot {
@@ -118,7 +118,7 @@ enum Recover {
     AtLeast(Die, u32),
 }
 
-/// A compiled Company Commander engagement.
+/// A Company Commander engagement, set up.
 pub struct CcBattle {
     layout: Layout,
     schedule: Schedule,
@@ -145,7 +145,7 @@ fn land(target: Unit, full: u32, after: &TargetState) -> Unit {
 }
 
 impl CcBattle {
-    /// Who unit `u` of `side` fires at in range index `r`, and with which compiled
+    /// Who unit `u` of `side` fires at in range index `r`, and with which set-up
     /// action, as the field stands: `None` when it is destroyed, suppressed, or has
     /// nothing in reach.
     fn aim(&self, field: &FieldOf<Self>, side: usize, u: usize, r: usize) -> Option<(usize, &FireAction)> {

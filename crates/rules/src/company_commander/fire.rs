@@ -1,4 +1,4 @@
-//! A compiled Company Commander fire action: every attack of one unit at one target,
+//! A Company Commander fire action, set up: every attack of one unit at one target,
 //! weapon by weapon, with the target's suppression and strength carried from weapon to
 //! weapon (seed 003 "Fire Procedure", "Suppressed and Destruction"; [`Timing`] says
 //! when a suppression starts to count).

@@ -1,4 +1,4 @@
-//! Company Commander scenario files: what a user writes, and its compilation into a
+//! Company Commander scenario files: what a user writes, and its set-up as a
 //! [`FireAction`] (or a [`Barrage`] of them), with every modifier applied and
 //! recorded. Ranges are in hexes (1 hex = 100 m).
 

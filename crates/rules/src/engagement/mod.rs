@@ -113,7 +113,7 @@ pub struct EndConditions {
 
 /// A ruleset's turn sequence over its own unit and company conditions.
 ///
-/// Implementations hold every table lookup compiled before the first turn, so turns
+/// Implementations hold every table lookup made before the first turn, so turns
 /// cannot fail. `turn` and `turn_exact` must describe the same rules: the first rolls
 /// the dice, the second weighs every way they can fall, and tests hold them to each
 /// other through [`Engagement`]'s Monte Carlo and [`markov`] solutions.
@@ -167,7 +167,7 @@ pub type EndingOf<B> = Ending<<B as Battle>::Unit, <B as Battle>::Company>;
 const DRAW: usize = 2;
 const UNDECIDED: usize = 3;
 
-/// A compiled engagement: a battle, a turn limit and end conditions.
+/// An engagement set up: a battle, a turn limit and end conditions.
 pub struct Engagement<B: Battle> {
     battle: B,
     turns: u32,

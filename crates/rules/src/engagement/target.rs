@@ -1,4 +1,4 @@
-//! Who fires at whom: the compiled fire of every unit entry at every enemy entry at
+//! Who fires at whom: the set-up fire of every unit entry at every enemy entry at
 //! every range of the engagement ([`Fires`]), and the target policy that turns it
 //! into a choice each turn ([`Targeting`]).
 //!
@@ -43,7 +43,7 @@ impl TargetPolicy {
     }
 }
 
-/// The compiled fire `S` of each unit entry at each enemy entry at each range, with
+/// The set-up fire `S` of each unit entry at each enemy entry at each range, with
 /// the chance it kills one unit (for ranking targets); `None` where it cannot reach.
 pub struct Fires<S> {
     ranges: usize,

@@ -1,4 +1,4 @@
-//! Mission Command scenario files: what a user writes, and its compilation into a
+//! Mission Command scenario files: what a user writes, and its set-up as a
 //! [`Fire`] or a reaction [`TestRoll`], with every modifier applied and recorded.
 //! Ranges are in centimetres on the table (1 cm = 20 m).
 

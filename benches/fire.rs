@@ -5,6 +5,7 @@
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
+use combat_odds_rules::ruleset::Load;
 use std::hint::black_box;
 use std::time::Duration;
 

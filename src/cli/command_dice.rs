@@ -1,6 +1,7 @@
 //! `command-dice`: Chain of Command's answers about one hand of Command Dice, the one
 //! subcommand that belongs to a single ruleset, printed as a table, JSON or CSV.
 
+use combat_odds_rules::ruleset::Load;
 use std::path::Path;
 
 use serde::Serialize;

@@ -25,6 +25,7 @@ use combat_odds_core::interrupt;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames};
 use combat_odds_report::study::{self, StudyResult};
+use combat_odds_rules::ruleset::Load;
 use combat_odds_rules::{Scenario, defaults};
 
 /// Runs a parsed command line, returning what to print.

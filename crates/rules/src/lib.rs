@@ -41,17 +41,16 @@ pub mod ruleset;
 pub mod test_roll;
 pub mod engagement;
 
-/// Declares each ruleset's module and its line in the [`registry`]. A ruleset's
-/// module provides `EMBEDDED` (its table files) and a type with `from_files`, which
-/// validates a full set of them.
+/// Declares each ruleset's module and its line in the [`registry`]: the module's type
+/// implements [`Ruleset`] and [`ruleset::Load`].
 macro_rules! rulesets {
     ($($module:ident::$ruleset:ident),* $(,)?) => {
         $(pub mod $module;)*
 
         /// Every ruleset this build knows, in listing order.
         pub const REGISTRY: &[registry::Registered] = &[$(registry::Registered {
-            embedded: &$module::EMBEDDED,
-            from_files: |files| Ok(Box::new($module::$ruleset::from_files(files)?)),
+            embedded: <$module::$ruleset as ruleset::Load>::EMBEDDED,
+            from_files: |files| Ok(Box::new(<$module::$ruleset as ruleset::Load>::from_files(files)?)),
         }),*];
     };
 }

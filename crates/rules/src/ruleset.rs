@@ -2,10 +2,12 @@
 //! ([`SetUp`]), and the listings of its tables and modifiers. Whatever runs a
 //! scenario sees only the trait; each ruleset's quirks stay in its own module.
 
+use std::path::Path;
+
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{Modifier, ModifierTable, Source, TableFile};
+use combat_odds_core::tables::{self, Embedded, Modifier, ModifierTable, Source, TableFile};
 
 /// A table prepared for listing: its title, provenance and columns of text.
 #[derive(Debug, Clone)]
@@ -66,6 +68,22 @@ pub trait Ruleset: Sync {
     fn modifiers(&self) -> Vec<ModifierInfo>;
     /// Sets up a scenario of kind `kind` from `doc`.
     fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp>;
+}
+
+/// A ruleset's type as the registry builds it: its embedded tables, and how it is
+/// made from a full set of table files. Loading is the same for every ruleset.
+pub trait Load: Ruleset + Sized + 'static {
+    /// The ruleset's embedded table files; `EMBEDDED.ruleset` is its name.
+    const EMBEDDED: &'static Embedded;
+
+    /// Validates a full set of the ruleset's table files (every embedded name, each
+    /// text embedded or replaced): the in-memory form of a table override.
+    fn from_files(files: Vec<TableFile>) -> Result<Self>;
+
+    /// Loads and validates every table (embedded, with overrides from `rules_dir`).
+    fn load(rules_dir: Option<&Path>) -> Result<Self> {
+        Self::from_files(tables::load(Self::EMBEDDED, rules_dir)?)
+    }
 }
 
 /// A modifier chart as a listing.

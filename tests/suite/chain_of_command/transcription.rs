@@ -10,6 +10,7 @@
 //! quoted above them.
 
 use crate::common::lines;
+use combat_odds_rules::ruleset::Load;
 
 use combat_odds_core::tables::{RollRange, Source};
 use combat_odds_rules::Ruleset;

@@ -5,6 +5,7 @@
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side, Source};
 use combat_odds_rules::Ruleset;
 use combat_odds_rules::command_decision::{CommandDecision, HitResult, Quality, Tables};
+use combat_odds_rules::ruleset::Load;
 
 const SEED: &str = "001_b275c1225bd05435.txt";
 

@@ -8,6 +8,7 @@
 //! the seed line quoted above them.
 
 use crate::common::lines;
+use combat_odds_rules::ruleset::Load;
 
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, RollRange, Side, Source};
 use combat_odds_rules::company_commander::{CompanyCommander, Effect, Facing, HitKind, Penetration, QUALITIES};

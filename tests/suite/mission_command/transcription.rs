@@ -7,6 +7,7 @@
 //! bands), the expected values are literals with the seed line quoted above them.
 
 use crate::common::lines;
+use combat_odds_rules::ruleset::Load;
 
 use std::fmt::Display;
 

@@ -27,13 +27,11 @@ pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, Shootin
 pub use dice_tables::{DiceByForceMorale, DiceRules, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Use};
 pub use tables::{EMBEDDED, Tables};
 
-use std::path::Path;
-
 use crate::setup::scenario_kind;
-use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView};
+use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{Source, TableFile};
+use combat_odds_core::tables::{Embedded, Source, TableFile};
 
 /// The loaded ruleset.
 pub struct ChainOfCommand {
@@ -48,19 +46,16 @@ pub const ANTI_TANK_SOURCE: (&str, &str, &str) = (
     "NOT FOUND: the to-hit numbers, armour, how strikes compare and the damage results have no source",
 );
 
-impl ChainOfCommand {
-    /// Loads and validates every table (embedded, with overrides from `rules_dir`).
-    pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
-        Self::from_files(combat_odds_core::tables::load(&EMBEDDED, rules_dir)?)
-    }
+impl Load for ChainOfCommand {
+    const EMBEDDED: &'static Embedded = &EMBEDDED;
 
-    /// Validates a full set of this ruleset's table files (every embedded name, each
-    /// text embedded or replaced): the in-memory form of `--rules`.
-    pub fn from_files(files: Vec<TableFile>) -> Result<Self> {
+    fn from_files(files: Vec<TableFile>) -> Result<Self> {
         let tables = Tables::load(&files)?;
         Ok(ChainOfCommand { files, tables })
     }
+}
 
+impl ChainOfCommand {
     /// The validated tables.
     pub fn tables(&self) -> &Tables {
         &self.tables

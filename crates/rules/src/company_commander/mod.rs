@@ -20,13 +20,11 @@ pub use fire::{
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};
 
-use std::path::Path;
-
 use crate::setup::scenario_kind;
-use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{ModifierTable, TableFile};
+use combat_odds_core::tables::{Embedded, ModifierTable, TableFile};
 
 /// The loaded ruleset.
 pub struct CompanyCommander {
@@ -35,20 +33,17 @@ pub struct CompanyCommander {
     catalogue: Catalogue,
 }
 
-impl CompanyCommander {
-    /// Loads and validates every table (embedded, with overrides from `rules_dir`).
-    pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
-        Self::from_files(combat_odds_core::tables::load(&EMBEDDED, rules_dir)?)
-    }
+impl Load for CompanyCommander {
+    const EMBEDDED: &'static Embedded = &EMBEDDED;
 
-    /// Validates a full set of this ruleset's table files (every embedded name, each
-    /// text embedded or replaced): the in-memory form of `--rules`.
-    pub fn from_files(files: Vec<TableFile>) -> Result<Self> {
+    fn from_files(files: Vec<TableFile>) -> Result<Self> {
         let tables = Tables::load(&files)?;
         let catalogue = Catalogue::load(combat_odds_core::tables::file(&files, "catalogue.toml"), &tables)?;
         Ok(CompanyCommander { files, tables, catalogue })
     }
+}
 
+impl CompanyCommander {
     /// The validated tables.
     pub fn tables(&self) -> &Tables {
         &self.tables

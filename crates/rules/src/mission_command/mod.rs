@@ -18,13 +18,11 @@ pub use tables::{
     KoValue, REACTION_RESULTS, RangeClause, Tables, ToHitCell,
 };
 
-use std::path::Path;
-
 use crate::setup::scenario_kind;
-use crate::ruleset::{ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{ModifierTable, Source, TableFile};
+use combat_odds_core::tables::{Embedded, ModifierTable, Source, TableFile};
 
 /// The loaded ruleset.
 pub struct MissionCommand {
@@ -48,20 +46,17 @@ const AUTOMATIC: &[(&str, &str, &str)] = &[
     ("reaction", "friendly_afv_knocked_out", "friendly_afvs_knocked_out = N"),
 ];
 
-impl MissionCommand {
-    /// Loads and validates every table (embedded, with overrides from `rules_dir`).
-    pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
-        Self::from_files(combat_odds_core::tables::load(&EMBEDDED, rules_dir)?)
-    }
+impl Load for MissionCommand {
+    const EMBEDDED: &'static Embedded = &EMBEDDED;
 
-    /// Validates a full set of this ruleset's table files (every embedded name, each
-    /// text embedded or replaced): the in-memory form of `--rules`.
-    pub fn from_files(files: Vec<TableFile>) -> Result<Self> {
+    fn from_files(files: Vec<TableFile>) -> Result<Self> {
         let tables = Tables::load(&files)?;
         let catalogue = Catalogue::load(combat_odds_core::tables::file(&files, "catalogue.toml"), &tables)?;
         Ok(MissionCommand { files, tables, catalogue })
     }
+}
 
+impl MissionCommand {
     /// The validated tables.
     pub fn tables(&self) -> &Tables {
         &self.tables

@@ -3,11 +3,11 @@
 //!
 //! The modules, lowest first (each imports only those before it, and the engine
 //! crate below):
-//! - [`setup`]: what every ruleset's scenario set-up shares (required sections,
+//! - `setup`: what every ruleset's scenario set-up shares (required sections,
 //!   closed choices, counts, named modifiers, the audit-trail sum).
 //! - [`ruleset`]: the [`Ruleset`] trait, a scenario's [`SetUp`], and table listings.
-//! - [`test_roll`]: a test decided by one die (morale checks, reaction tests).
-//! - [`engagement`]: forces fighting turn by turn to an end, as a Markov chain where
+//! - `test_roll`: a test decided by one die (morale checks, reaction tests).
+//! - `engagement`: forces fighting turn by turn to an end, as a Markov chain where
 //!   it is small enough; every ruleset's engagement is built on it.
 //! - one folder per ruleset: [`command_decision`], [`mission_command`],
 //!   [`company_commander`], [`chain_of_command`]; each ruleset's quirks stay there.
@@ -36,10 +36,10 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod setup;
+pub(crate) mod setup;
 pub mod ruleset;
-pub mod test_roll;
-pub mod engagement;
+pub(crate) mod test_roll;
+pub(crate) mod engagement;
 
 /// Declares each ruleset's module and its line in the [`registry`]: the module's type
 /// implements [`Ruleset`] and [`ruleset::Load`].

@@ -5,7 +5,7 @@ use combat_odds_core::dice::D10;
 use combat_odds_core::engine::Measure;
 use crate::test_roll::TestRoll;
 
-/// A morale check as a [`TestRoll`]: measure `company` (passed, then `results` in
+/// A morale check as a `TestRoll`: measure `company` (passed, then `results` in
 /// rising severity) and `forced_back`. `exceed_result(roll - morale)` gives the result
 /// index (0 = passed) and whether it forces the company back. `p_kill` is the worst
 /// result.

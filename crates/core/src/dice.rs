@@ -39,7 +39,7 @@ impl Die {
     }
 
     /// One unbiased roll in 1..=sides, from a 16-bit lane of the stream (four dice
-    /// per generator output; see [`Stream::below16`] for why it stays unbiased).
+    /// per generator output; see `Stream::below16` for why it stays unbiased).
     #[inline(always)]
     pub fn roll(self, stream: &mut Stream) -> u32 {
         stream.below16(self.sides) + 1

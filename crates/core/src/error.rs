@@ -18,7 +18,7 @@ pub struct Place {
 
 impl Place {
     /// The line and column of a byte offset into `text`.
-    pub fn of_offset(text: &str, offset: usize) -> Self {
+    pub(crate) fn of_offset(text: &str, offset: usize) -> Self {
         let before = &text[..offset.min(text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;

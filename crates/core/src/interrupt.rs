@@ -34,7 +34,7 @@ pub fn flag() -> &'static AtomicBool {
 }
 
 /// Whether Ctrl-C has been pressed.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     STOP.load(Ordering::Relaxed)
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Intervals ([`interval`]) are Wilson score intervals: unlike the normal (Wald)
 //! interval they stay inside [0, 1] and keep close to nominal coverage for most
-//! probabilities. Where fewer than [`EXACT_INTERVAL_BELOW`] trials fall on one side,
+//! probabilities. Where fewer than `EXACT_INTERVAL_BELOW` trials fall on one side,
 //! the Wilson interval under-covers (its coverage at p = 0.00064 with 200 trials is
 //! 0.878: a single success puts its lower bound above p), so there the Clopper-Pearson
 //! interval, which never covers less than its nominal level, takes over.
@@ -40,7 +40,7 @@ pub fn wilson(successes: u64, trials: u64, confidence: f64) -> Estimate {
 /// interval. Computed coverage (every count weighed by its binomial probability) at
 /// trials from 20 to 5,000 and p from 10^-6 to 1/2: this hybrid never covers less than
 /// 94.4%, where Wilson alone falls to 84% (tests below check the small-count end).
-pub const EXACT_INTERVAL_BELOW: u64 = 50;
+pub(crate) const EXACT_INTERVAL_BELOW: u64 = 50;
 
 /// Confidence level of every reported interval.
 pub const CONFIDENCE: f64 = 0.95;
@@ -49,7 +49,7 @@ pub const CONFIDENCE: f64 = 0.95;
 pub const INTERVAL_METHOD: &str = "Wilson score, 95% (Clopper-Pearson where fewer than 50 trials fall on one side)";
 
 /// The interval reports give for `successes` out of `trials` at `confidence`: Wilson,
-/// or Clopper-Pearson where the counts are small (see [`EXACT_INTERVAL_BELOW`]).
+/// or Clopper-Pearson where the counts are small (see `EXACT_INTERVAL_BELOW`).
 pub fn interval(successes: u64, trials: u64, confidence: f64) -> Estimate {
     if trials > 0 && successes.min(trials - successes) < EXACT_INTERVAL_BELOW {
         clopper_pearson(successes, trials, confidence)
@@ -60,7 +60,7 @@ pub fn interval(successes: u64, trials: u64, confidence: f64) -> Estimate {
 
 /// The Clopper-Pearson ("exact") interval: the bounds are the Beta quantiles at which
 /// the observed count would be just significant at each tail.
-pub fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> Estimate {
+pub(crate) fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> Estimate {
     if trials == 0 {
         return Estimate { estimate: f64::NAN, low: 0.0, high: 1.0 };
     }

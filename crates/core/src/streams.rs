@@ -7,12 +7,12 @@ use rand::{Rng, SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The generator behind every stream: named and portable, recorded in results.
-pub type Generator = Xoshiro256PlusPlus;
+pub(crate) type Generator = Xoshiro256PlusPlus;
 
 /// One random stream: the generator and the bits of its last output not yet used.
 ///
 /// A d10 needs about 3.3 bits, so drawing a whole 32-bit output per die wastes most
-/// of the generator's work. [`Stream::below16`] takes 16-bit lanes from the
+/// of the generator's work. `Stream::below16` takes 16-bit lanes from the
 /// reservoir instead (four dice per output) and rejects the few lanes that would
 /// bias the result, so every draw stays exactly uniform.
 #[derive(Debug, Clone)]
@@ -51,7 +51,7 @@ impl Stream {
     /// low half falls below `2^16 mod n` are rejected. That is at most n / 2^16 of the
     /// lanes (6 in 65,536 for a d10), and a rejected lane is replaced by the next.
     #[inline(always)]
-    pub fn below16(&mut self, n: u32) -> u32 {
+    pub(crate) fn below16(&mut self, n: u32) -> u32 {
         debug_assert!((1..=1 << 16).contains(&n));
         loop {
             if let Some(v) = lemire::<16>(self.take::<16>(), u64::from(n)) {
@@ -93,7 +93,7 @@ impl Stream {
     /// that either would reject is replaced whole; the accepted outputs are a product
     /// of the two accepted sets, so the pair stays exactly uniform.
     #[inline(always)]
-    pub fn below16_and_32(&mut self, a: u32, b: u64) -> (u32, u64) {
+    pub(crate) fn below16_and_32(&mut self, a: u32, b: u64) -> (u32, u64) {
         debug_assert!((1..=1 << 16).contains(&a) && (1..=1 << 32).contains(&b));
         loop {
             let word = self.generator.next_u64();
@@ -105,7 +105,7 @@ impl Stream {
 
     /// A uniform integer in `0..n` for any `n >= 1`, by Lemire on whole outputs.
     #[inline(always)]
-    pub fn below64(&mut self, n: u64) -> u64 {
+    pub(crate) fn below64(&mut self, n: u64) -> u64 {
         debug_assert!(n >= 1);
         loop {
             let product = u128::from(self.generator.next_u64()) * u128::from(n);

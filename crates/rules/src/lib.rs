@@ -48,7 +48,7 @@ macro_rules! rulesets {
         $(pub mod $module;)*
 
         /// Every ruleset this build knows, in listing order.
-        pub const REGISTRY: &[registry::Registered] = &[$(registry::Registered {
+        pub(crate) const REGISTRY: &[registry::Registered] = &[$(registry::Registered {
             embedded: <$module::$ruleset as ruleset::Load>::EMBEDDED,
             from_files: |files| Ok(Box::new(<$module::$ruleset as ruleset::Load>::from_files(files)?)),
         }),*];

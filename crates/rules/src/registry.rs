@@ -1,4 +1,4 @@
-//! Every ruleset by name: the [`REGISTRY`] lists them (one line
+//! Every ruleset by name: the `REGISTRY` lists them (one line
 //! each, in lib.rs), and this module loads one with its tables, embedded or
 //! overridden from a directory laid out like `rulesets/`.
 
@@ -13,7 +13,7 @@ use crate::REGISTRY;
 use crate::ruleset::Ruleset;
 
 /// A ruleset's line in the registry.
-pub struct Registered {
+pub(crate) struct Registered {
     /// Its embedded table files; `embedded.ruleset` is its name.
     pub embedded: &'static Embedded,
     /// Validates a full set of its table files into the ruleset.
@@ -44,7 +44,7 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
 
 /// Loads the ruleset a scenario file names at `name`; an unknown name is reported
 /// at its place in the file.
-pub fn load_named(doc: &Document, name: &Spanned<String>, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
+pub(crate) fn load_named(doc: &Document, name: &Spanned<String>, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
     find(name.get_ref()).map_err(|e| doc.error_at(name.span().start, e.to_string()))?;
     load(name.get_ref(), rules_dir)
 }

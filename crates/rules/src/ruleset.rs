@@ -87,7 +87,7 @@ pub trait Load: Ruleset + Sized + 'static {
 }
 
 /// A modifier chart as a listing.
-pub fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
+pub(crate) fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
     let rows = chart.rows();
     let col = |f: &dyn Fn(&Modifier) -> String| rows.iter().map(f).collect::<Vec<_>>();
     let mut columns = vec![
@@ -106,7 +106,7 @@ pub fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
 
 /// Every modifier of a ruleset's charts as listing entries: `charts` are (chart name,
 /// file, chart) and `automatic` (chart name, row, what applies it).
-pub fn modifier_listing(
+pub(crate) fn modifier_listing(
     charts: &[(&str, &str, &ModifierTable)],
     automatic: &[(&str, &str, &str)],
 ) -> Vec<ModifierInfo> {

@@ -16,12 +16,12 @@ use combat_odds_core::tables::{Modifier, ModifierTable, Side};
 const HEADER: [&str; 5] = ["ruleset", "kind", "name", "description", "settings"];
 
 /// The sections each kind of scenario takes, for [`scenario_kind`].
-pub type Sections = [(&'static str, &'static [&'static str])];
+pub(crate) type Sections = [(&'static str, &'static [&'static str])];
 
 /// Checks a scenario's kind against `by_kind` and its top-level keys against the
 /// header and that kind's sections, and returns the kind. A section of another kind
 /// is refused where it stands; a key no kind knows is refused with the nearest name.
-pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections) -> Result<&'static str> {
+pub(crate) fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections) -> Result<&'static str> {
     let kinds: Vec<&'static str> = by_kind.iter().map(|(k, _)| *k).collect();
     let k = choice(doc, Some(kind), "scenario kind", &kinds, "")?;
     let allowed = by_kind.iter().find(|(name, _)| *name == k).map(|(_, s)| *s).expect("a listed kind");
@@ -44,7 +44,7 @@ pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections)
 }
 
 /// "a KIND" or "an KIND", as English writes it before the kind's name.
-pub fn article(kind: &str) -> String {
+pub(crate) fn article(kind: &str) -> String {
     let an = kind.starts_with(['a', 'e', 'i', 'o', 'u']);
     format!("{} {kind}", if an { "an" } else { "a" })
 }
@@ -85,7 +85,7 @@ pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings)
 
 /// A thing named from a catalogue (`weapon = "name"`) or written out inline
 /// (`weapon_data = { ... }`): exactly one of the two.
-pub fn catalogued<R, T>(
+pub(crate) fn catalogued<R, T>(
     doc: &Document,
     who: &str,
     key: &str,
@@ -181,7 +181,7 @@ impl Sum {
     }
 
     /// The modifiers alone: "+2 veteran -1 green = +1", or "none".
-    pub fn describe_modifiers(&self) -> String {
+    pub(crate) fn describe_modifiers(&self) -> String {
         if self.parts.is_empty() {
             return "none".into();
         }
@@ -190,7 +190,7 @@ impl Sum {
     }
 
     /// "base +a name -b name = total", or just the base when nothing was added.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let parts: String = self.parts.iter().map(|(n, v)| format!(" {v:+} {n}")).collect();
         if parts.is_empty() { self.base.to_string() } else { format!("{}{parts} = {}", self.base, self.total()) }
     }

@@ -83,7 +83,7 @@ pub trait Experiment: Sync {
 
 /// The most outcome combinations (every measure at once) a literal chunk counts in
 /// one flat array; beyond it, each measure is counted on its own.
-pub const MAX_JOINT: usize = 4096;
+pub(crate) const MAX_JOINT: usize = 4096;
 
 /// The most measures one resolution reports (a trial's outcome indices live on the
 /// stack).
@@ -133,7 +133,7 @@ impl<R: Resolution> Experiment for R {
     }
 
     /// Literal trials. Where every measure's outcomes together make at most
-    /// [`MAX_JOINT`] combinations, a trial's outcomes are counted as one mixed-radix
+    /// `MAX_JOINT` combinations, a trial's outcomes are counted as one mixed-radix
     /// index (one increment a trial, spread into the measures once per chunk).
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
         let sizes = layout(Resolution::measures(self));
@@ -182,14 +182,14 @@ impl<R: Resolution> Experiment for R {
 
 /// The most trials one study may ask for: 2^53, past which a count no longer has an
 /// exact `f64` and estimates (count / trials) would silently round.
-pub const MAX_TRIALS: u64 = 1 << 53;
+pub(crate) const MAX_TRIALS: u64 = 1 << 53;
 
 /// The most worker threads per core: more only adds switching (a fire of 1,000 trials
 /// took 30 s on 4,000 threads).
-pub const MAX_THREADS_PER_CORE: usize = 8;
+pub(crate) const MAX_THREADS_PER_CORE: usize = 8;
 
 /// The most worker threads this machine takes: [`MAX_THREADS_PER_CORE`] per core.
-pub fn max_threads() -> usize {
+pub(crate) fn max_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) * MAX_THREADS_PER_CORE
 }
 
@@ -207,8 +207,8 @@ pub struct MonteCarlo {
 }
 
 impl MonteCarlo {
-    /// Refuses what the engine cannot run: no trials, more than [`MAX_TRIALS`], no
-    /// threads or more than [`max_threads`].
+    /// Refuses what the engine cannot run: no trials, more than `MAX_TRIALS`, no
+    /// threads or more than `max_threads`.
     pub fn validate(&self) -> Result<()> {
         if self.trials == 0 {
             return Err(Error::setting(Setting::Trials, "must be at least 1"));
@@ -268,7 +268,7 @@ impl Shard {
     }
 
     /// How many chunks of a study of `chunks` chunks this shard runs.
-    pub fn chunk_count(self, chunks: u64) -> u64 {
+    pub(crate) fn chunk_count(self, chunks: u64) -> u64 {
         chunks.saturating_sub(self.index - 1).div_ceil(self.count)
     }
 
@@ -310,11 +310,11 @@ pub struct Study {
 }
 
 /// The most chunks between two progress reports and precision checks.
-pub const MAX_BATCH_CHUNKS: usize = 64;
+pub(crate) const MAX_BATCH_CHUNKS: usize = 64;
 
 /// Where a study's batches end, counted in the shard's chunks done: after 1, 2, 4, ...
 /// chunks (each batch doubles what is done) until batches reach
-/// [`MAX_BATCH_CHUNKS`], then every [`MAX_BATCH_CHUNKS`], and at the last chunk. A
+/// `MAX_BATCH_CHUNKS`, then every `MAX_BATCH_CHUNKS`, and at the last chunk. A
 /// precision target is thus met within twice the trials it needs (or one batch more),
 /// and since the ends depend on nothing but the chunk count, it stops at the same
 /// trial count on any machine.

@@ -48,7 +48,7 @@ impl Tally {
 
     /// Record `n` trials that all ended in `outcome`.
     #[inline]
-    pub fn record_n(&mut self, outcome: &[usize], n: u64) {
+    pub(crate) fn record_n(&mut self, outcome: &[usize], n: u64) {
         debug_assert_eq!(outcome.len(), self.offsets.len());
         self.trials += n;
         for (&offset, &o) in self.offsets.iter().zip(outcome) {

@@ -50,7 +50,7 @@ pub struct Modifier {
 }
 
 /// The target kinds a modifier row may be limited to.
-pub const TARGET_KINDS: [&str; 3] = ["personnel", "afv", "soft_vehicle"];
+pub(crate) const TARGET_KINDS: [&str; 3] = ["personnel", "afv", "soft_vehicle"];
 
 impl Modifier {
     /// Whether the row may describe a target of `kind` (one of `TARGET_KINDS`).

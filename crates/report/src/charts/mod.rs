@@ -434,7 +434,7 @@ fn check_point(title: &str, what: &str, p: &Point) -> Result<()> {
 }
 
 /// 1234567 as "1,234,567".
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -97,7 +97,7 @@ impl Compared {
 
     /// One row per paired difference: the estimate with its common-random-numbers
     /// interval, the interval independent runs would have had, and the exact value.
-    pub fn differences_frame(&self) -> PolarsResult<DataFrame> {
+    pub(crate) fn differences_frame(&self) -> PolarsResult<DataFrame> {
         let d = &self.differences;
         let f = |g: &dyn Fn(&super::Difference) -> f64| d.iter().map(|x| Some(g(x))).collect::<Vec<_>>();
         DataFrame::new_infer_height(vec![

@@ -3,7 +3,7 @@
 //!
 //! A results directory is filled in a hidden temporary directory beside its destination
 //! (`.NAME.tmp-PID`) and moved into place in one step. It carries a marker file,
-//! [`MARKER`], naming every file the tool wrote there, so that `force` replaces an
+//! `MARKER`, naming every file the tool wrote there, so that `force` replaces an
 //! existing directory only when the marker is there and the directory holds nothing
 //! else: a user's own files are never deleted. On Linux an existing directory is swapped
 //! with the new one atomically (`renameat2` with `RENAME_EXCHANGE`), so a kill at any
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Output, Refusal, Result};
 
 /// The marker file every results directory this tool writes carries.
-pub const MARKER: &str = ".combat-odds-results";
+pub(crate) const MARKER: &str = ".combat-odds-results";
 
 /// What the marker says: who wrote the directory and which files it holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -129,7 +129,7 @@ pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(S
 }
 
 /// A frame as CSV and as Parquet, in memory, for [`write_file_whole`].
-pub fn frame_bytes(frame: &mut DataFrame) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
+pub(crate) fn frame_bytes(frame: &mut DataFrame) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
     let mut csv = Vec::new();
     CsvWriter::new(&mut csv).include_header(true).finish(frame)?;
     let mut parquet = Vec::new();

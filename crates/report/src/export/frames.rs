@@ -30,7 +30,7 @@ fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
 }
 
 /// One measure's rows.
-pub fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+pub(crate) fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     rows_columns(rows, None).and_then(frame)
 }
 
@@ -52,7 +52,7 @@ fn rows_columns(rows: &[Row], measure: Option<&[String]>) -> PolarsResult<Vec<Co
 }
 
 /// Every (measure, outcome) of a report as one long frame.
-pub fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
+pub(crate) fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
     let (mut measure, mut rows) = (Vec::new(), Vec::new());
     for (m, rs, _) in report.all_measures() {
         measure.extend(std::iter::repeat_n(m.to_string(), rs.len()));
@@ -93,7 +93,7 @@ pub fn modifiers_frame(infos: &[ModifierInfo]) -> PolarsResult<DataFrame> {
 }
 
 /// The percent view: one row for `destroy`, one for the mildest effect or worse.
-pub fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
+pub(crate) fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
     let rows: [(String, &Percent); 2] =
         [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];
     frame(vec![

@@ -18,9 +18,9 @@ use combat_odds_rules::{Header, Scenario};
 use crate::error::Result;
 
 /// How intervals are computed, as reports state it.
-pub const INTERVAL: &str = combat_odds_core::stats::INTERVAL_METHOD;
+pub(crate) const INTERVAL: &str = combat_odds_core::stats::INTERVAL_METHOD;
 /// The generator behind every stream, as reports state it.
-pub const GENERATOR: &str = "Xoshiro256++ per (seed, purpose, chunk)";
+pub(crate) const GENERATOR: &str = "Xoshiro256++ per (seed, purpose, chunk)";
 
 /// One outcome's probability: exact where known, estimated with its interval.
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -189,7 +189,7 @@ pub fn evaluate(suite: &Suite, rulesets: &Rulesets, monte_carlo: &MonteCarlo) ->
 }
 
 /// The rows of one scenario.
-pub fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &MonteCarlo) -> Result<Vec<Row>> {
+pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &MonteCarlo) -> Result<Vec<Row>> {
     let doc = Document::read(path)?;
     let head = header(&doc)?;
     let ruleset = rulesets.get(head.ruleset.get_ref()).ok_or_else(|| {

@@ -76,7 +76,7 @@ impl Change {
 }
 
 /// Every one-step change of a table file's cells, in document order (keys sorted).
-pub fn table_changes(text: &str) -> Result<Vec<Change>, String> {
+pub(crate) fn table_changes(text: &str) -> Result<Vec<Change>, String> {
     let cells = cells(text)?;
     let mut changes = Vec::new();
     let bands = Bands::find(&cells);
@@ -106,7 +106,7 @@ pub fn table_changes(text: &str) -> Result<Vec<Change>, String> {
 
 /// Dropping each modifier a scenario names: every `modifiers = ["a", "b"]` list (and
 /// `target_modifiers`, any key ending `_modifiers`), one name at a time.
-pub fn modifier_drops(text: &str) -> Result<Vec<Change>, String> {
+pub(crate) fn modifier_drops(text: &str) -> Result<Vec<Change>, String> {
     let root = DeTable::parse(text).map_err(|e| e.to_string())?;
     let mut walker = Walker { columns: None, cells: Vec::new(), lists: Vec::new() };
     walker.table(root.get_ref(), &mut Vec::new());

@@ -10,10 +10,10 @@
 //! by trial on the same random numbers (trial `t` of either draws from
 //! [`Streams::for_paired_trial`]`(seed, t)`), so their difference is measured far
 //! tighter than two separate runs would measure it; the unchanged scenario's kills are
-//! counted once and kept. A change that alters none of the first [`PILOT_TRIALS`]
+//! counted once and kept. A change that alters none of the first `PILOT_TRIALS`
 //! trials is counted as not moving `p_kill` without running the rest: with common
 //! random numbers an unchanged resolution changes no trial at all, and a change that
-//! alters fewer than about 3 in [`PILOT_TRIALS`] trials moves `p_kill` by less than
+//! alters fewer than about 3 in `PILOT_TRIALS` trials moves `p_kill` by less than
 //! that. A change the loader or the scenario compiler refuses is counted, not an
 //! error. Dropping each modifier the scenario names is a change of the scenario itself.
 
@@ -61,7 +61,7 @@ struct Variant {
 
 /// Trials every change runs first on common random numbers; a change that alters none
 /// of them is counted as not moving `p_kill`.
-pub const PILOT_TRIALS: u64 = 10_000;
+pub(crate) const PILOT_TRIALS: u64 = 10_000;
 
 /// Trials per parallel block of a paired run.
 const BLOCK_TRIALS: u64 = 4096;

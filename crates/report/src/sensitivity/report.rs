@@ -169,7 +169,7 @@ pub struct Sensitivity {
 }
 
 /// The rows as one frame: every field, numbers as numbers.
-pub fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+pub(crate) fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     let text =
         |name: &str, f: &dyn Fn(&Row) -> String| Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>());
     let number = |name: &str, f: &dyn Fn(&Row) -> f64| Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>());

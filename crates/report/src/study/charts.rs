@@ -21,7 +21,7 @@ use combat_odds_core::stats::interval;
 /// whisker at each edge); any other study gets `outcomes`, the first measure as one
 /// stacked bar. The footer names the ruleset, seed, trials (and shard) and rules hash,
 /// never the wall time, so equal counts draw equal files.
-pub fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
+pub(crate) fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>> {
     let n = summary.trials;
     if n == 0 {
         return Ok(Vec::new());

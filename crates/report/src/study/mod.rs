@@ -316,7 +316,7 @@ impl StudyResult {
     }
 
     /// Every measure's rows in one long frame, `measure` first.
-    pub fn long_frame(&self) -> PolarsResult<DataFrame> {
+    pub(crate) fn long_frame(&self) -> PolarsResult<DataFrame> {
         let (mut names, mut rows) = (Vec::new(), Vec::new());
         for (name, measure_rows, _) in self.report.all_measures() {
             names.extend(std::iter::repeat_n(name.to_string(), measure_rows.len()));
@@ -370,14 +370,14 @@ fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
 }
 
 /// The name of the frame holding every measure, with a `measure` column.
-pub const LONG_FRAME: &str = "all_measures";
+pub(crate) const LONG_FRAME: &str = "all_measures";
 
 /// One measure's frame: `outcome` as labelled; `value`, the outcome as a whole number
 /// where it is one (a turn, a count of survivors) and null where it is a name
 /// (`undecided`, `eliminated`); the estimate with its interval and count; `exact` as a
 /// float and `exact_fraction` where numerator and denominator fit 64 bits (the
 /// summary keeps every fraction whole).
-pub fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
+pub(crate) fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     let fits = |f: &String| f.split('/').all(|part| part.parse::<u64>().is_ok());
     DataFrame::new_infer_height(vec![
         Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),

@@ -96,10 +96,10 @@ impl Allocation {
 /// How many dice of each usable face, 1 up to the highest combined result (index 0 is
 /// face 1; the rest stay 0). The highest combined result lies below the point and
 /// turn-sequence faces (checked on loading), so it is 4 at most.
-pub type Pool = [u8; MOST_COMBINED];
+pub(crate) type Pool = [u8; MOST_COMBINED];
 
 /// The most faces a pool holds.
-pub const MOST_COMBINED: usize = 4;
+pub(crate) const MOST_COMBINED: usize = 4;
 
 /// The outcome of one Phase's hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -195,13 +195,13 @@ impl Allocator {
         pool.iter().rev().fold(0, |i, &n| i * self.radix + n as usize)
     }
 
-    /// The policy's allocation of `pool`, from the table [`Allocator::solve_all`] built.
+    /// The policy's allocation of `pool`, from the table `Allocator::solve_all` built.
     pub fn solved(&self, pool: &Pool) -> Allocation {
         self.best[self.index(pool)]
     }
 
     /// Solves every pool of at most `dice` dice.
-    pub fn solve_all(&mut self, dice: u8) {
+    pub(crate) fn solve_all(&mut self, dice: u8) {
         self.radix = dice as usize + 1;
         self.best = vec![Allocation::default(); self.radix.pow(MOST_COMBINED as u32)];
         self.solve_from(&mut [0; MOST_COMBINED], 0, dice);
@@ -343,7 +343,7 @@ impl Hand {
     /// The 6s that drive the turn sequence once an Elite force has converted a single
     /// 6 ("An Elite force that rolls a single 6 ... will convert that to a 5"). The Red
     /// Dice is read apart, so its 6 never reaches here.
-    pub fn sixes_after_elite(&self, sixes: u8) -> u8 {
+    pub(crate) fn sixes_after_elite(&self, sixes: u8) -> u8 {
         if self.elite && sixes == 1 { 0 } else { sixes }
     }
 }
@@ -369,7 +369,7 @@ impl Sixes {
     }
 
     /// The `turn` outcome of row `row`.
-    pub fn turn_outcome(&self, row: usize) -> usize {
+    pub(crate) fn turn_outcome(&self, row: usize) -> usize {
         let r = &self.rows[row];
         if r.turn_ends { 2 } else { usize::from(r.keeps_phase) }
     }

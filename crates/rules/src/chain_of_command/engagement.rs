@@ -207,7 +207,7 @@ pub struct Skirmish {
 /// The most distinct fields an engagement may be able to reach for the exact solver
 /// to be tried: past it Monte Carlo answers alone, at once rather than after the
 /// solver has spent minutes finding the states too many.
-pub const EXACT_FIELDS: u64 = 1_000_000;
+pub(crate) const EXACT_FIELDS: u64 = 1_000_000;
 
 /// An upper bound on the fields an engagement can reach: per unit, every (figures,
 /// Shock) short of the capped Shock of a Broken unit, plus wiped out; per side every

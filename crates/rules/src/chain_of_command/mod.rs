@@ -40,7 +40,7 @@ pub struct ChainOfCommand {
 }
 
 /// Where anti-tank fire would be read from, and why it is not.
-pub const ANTI_TANK_SOURCE: (&str, &str, &str) = (
+pub(crate) const ANTI_TANK_SOURCE: (&str, &str, &str) = (
     "chain-of-command-facts.md",
     "5. Anti-tank / AFV",
     "NOT FOUND: the to-hit numbers, armour, how strikes compare and the damage results have no source",

@@ -89,7 +89,7 @@ pub trait Phases: Sync {
 }
 
 /// The most weight products an exact multi-Phase answer may cost (about a second).
-pub const EXACT_BUDGET: u64 = 20_000_000;
+pub(crate) const EXACT_BUDGET: u64 = 20_000_000;
 
 /// A [`Phases`] process cut at a horizon: reports whether the event came within it,
 /// the Phase it came in (or `more_than_N`), and optionally what it reported.
@@ -227,7 +227,7 @@ impl ChainOfCommandDie {
     /// one Phase over their total T: E(s) = (T + sum of w E(s + p) over the Phases
     /// that add p > 0 points without filling the die) / (T - the weight of Phases that
     /// add nothing), solved from the most points held down.
-    pub fn mean_phases(&self) -> (BigUint, BigUint) {
+    pub(crate) fn mean_phases(&self) -> (BigUint, BigUint) {
         let per_die = self.rules.points_per_die;
         let total: BigUint = self.per_phase.iter().map(|(_, w)| w).sum();
         let mut mean: Vec<(BigUint, BigUint)> = vec![(BigUint::zero(), BigUint::one()); per_die as usize];

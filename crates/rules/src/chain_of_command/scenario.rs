@@ -21,7 +21,7 @@ use crate::ruleset::SetUp;
 use crate::setup::{Sections, article, choice, count, present, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-pub const SECTIONS: &Sections = &[
+pub(crate) const SECTIONS: &Sections = &[
     ("command_dice", &["policy", "hand", "platoon"]),
     ("chain_of_command_die", &["hand", "points", "horizon"]),
     ("turn", &["side", "horizon"]),

@@ -11,7 +11,7 @@ use crate::setup::reading;
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Does the to-hit column follow the target's quality (CoC-5), or the firer's?
     pub to_hit_by_target: bool,
     /// What the Hard cover row's lost face does (CoC-6).
@@ -29,7 +29,7 @@ pub struct Settings {
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     to_hit_quality: Option<Spanned<String>>,
     hard_cover_four: Option<Spanned<String>>,
     shock_thresholds: Option<Spanned<String>>,
@@ -52,7 +52,7 @@ pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 1] = [("broken_then_wiped_out",
 
 impl Settings {
     /// Defaults overridden by the scenario.
-    pub fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
+    pub(crate) fn resolve(doc: &Document, raw: &RawSettings, tables: &ShootingTables) -> Result<Self> {
         let names: Vec<&str> = tables.threshold_readings.iter().map(|(n, _)| n.as_str()).collect();
         Ok(Settings {
             to_hit_by_target: reading(doc, &raw.to_hit_quality, SETTINGS[0])? == 0,

@@ -455,7 +455,7 @@ pub struct Unit {
 
 impl Fire {
     /// The target's condition index into `TARGET_OUTCOMES`.
-    pub fn condition(&self, u: &Unit) -> usize {
+    pub(crate) fn condition(&self, u: &Unit) -> usize {
         if u.figures == 0 {
             3
         } else if self.thresholds.broken.reached(u.figures, u.shock) {

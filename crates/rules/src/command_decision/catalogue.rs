@@ -60,7 +60,7 @@ impl AntiArmour {
     }
 
     /// HE classes (H and W): they ignore the to-hit modifiers marked "*".
-    pub fn is_he(self) -> bool {
+    pub(crate) fn is_he(self) -> bool {
         matches!(self, AntiArmour::H | AntiArmour::W)
     }
 
@@ -73,7 +73,7 @@ impl AntiArmour {
     }
 
     /// Direct fire with H class or HC ammunition in prep or op fire suppresses.
-    pub fn suppresses(self) -> bool {
+    pub(crate) fn suppresses(self) -> bool {
         matches!(self, AntiArmour::H | AntiArmour::HollowCharge(_))
     }
 
@@ -104,7 +104,7 @@ pub struct RangeBand {
 
 /// Which of the four bands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BandName {
+pub(crate) enum BandName {
     /// Close.
     Close,
     /// Medium.
@@ -160,7 +160,7 @@ pub struct Weapon {
 /// A weapon as written in TOML.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWeapon {
+pub(crate) struct RawWeapon {
     label: Option<String>,
     rof: Spanned<toml::Value>,
     close: Option<Spanned<RawBand>>,
@@ -181,7 +181,7 @@ struct RawBand {
 
 impl RawWeapon {
     /// Validates a data line; `at` locates the weapon in `doc` for whole-weapon errors.
-    pub fn resolve(self, name: &str, doc: &Document, at: usize) -> Result<Weapon> {
+    pub(crate) fn resolve(self, name: &str, doc: &Document, at: usize) -> Result<Weapon> {
         let rof_at = self.rof.span().start;
         let (rof_close_assault, rof) =
             parse_rof(self.rof.get_ref()).map_err(|m| doc.error_at(rof_at, format!("weapon `{name}`: {m}")))?;
@@ -319,7 +319,7 @@ pub struct Vehicle {
 /// A vehicle as written in TOML.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawVehicle {
+pub(crate) struct RawVehicle {
     label: Option<String>,
     armour: Option<RawArmour>,
     afv: Spanned<String>,
@@ -336,7 +336,7 @@ struct RawArmour {
 
 impl RawVehicle {
     /// Validates a vehicle.
-    pub fn resolve(self, name: &str, doc: &Document) -> Result<Vehicle> {
+    pub(crate) fn resolve(self, name: &str, doc: &Document) -> Result<Vehicle> {
         let afv = match self.afv.get_ref().as_str() {
             "strong" => Afv::Strong,
             "weak" => Afv::Weak,

@@ -38,12 +38,12 @@ impl Quality {
     }
 
     /// "Veteran/Elite" on the to-hit chart.
-    pub fn veteran_or_elite(self) -> bool {
+    pub(crate) fn veteran_or_elite(self) -> bool {
         self >= Quality::Veteran
     }
 
     /// "Trained/Green" on the to-hit and artillery response charts.
-    pub fn trained_or_green(self) -> bool {
+    pub(crate) fn trained_or_green(self) -> bool {
         self <= Quality::Trained
     }
 }

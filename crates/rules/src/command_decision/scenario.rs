@@ -23,7 +23,7 @@ const MAX_RANGE_INCHES: f64 = 1000.0;
 const MAX_STANDS: u32 = 100;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-pub const SECTIONS: &Sections = &[
+pub(crate) const SECTIONS: &Sections = &[
     ("direct_fire", &["phase", "range", "close_assault", "firer", "target"]),
     ("indirect_fire", &["artillery", "target"]),
     ("morale", &["company"]),

@@ -9,7 +9,7 @@ use combat_odds_core::error::{Result, unknown};
 
 /// How "Success 5" on the Artillery Response chart is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArtilleryResponseReading {
+pub(crate) enum ArtilleryResponseReading {
     /// A d10 equal to or below the modified number succeeds (organic 5 = 50%).
     RollAtMost,
     /// A d10 equal to or above the modified number succeeds.
@@ -18,7 +18,7 @@ pub enum ArtilleryResponseReading {
 
 /// Which close assaults ignore the target modifiers (the card's "+" footnote).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CloseAssaultTargetModifiers {
+pub(crate) enum CloseAssaultTargetModifiers {
     /// Only A class (and flame) fire ignores them.
     IgnoredByAClass,
     /// Every close assault ignores them.
@@ -27,7 +27,7 @@ pub enum CloseAssaultTargetModifiers {
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// Artillery response reading.
     pub artillery_response: ArtilleryResponseReading,
     /// The fewest dice a firing stand rolls after ROF modifiers.
@@ -40,7 +40,7 @@ pub struct Settings {
 
 /// What an engagement's demoralized companies do (seed 000 "Rally Orders").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DemoralizedCompanies {
+pub(crate) enum DemoralizedCompanies {
     /// The battalion issues a Rally order: next turn the company becomes shaken and
     /// neither moves nor fires; the turn after it fights on, shaken.
     Rally,
@@ -51,7 +51,7 @@ pub enum DemoralizedCompanies {
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     artillery_response: Option<Spanned<String>>,
     min_modified_rof: Option<Spanned<i64>>,
     close_assault_target_modifiers: Option<Spanned<String>>,
@@ -68,7 +68,7 @@ pub const SETTINGS: [(&str, &str, &str); 4] = [
 
 impl Settings {
     /// Defaults overridden by the scenario.
-    pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
+    pub(crate) fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
         let pick = |v: &Option<Spanned<String>>, names: [&str; 2], what: &str| -> Result<bool> {
             match v {
                 None => Ok(true),

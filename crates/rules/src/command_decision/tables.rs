@@ -152,7 +152,7 @@ pub struct Tables {
 }
 
 /// The modifier rows the rules apply, per chart (a missing or unknown row is an error).
-pub const ROF_ROWS: &[&str] = &[
+pub(crate) const ROF_ROWS: &[&str] = &[
     "elite",
     "op_fire",
     "human_wave",
@@ -162,7 +162,7 @@ pub const ROF_ROWS: &[&str] = &[
     "battalion_gun",
 ];
 /// Direct fire to-hit rows.
-pub const DIRECT_FIRE_ROWS: &[&str] = &[
+pub(crate) const DIRECT_FIRE_ROWS: &[&str] = &[
     "patrol",
     "pinned_personnel",
     "light_cover",
@@ -181,18 +181,18 @@ pub const DIRECT_FIRE_ROWS: &[&str] = &[
     "h_class_vs_all_afv",
 ];
 /// Orders Summary rows: the orders marked "Yes(-2)*" for general fire.
-pub const ORDER_ROWS: &[&str] = &["disengage", "take_command", "rally_regroup"];
+pub(crate) const ORDER_ROWS: &[&str] = &["disengage", "take_command", "rally_regroup"];
 /// Indirect fire to-hit rows.
-pub const INDIRECT_FIRE_ROWS: &[&str] =
+pub(crate) const INDIRECT_FIRE_ROWS: &[&str] =
     &["medium_cover", "hard_cover", "fortification", "pinned", "vs_weak_afv", "vs_all_afv"];
 /// Artillery response modifier rows.
-pub const RESPONSE_ROWS: &[&str] = &["dedicated_battery", "elite_veteran", "trained_green", "suppressed"];
+pub(crate) const RESPONSE_ROWS: &[&str] = &["dedicated_battery", "elite_veteran", "trained_green", "suppressed"];
 /// Ammo depletion modifier rows.
-pub const AMMO_ROWS: &[&str] = &["armoured_car", "tank"];
+pub(crate) const AMMO_ROWS: &[&str] = &["armoured_car", "tank"];
 /// AP modifier rows.
-pub const AP_ROWS: &[&str] = &["armour_value", "weapon_penetration"];
+pub(crate) const AP_ROWS: &[&str] = &["armour_value", "weapon_penetration"];
 /// Morale modifier rows.
-pub const MORALE_ROWS: &[&str] = &[
+pub(crate) const MORALE_ROWS: &[&str] = &[
     "in_cover",
     "stand_forced_back",
     "stand_eliminated",
@@ -206,7 +206,7 @@ pub const MORALE_ROWS: &[&str] = &[
     "air_attack_within_12",
 ];
 /// Morale results in order of the card.
-pub const MORALE_RESULTS: &[&str] = &["pinned", "shaken", "demoralized", "eliminated"];
+pub(crate) const MORALE_RESULTS: &[&str] = &["pinned", "shaken", "demoralized", "eliminated"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -13,9 +13,9 @@ use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::tables::{Source, TableFile};
 
 /// The farthest range any weapon may show, in hexes (1 hex = 100 m): past this is a typo.
-pub const MAX_RANGE_HEXES: u32 = 500;
+pub(crate) const MAX_RANGE_HEXES: u32 = 500;
 /// Armour and penetration values beyond this are typos.
-pub const MAX_ARMOUR: i32 = 100;
+pub(crate) const MAX_ARMOUR: i32 = 100;
 
 /// How a weapon's penetration varies with range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,7 +175,7 @@ pub struct Vehicle {
 /// A weapon as written in the catalogue or inline.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWeapon {
+pub(crate) struct RawWeapon {
     label: Option<String>,
     direct: Option<Spanned<RawMode>>,
     indirect: Option<Spanned<RawMode>>,
@@ -226,7 +226,7 @@ struct RawVehicle {
 /// Armour values as written: `{ front, side, rear }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawArmour {
+pub(crate) struct RawArmour {
     front: Spanned<i32>,
     side: Spanned<i32>,
     rear: Spanned<i32>,
@@ -308,10 +308,10 @@ impl Catalogue {
 }
 
 /// The most strength points a unit may have: past this is a typo.
-pub const MAX_STRENGTH_POINTS: u32 = 12;
+pub(crate) const MAX_STRENGTH_POINTS: u32 = 12;
 
 /// A unit's strength points: 1 or more ("Strength 0" is no unit at all).
-pub fn strength_points(doc: &Document, v: &Spanned<u32>) -> Result<u32> {
+pub(crate) fn strength_points(doc: &Document, v: &Spanned<u32>) -> Result<u32> {
     match *v.get_ref() {
         0 => Err(doc.error_at(
             v.span().start,

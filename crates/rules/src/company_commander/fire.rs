@@ -18,7 +18,7 @@ use combat_odds_core::engine::{Measure, Resolution, Stream, Streams};
 use combat_odds_core::exact::{Dist, TooLarge};
 
 /// Exact weights of this ruleset: a fire action chains enough dice to pass 128 bits.
-pub type Weights<S> = Dist<S, BigUint>;
+pub(crate) type Weights<S> = Dist<S, BigUint>;
 
 /// What one attack does to its target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -60,7 +60,7 @@ pub struct Strike {
 
 impl Strike {
     /// A miss.
-    pub const MISS: Strike = Strike { hit: false, effect: Effect::NoEffect };
+    pub(crate) const MISS: Strike = Strike { hit: false, effect: Effect::NoEffect };
 
     /// A hit doing `effect`.
     pub fn hit(effect: Effect) -> Self {
@@ -128,7 +128,7 @@ impl Chain {
 
     /// One literal attack: roll from the first die until a face ends it.
     #[inline]
-    pub fn strike(&self, streams: &mut Streams) -> Strike {
+    pub(crate) fn strike(&self, streams: &mut Streams) -> Strike {
         let mut at = 0;
         loop {
             let step = &self.steps[at];
@@ -219,7 +219,7 @@ pub enum WeaponChoice {
 /// One weapon of a group as the choice weighed it, against the target as the action
 /// found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// Its volley's index in the action.
     pub volley: usize,
     /// The chance that its attacks alone destroy the target.
@@ -230,7 +230,7 @@ pub struct Candidate {
 
 /// The weapons of one group and the one chosen to fire.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chosen {
+pub(crate) struct Chosen {
     /// Every member, in the action's order.
     pub candidates: Vec<Candidate>,
     /// The volley that fires.
@@ -307,7 +307,7 @@ impl FireAction {
     }
 
     /// The same action with `more` volleys made after it (a barrage's second attack).
-    pub fn then_also(self, more: Vec<Volley>) -> Self {
+    pub(crate) fn then_also(self, more: Vec<Volley>) -> Self {
         assert!(self.fires.is_empty(), "a barrage's indirect fire has no weapon choice");
         let mut volleys = self.volleys;
         volleys.extend(more);
@@ -380,7 +380,7 @@ impl FireAction {
     /// The choice made `by` when the action begins with the target in its starting
     /// state, group by group (empty without groups), for the notes: only that one
     /// state is weighed, where [`FireAction::choosing`] weighs them all.
-    pub fn choices(&self, by: WeaponChoice) -> Vec<Chosen> {
+    pub(crate) fn choices(&self, by: WeaponChoice) -> Vec<Chosen> {
         self.weigh(self.start, by)
     }
 
@@ -437,14 +437,14 @@ impl FireAction {
     }
 
     /// The exact distribution of the target's state after the whole action.
-    pub fn exact_target(&self) -> Weights<TargetState> {
+    pub(crate) fn exact_target(&self) -> Weights<TargetState> {
         self.exact_from(self.start)
     }
 
     /// The exact distribution of the target's state after the whole action, the
     /// target starting in `start` (an engagement's target already damaged or
     /// suppressed by earlier fire).
-    pub fn exact_from(&self, start: TargetState) -> Weights<TargetState> {
+    pub(crate) fn exact_from(&self, start: TargetState) -> Weights<TargetState> {
         let overflow = "arbitrary-precision weights do not overflow";
         // (state, is the current volley being made?)
         let mut dist: Weights<(TargetState, bool)> = Dist::certain((start, true));
@@ -498,13 +498,13 @@ impl FireAction {
     /// target is destroyed (checked between weapons, or between attacks when
     /// suppression counts attack by attack).
     #[inline]
-    pub fn trial_target(&self, streams: &mut Streams) -> TargetState {
+    pub(crate) fn trial_target(&self, streams: &mut Streams) -> TargetState {
         self.trial_from(self.start, streams)
     }
 
     /// One literal fire action at a target starting in `start`.
     #[inline]
-    pub fn trial_from(&self, start: TargetState, streams: &mut Streams) -> TargetState {
+    pub(crate) fn trial_from(&self, start: TargetState, streams: &mut Streams) -> TargetState {
         let mut s = start;
         let mut made = true;
         for (_, volley) in self.made_from(&start) {
@@ -535,7 +535,7 @@ impl FireAction {
     }
 
     /// The outcome of the `target` measure for a final state.
-    pub fn target_outcome(&self, s: &TargetState) -> usize {
+    pub(crate) fn target_outcome(&self, s: &TargetState) -> usize {
         if self.destroyed(s) {
             3
         } else if s.lost > 0 {

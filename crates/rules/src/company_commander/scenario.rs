@@ -20,7 +20,7 @@ use crate::ruleset::SetUp;
 use crate::setup::{Sections, Sum, article, choice, count, distinct, named, present, required};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-pub const SECTIONS: &Sections = &[
+pub(crate) const SECTIONS: &Sections = &[
     ("direct_fire", &["range", "firer", "target"]),
     ("indirect_fire", &["range", "firer", "target"]),
     ("close_assault", &["assault", "target"]),
@@ -1031,7 +1031,7 @@ impl Ctx<'_> {
 
 /// Every row the rules apply by themselves, per chart, and from what: the modifier
 /// listing shows these, and a scenario that names one is told why it need not.
-pub const AUTOMATIC: &[(&str, &str, &str)] = &[
+pub(crate) const AUTOMATIC: &[(&str, &str, &str)] = &[
     ("all_shooting", "target_cautious_or_suppressed", "target status cautious or suppressed"),
     ("all_shooting", "shooter_elite", "firer quality"),
     ("all_shooting", "shooter_veteran", "firer quality"),

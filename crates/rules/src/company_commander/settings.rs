@@ -12,7 +12,7 @@ use crate::setup::reading;
 
 /// How penetration is read at a range between the two the weapon shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Between {
+pub(crate) enum Between {
     /// Linear, rounded to the nearest whole value (halves toward the shooter).
     Nearest,
     /// Linear, rounded down.
@@ -23,7 +23,7 @@ pub enum Between {
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// The reading of the garbled weapon-strength outcome lines (CC-3).
     pub weapon_strength: StrengthReading,
     /// What a second suppression does (CC-4).
@@ -46,7 +46,7 @@ pub struct Settings {
 
 /// How a suppressed unit recovers at the end of its next player turn (CC-E3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Recovery {
+pub(crate) enum Recovery {
     /// A d6 at or over the quality's close assault hit score (seed 003 "Unit hit
     /// success"), the seed's one table of success by quality.
     QualityHitScore,
@@ -58,7 +58,7 @@ pub enum Recovery {
 
 /// When a side counts as broken in an engagement (CC-E5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SideBroken {
+pub(crate) enum SideBroken {
     /// Never: the seed has no side morale; only elimination ends an engagement.
     Never,
     /// Every surviving unit of the side is suppressed at the end of a turn.
@@ -67,7 +67,7 @@ pub enum SideBroken {
 
 /// The engagement settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EngagementSettings {
+pub(crate) struct EngagementSettings {
     /// Recovery from suppression (CC-E3).
     pub recovery: Recovery,
     /// What breaks a side (CC-E5).
@@ -77,7 +77,7 @@ pub struct EngagementSettings {
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     weapon_strength_outcome: Option<Spanned<String>>,
     suppressed_again: Option<Spanned<String>>,
     suppression_during_fire: Option<Spanned<String>>,
@@ -124,7 +124,7 @@ impl RawSettings {
 
     /// Refuses an engagement setting in a scenario of another `kind`, where it would
     /// silently do nothing.
-    pub fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
+    pub(crate) fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
         for (value, (name, _)) in [&self.suppression_recovery, &self.side_broken].into_iter().zip(ENGAGEMENT_SETTINGS) {
             if let Some(v) = value {
                 return Err(doc.error_at(
@@ -142,7 +142,7 @@ impl RawSettings {
 
 impl Settings {
     /// Defaults overridden by the scenario.
-    pub fn resolve(doc: &Document, raw: &RawSettings, strength: &WeaponStrength) -> Result<Self> {
+    pub(crate) fn resolve(doc: &Document, raw: &RawSettings, strength: &WeaponStrength) -> Result<Self> {
         let readings: Vec<&str> = strength.readings.iter().map(|r| r.name.as_str()).collect();
         let chosen = reading(doc, &raw.weapon_strength_outcome, ("weapon_strength_outcome", &readings))?;
         Ok(Settings {

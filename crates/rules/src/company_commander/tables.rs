@@ -34,7 +34,7 @@ pub const EMBEDDED: Embedded = Embedded {
 pub const QUALITIES: [&str; 5] = ["green", "trained", "experienced", "veteran", "elite"];
 
 /// The lists whose quality letters the seed prints, in `quality.toml`'s order.
-pub const LETTER_LISTS: [&str; 4] = ["unit_quality", "shooter_modifier", "target_modifier", "close_assault"];
+pub(crate) const LETTER_LISTS: [&str; 4] = ["unit_quality", "shooter_modifier", "target_modifier", "close_assault"];
 
 /// A die of `sides` read from a table file (2 to 100 faces).
 fn die(file: &TableFile, sides: &Spanned<u32>, what: &str) -> Result<Die> {
@@ -143,7 +143,7 @@ impl Qualities {
     }
 
     /// Why a letter is not accepted as a quality: what each list means by it.
-    pub fn letter_conflict(&self, letter: &str) -> Option<String> {
+    pub(crate) fn letter_conflict(&self, letter: &str) -> Option<String> {
         let upper = letter.to_ascii_uppercase();
         let found: Vec<(&str, &str)> = LETTER_LISTS
             .iter()
@@ -364,7 +364,7 @@ struct RawAttacks {
 }
 
 /// The most attacks one entry makes per strength point: past this is a typo.
-pub const MAX_RATE_OF_FIRE: u32 = 20;
+pub(crate) const MAX_RATE_OF_FIRE: u32 = 20;
 
 impl Attacks {
     fn load(f: &TableFile) -> Result<Self> {
@@ -655,7 +655,7 @@ pub struct CoverSaves {
 }
 
 /// The rows of the cover save chart.
-pub const COVER_SAVE_ROWS: [&str; 4] = ["front_line", "soft_cover", "hard_cover", "fortification"];
+pub(crate) const COVER_SAVE_ROWS: [&str; 4] = ["front_line", "soft_cover", "hard_cover", "fortification"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -24,7 +24,7 @@ struct Node {
 }
 
 /// An [`Engagement`] compiled to its Markov chain.
-pub struct CompiledEngagement<'a, B: Battle> {
+pub(crate) struct CompiledEngagement<'a, B: Battle> {
     engagement: &'a Engagement<B>,
     nodes: Vec<Node>,
     /// The outcome of every measure, per ending a trial can stop in.

@@ -14,10 +14,10 @@ use combat_odds_core::exact::{Dist, TooLarge};
 
 /// The most units (both sides together) the solver takes on: every unit's fire
 /// multiplies a turn's branches, so beyond a few the Monte Carlo answers alone.
-pub const MAX_UNITS: usize = 4;
+pub(crate) const MAX_UNITS: usize = 4;
 
 /// The most distinct states a turn may hold before exact solution is given up.
-pub const MAX_STATES: usize = 20_000;
+pub(crate) const MAX_STATES: usize = 20_000;
 
 /// The exact distribution of endings after the turn limit.
 pub fn solve<B: Battle>(engagement: &Engagement<B>, max_states: usize) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {

@@ -44,16 +44,16 @@ pub struct Force<U, C> {
 
 /// Both sides' condition at a moment: the whole state of an engagement.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Field<U, C> {
+pub(crate) struct Field<U, C> {
     /// Side 0 (listed first) and side 1.
     pub sides: [Force<U, C>; 2],
 }
 
 /// The field of a [`Battle`].
-pub type FieldOf<B> = Field<<B as Battle>::Unit, <B as Battle>::Company>;
+pub(crate) type FieldOf<B> = Field<<B as Battle>::Unit, <B as Battle>::Company>;
 
 /// The force of a [`Battle`].
-pub type ForceOf<B> = Force<<B as Battle>::Unit, <B as Battle>::Company>;
+pub(crate) type ForceOf<B> = Force<<B as Battle>::Unit, <B as Battle>::Company>;
 
 /// One unit entry of a side: `count` identical units in one company.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +72,7 @@ pub struct Group {
 
 /// The names behind one side's [`Force`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SideLayout {
+pub(crate) struct SideLayout {
     /// The side's name.
     pub name: String,
     /// Company names, in order.
@@ -90,21 +90,21 @@ impl SideLayout {
     }
 
     /// The company of unit `u`.
-    pub fn company_of(&self, u: usize) -> usize {
+    pub(crate) fn company_of(&self, u: usize) -> usize {
         self.groups[self.group_of[u]].company
     }
 }
 
 /// The names behind a [`Field`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Side 0 and side 1.
     pub sides: [SideLayout; 2],
 }
 
 /// When an engagement is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EndConditions {
+pub(crate) struct EndConditions {
     /// A side with every unit eliminated is out.
     pub eliminated: bool,
     /// A side its ruleset calls broken (routed, demoralized, Force Morale 0) is out.
@@ -117,7 +117,7 @@ pub struct EndConditions {
 /// cannot fail. `turn` and `turn_exact` must describe the same rules: the first rolls
 /// the dice, the second weighs every way they can fall, and tests hold them to each
 /// other through [`Engagement`]'s Monte Carlo and [`markov`] solutions.
-pub trait Battle: Sync {
+pub(crate) trait Battle: Sync {
     /// One unit's condition (status, strength, markers); small and copyable.
     type Unit: Copy + Ord + Debug + Send + Sync;
     /// One company's condition (morale status, Force Morale); `()` where none.
@@ -151,7 +151,7 @@ pub trait Battle: Sync {
 
 /// How an engagement stood when it ended: the field, and what happened on the way.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Ending<U, C> {
+pub(crate) struct Ending<U, C> {
     /// The field (frozen once decided).
     pub field: Field<U, C>,
     /// The turn that decided it, if any.
@@ -161,14 +161,14 @@ pub struct Ending<U, C> {
 }
 
 /// The ending of a [`Battle`].
-pub type EndingOf<B> = Ending<<B as Battle>::Unit, <B as Battle>::Company>;
+pub(crate) type EndingOf<B> = Ending<<B as Battle>::Unit, <B as Battle>::Company>;
 
 /// Fixed outcome labels of the `winner` measure after the two side names.
 const DRAW: usize = 2;
 const UNDECIDED: usize = 3;
 
 /// An engagement set up: a battle, a turn limit and end conditions.
-pub struct Engagement<B: Battle> {
+pub(crate) struct Engagement<B: Battle> {
     battle: B,
     turns: u32,
     end: EndConditions,
@@ -199,7 +199,7 @@ impl<B: Battle> Engagement<B> {
     }
 
     /// The battle behind it.
-    pub fn battle(&self) -> &B {
+    pub(crate) fn battle(&self) -> &B {
         &self.battle
     }
 
@@ -281,7 +281,7 @@ impl<B: Battle> Engagement<B> {
 
     /// The exact distribution of endings, from the [`markov`] solver: for fields of
     /// at most [`markov::MAX_UNITS`] units, where a turn's branches stay few.
-    pub fn exact_endings(&self) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+    pub(crate) fn exact_endings(&self) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
         let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
         if units > markov::MAX_UNITS {
             return Err(TooLarge);

@@ -15,15 +15,15 @@ use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
 
 /// The longest engagement accepted, in turns.
-pub const MAX_TURNS: u32 = 200;
+pub(crate) const MAX_TURNS: u32 = 200;
 /// The most units one entry may hold.
-pub const MAX_COUNT: u32 = 50;
+pub(crate) const MAX_COUNT: u32 = 50;
 
 /// The sections an engagement scenario takes, for [`crate::setup::scenario_kind`].
-pub const SECTIONS: &[&str] = &["engagement", "side"];
+pub(crate) const SECTIONS: &[&str] = &["engagement", "side"];
 
 /// A ruleset's unit entry: the shared keys it must carry besides its own.
-pub trait UnitEntry: DeserializeOwned {
+pub(crate) trait UnitEntry: DeserializeOwned {
     /// `name`: what the entry is called in results.
     fn name(&self) -> &Spanned<String>;
     /// `count`: how many identical units (default 1).
@@ -33,7 +33,7 @@ pub trait UnitEntry: DeserializeOwned {
 }
 
 /// A ruleset's company entry: a name besides its own keys (morale, Force Morale).
-pub trait CompanyEntry: DeserializeOwned {
+pub(crate) trait CompanyEntry: DeserializeOwned {
     /// `name`: what units name in `company = "..."`.
     fn name(&self) -> &Spanned<String>;
 }
@@ -73,7 +73,7 @@ pub(crate) use company_entry;
 /// state of their own (Mission Command and Company Commander track their groups).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NamedCompany {
+pub(crate) struct NamedCompany {
     name: Spanned<String>,
 }
 
@@ -111,7 +111,7 @@ struct RawFile<U, C> {
 }
 
 /// An engagement scenario read as far as every ruleset shares it.
-pub struct Setup<U, C> {
+pub(crate) struct Setup<U, C> {
     /// Names of sides, companies and unit entries.
     pub layout: Layout,
     /// Range per turn.
@@ -278,7 +278,7 @@ fn side<U: UnitEntry, C: CompanyEntry>(doc: &Document, raw: Spanned<RawSide<U, C
 }
 
 /// A name as a results key: lower case letters and digits, other runs as one `_`.
-pub fn slug(name: &str) -> String {
+pub(crate) fn slug(name: &str) -> String {
     let mut s = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {

@@ -3,7 +3,7 @@
 /// The range of each turn: a start that closes by a fixed amount per turn down to a
 /// floor, in the ruleset's own unit of distance.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Schedule {
+pub(crate) struct Schedule {
     /// The distinct ranges the engagement is fought at, in the order they come.
     pub ranges: Vec<f64>,
     /// Index into `ranges` of each turn (turn 1 first).
@@ -37,7 +37,7 @@ impl Schedule {
     }
 
     /// "16 in." or "16 to 4 in.", for messages.
-    pub fn describe(&self, unit: &str) -> String {
+    pub(crate) fn describe(&self, unit: &str) -> String {
         match (self.ranges.first(), self.ranges.last()) {
             (Some(a), Some(b)) if a != b => format!("{a} to {b} {unit}"),
             (Some(a), _) => format!("{a} {unit}"),

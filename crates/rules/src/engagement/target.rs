@@ -15,7 +15,7 @@ use combat_odds_core::error::{Result, unknown};
 
 /// How units choose their target, as a scenario's `targets` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetPolicy {
+pub(crate) enum TargetPolicy {
     /// The enemy entry whose own fire would kill one of ours most surely.
     MostDangerous,
     /// The enemy entry this firer kills most surely.
@@ -45,7 +45,7 @@ impl TargetPolicy {
 
 /// The set-up fire `S` of each unit entry at each enemy entry at each range, with
 /// the chance it kills one unit (for ranking targets); `None` where it cannot reach.
-pub struct Fires<S> {
+pub(crate) struct Fires<S> {
     ranges: usize,
     groups: [usize; 2],
     /// Per side: indexed by ((firer entry * enemy entries) + target entry) * ranges + range.
@@ -107,7 +107,7 @@ impl<S> Fires<S> {
 }
 
 /// Each firer entry's ranking of enemy entries at each range, under a policy.
-pub struct Targeting {
+pub(crate) struct Targeting {
     policy: TargetPolicy,
     /// [side][firer entry][range] -> enemy entries it reaches, most preferred first.
     order: [Vec<Vec<Vec<usize>>>; 2],

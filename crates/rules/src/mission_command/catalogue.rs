@@ -38,7 +38,7 @@ const MULTI_BARREL_ROWS: [&str; 3] = ["lmg", "tripod_mg_hmg", "flak_autocannon_2
 
 impl Weapon {
     /// The casualty row at `range`, if any row reaches it.
-    pub fn casualty_row(&self, range: f64) -> Option<usize> {
+    pub(crate) fn casualty_row(&self, range: f64) -> Option<usize> {
         self.casualty.iter().find(|(_, up_to)| up_to.is_none_or(|u| range <= u)).map(|(row, _)| *row)
     }
 }
@@ -46,7 +46,7 @@ impl Weapon {
 /// A weapon as written in the catalogue or a scenario.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWeapon {
+pub(crate) struct RawWeapon {
     /// Required in the catalogue; a scenario's `weapon_data` is named by its firer.
     name: Option<Spanned<String>>,
     label: Option<String>,
@@ -69,7 +69,7 @@ struct RawCasualty {
 
 impl RawWeapon {
     /// Checks every row name against the tables; errors point into `doc`.
-    pub fn resolve(self, name: &str, doc: &Document, tables: &Tables) -> Result<Weapon> {
+    pub(crate) fn resolve(self, name: &str, doc: &Document, tables: &Tables) -> Result<Weapon> {
         let find = |what: &str, wanted: &Spanned<String>, names: Vec<&str>| {
             names.iter().position(|n| n == wanted.get_ref()).ok_or_else(|| {
                 doc.error_at(

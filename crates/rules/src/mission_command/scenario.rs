@@ -22,7 +22,7 @@ use crate::test_roll::TestRoll;
 use combat_odds_core::tables::Side;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
-pub const SECTIONS: &Sections = &[
+pub(crate) const SECTIONS: &Sections = &[
     ("engagement", crate::engagement::scenario::SECTIONS),
     ("point_to_point", &["range", "opportunity_fire", "firer", "target"]),
     ("area_fire_afv", &["range", "fire", "vehicle"]),

@@ -11,7 +11,7 @@ use crate::setup::reading;
 /// How a KO cell is read at a range outside every band it lists ("11 at 25-50cm"
 /// at 10cm), where the flattened text may have lost lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KoOutsideListedRanges {
+pub(crate) enum KoOutsideListedRanges {
     /// Closer than the first listed band: the first band's value (penetration only
     /// improves as range closes). Beyond the last band: no effect.
     CloserTakesNearest,
@@ -23,7 +23,7 @@ pub enum KoOutsideListedRanges {
 
 /// When an element's suppression markers come off, in an engagement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MarkersCome {
+pub(crate) enum MarkersCome {
     /// At the end of its own side's turn: a marker costs one turn of fire and counts at
     /// the reaction test that turn.
     OffAfterOwnTurn,
@@ -33,7 +33,7 @@ pub enum MarkersCome {
 
 /// When a Mission Command side is broken, in an engagement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SideBroken {
+pub(crate) enum SideBroken {
     /// Every group left has routed.
     AllRouted,
     /// Every group left is retreating or has routed: none will shoot this turn.
@@ -42,7 +42,7 @@ pub enum SideBroken {
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Settings {
+pub(crate) struct Settings {
     /// KO cells at ranges they do not list.
     pub ko_outside_listed_ranges: KoOutsideListedRanges,
     /// "Firer is multi-barrel MG or auto-cannon": does every auto-cannon get +2?
@@ -65,7 +65,7 @@ pub struct Settings {
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSettings {
+pub(crate) struct RawSettings {
     ko_outside_listed_ranges: Option<Spanned<String>>,
     auto_cannon_bonus: Option<Spanned<String>>,
     friendly_afv_knocked_out: Option<Spanned<String>>,
@@ -90,7 +90,7 @@ pub const SETTINGS: [(&str, &[&str]); 8] = [
 
 impl Settings {
     /// Defaults overridden by the scenario.
-    pub fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
+    pub(crate) fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
         Ok(Settings {
             ko_outside_listed_ranges: [
                 KoOutsideListedRanges::CloserTakesNearest,

@@ -92,7 +92,7 @@ pub struct ToHitRow {
 
 impl ToHitRow {
     /// The farthest range the row reaches, in cm.
-    pub fn max_range(&self, ranges_cm: &[f64]) -> f64 {
+    pub(crate) fn max_range(&self, ranges_cm: &[f64]) -> f64 {
         ranges_cm[self.row.cells.len() - 1]
     }
 }
@@ -190,7 +190,7 @@ pub struct RangeClause {
 impl RangeClause {
     /// Does the clause cover `range`? Edges belong to the nearer clause, as the to-hit
     /// table's bands run "up to" their limit.
-    pub fn covers(&self, range: f64) -> bool {
+    pub(crate) fn covers(&self, range: f64) -> bool {
         let above = range > self.from_cm || (self.from_cm == 0.0 && range == 0.0);
         above && self.to_cm.is_none_or(|to| range <= to)
     }
@@ -296,7 +296,7 @@ pub struct Ko {
 }
 
 /// Armour classes run 1 to 10 (the KO tables' columns).
-pub const ARMOUR_CLASSES: std::ops::RangeInclusive<i32> = 1..=10;
+pub(crate) const ARMOUR_CLASSES: std::ops::RangeInclusive<i32> = 1..=10;
 
 /// An area-fire-vs-AFV cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -618,7 +618,7 @@ pub const TO_HIT_ROWS: &[&str] = &[
     "hull_down",
 ];
 /// The reaction test modifier rows the rules apply.
-pub const REACTION_ROWS: &[&str] = &[
+pub(crate) const REACTION_ROWS: &[&str] = &[
     "not_elite_out_of_command",
     "raw",
     "orders_permit_withdrawal",
@@ -648,7 +648,7 @@ pub const REACTION_ROWS: &[&str] = &[
     "elite",
 ];
 /// The anti-aircraft modifier rows.
-pub const AA_ROWS: &[&str] = &["multi_barrel"];
+pub(crate) const AA_ROWS: &[&str] = &["multi_barrel"];
 /// The casualty table's target situation columns.
 pub const CASUALTY_COLUMNS: [&str; 6] =
     ["fortified", "good_cover", "no_or_light_cover", "moving_in_no_cover", "heavy_weapons", "soft_vehicles"];

@@ -40,6 +40,10 @@ pub enum Command {
     /// What a Chain of Command hand of Command Dice gives, exactly, under every
     /// allocation policy: activations, Orders, Chain of Command points, the sixes.
     CommandDice(ViewArgs),
+    /// Serve the page: a local web server answering in the browser what `fire` and
+    /// `tables` answer here. It listens on 127.0.0.1 only unless `--listen` says
+    /// otherwise.
+    Serve(ServeArgs),
     /// Print a ruleset's loaded tables with their sources.
     Tables(ListArgs),
     /// List a ruleset's modifiers: stable name, value, how applied, source.
@@ -302,6 +306,31 @@ pub struct ListArgs {
     /// Output format: a printed table, JSON (one object) or CSV.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+/// `serve`'s flags.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1 (this machine only).
+    #[arg(long, default_value_t = 8070)]
+    pub port: u16,
+    /// Listen on this address instead, e.g. 0.0.0.0:8070 to share the page with
+    /// every machine that can reach this one: anyone there can run work on it.
+    #[arg(long)]
+    pub listen: Option<std::net::SocketAddr>,
+    /// Directory of table overrides, laid out like `rulesets/`.
+    #[arg(long)]
+    pub rules: Option<PathBuf>,
+    /// The most Monte Carlo trials one request may ask for.
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_trials: u64,
+    /// How many Monte Carlo runs may be under way at once.
+    #[arg(long, default_value_t = 4)]
+    pub max_runs: usize,
+    /// Seconds the exact solver may take on one request before the answer is Monte
+    /// Carlo alone.
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+    pub exact_seconds: f64,
 }
 
 /// How results are printed.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 pub use args::Args;
 use args::{
     BenchArgs, Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RegressArgs,
-    RunArgs, SensitivityArgs, TrialArgs, ViewArgs,
+    RunArgs, SensitivityArgs, ServeArgs, TrialArgs, ViewArgs,
 };
 use bar::Bar;
 use failure::Result;
@@ -40,6 +40,7 @@ pub fn run(args: Args) -> Result<()> {
         Command::PercentDestroy(a) => percent_destroy(&a),
         Command::Bench(a) => bench(&a),
         Command::CommandDice(a) => command_dice(&a),
+        Command::Serve(a) => serve(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
         Command::Sensitivity(a) => sensitivity(&a),
@@ -321,7 +322,7 @@ fn fire(a: &FireArgs) -> Result<()> {
     // The exact stage first, with its own sign of life, so the bar counts trials only.
     let exact = Bar::solving(|| scenario.exact())?;
     let bar = Bar::new("trials");
-    let report = Report::run(scenario, exact, &|done, planned| bar.show(done, planned));
+    let report = Report::run(scenario, exact, &|done, planned| bar.show(done, planned), interrupt::flag());
     bar.finish();
     write(&report?, &a.out)
 }
@@ -393,35 +394,42 @@ fn command_dice(a: &ViewArgs) -> Result<()> {
     write(&command_dice::answers(&doc, a.rules.as_deref())?, &a.out)
 }
 
+/// `serve`: the page on a local web server, until Ctrl-C.
+fn serve(a: &ServeArgs) -> Result<()> {
+    if a.max_trials == 0 || a.max_runs == 0 {
+        return Err(Failure::Usage("--max-trials and --max-runs must be at least 1".into()));
+    }
+    interrupt::set_exact_budget(std::time::Duration::from_secs_f64(a.exact_seconds));
+    let address = a.listen.unwrap_or(std::net::SocketAddr::from(([127, 0, 0, 1], a.port)));
+    let config = combat_odds_web::Config {
+        rules_dir: a.rules.clone(),
+        limits: combat_odds_web::Limits { max_trials: a.max_trials, max_runs: a.max_runs },
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_io()
+        .build()
+        .map_err(|e| Failure::Usage(format!("cannot start the server's runtime: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| {
+            Failure::Usage(format!("--listen {address}: cannot listen there ({e}); choose another --port or --listen"))
+        })?;
+        let bound = listener.local_addr().map_err(|e| Failure::Usage(format!("--listen {address}: {e}")))?;
+        directory::print(&format!("combat-odds serves its page on http://{bound}/ (Ctrl-C stops it)\n"))?;
+        // Ctrl-C ends the process from its handler (see main.rs); runs under way see
+        // the same flag and stop at their next chunk.
+        combat_odds_web::serve(listener, config, std::future::pending()).await.map_err(|e| {
+            Failure::Report(combat_odds_core::Error::Io { path: bound.to_string().into(), source: e }.into())
+        })
+    })
+}
+
 fn list(a: &ListArgs, tables: bool) -> Result<()> {
     let ruleset = combat_odds_rules::load(&a.ruleset, a.rules.as_deref())?;
     let polars_error = ReportError::frame("the listing");
     let mut text = String::new();
     if tables && a.format == Format::Json {
-        // One object per table: its file, source and rows as objects keyed by column.
-        let listing: Vec<serde_json::Value> = ruleset
-            .listing()
-            .iter()
-            .map(|view| {
-                let height = view.columns.first().map_or(0, |(_, cells)| cells.len());
-                let rows: Vec<serde_json::Map<String, serde_json::Value>> = (0..height)
-                    .map(|i| view.columns.iter().map(|(name, cells)| (name.clone(), cells[i].clone().into())).collect())
-                    .collect();
-                serde_json::json!({
-                    "file": view.file,
-                    "seed": view.source.seed,
-                    "table": view.source.table,
-                    "rules": view.source.rules,
-                    "rows": rows,
-                })
-            })
-            .collect();
-        text = serde_json::to_string_pretty(&serde_json::json!({
-            "ruleset": ruleset.name(),
-            "rules_hash": combat_odds_core::tables::rules_hash(ruleset.files()),
-            "tables": listing,
-        }))
-        .expect("a listing always serializes")
+        text = serde_json::to_string_pretty(&frames::tables_json(ruleset.as_ref()))
+            .expect("a listing always serializes")
             + "\n";
     } else if tables {
         for view in ruleset.listing() {

@@ -27,3 +27,4 @@ mod regress;
 mod run_command;
 mod sensitivity;
 mod value_stability;
+mod web;

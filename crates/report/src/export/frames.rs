@@ -3,6 +3,7 @@
 use polars::prelude::*;
 
 use super::{Percent, PercentView, Report, Row};
+use combat_odds_rules::Ruleset;
 use combat_odds_rules::ruleset::{ModifierInfo, TableView};
 
 /// Sets polars' printing so that tables show in full, without dtype rows or shapes.
@@ -124,6 +125,33 @@ pub fn columns_frame(columns: Vec<(&str, Cells)>) -> PolarsResult<DataFrame> {
             })
             .collect(),
     )
+}
+
+/// Every table of `ruleset` as one JSON object: the ruleset, its rules hash, and per
+/// table its file, source and rows as objects keyed by column.
+pub fn tables_json(ruleset: &dyn Ruleset) -> serde_json::Value {
+    let tables: Vec<serde_json::Value> = ruleset
+        .listing()
+        .iter()
+        .map(|view| {
+            let height = view.columns.first().map_or(0, |(_, cells)| cells.len());
+            let rows: Vec<serde_json::Map<String, serde_json::Value>> = (0..height)
+                .map(|i| view.columns.iter().map(|(name, cells)| (name.clone(), cells[i].clone().into())).collect())
+                .collect();
+            serde_json::json!({
+                "file": view.file,
+                "seed": view.source.seed,
+                "table": view.source.table,
+                "rules": view.source.rules,
+                "rows": rows,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "ruleset": ruleset.name(),
+        "rules_hash": combat_odds_core::tables::rules_hash(ruleset.files()),
+        "tables": tables,
+    })
 }
 
 /// A frame as CSV text.

@@ -8,6 +8,8 @@ mod percent;
 
 pub use percent::{Basis, Percent, PercentView};
 
+use std::sync::atomic::AtomicBool;
+
 use serde::Serialize;
 
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
@@ -196,16 +198,22 @@ impl Report {
     /// The whole report of `scenario`: its exact stage, then its Monte Carlo run.
     pub fn of(mut scenario: Scenario) -> Result<Report> {
         let exact = scenario.exact()?;
-        Report::run(scenario, exact, &|_, _| {})
+        Report::run(scenario, exact, &|_, _| {}, interrupt::flag())
     }
 
     /// Runs `scenario`'s Monte Carlo and reports it beside `exact` (what
     /// [`Scenario::exact`] gave); `progress` hears (trials done, trials planned)
-    /// after each batch of chunks, and Ctrl-C stops the run between chunks.
-    pub fn run(scenario: Scenario, exact: Option<ExactTable>, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Report> {
+    /// after each batch of chunks, and setting `stop` (the process's Ctrl-C flag, or a
+    /// request's own) stops the run between chunks.
+    pub fn run(
+        scenario: Scenario,
+        exact: Option<ExactTable>,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Report> {
         let experiment = scenario.set_up.experiment.as_ref();
         let whole = Study { monte_carlo: scenario.monte_carlo, shard: Shard::WHOLE, precision: None };
-        let ran = engine::run_study(experiment, &whole, progress, interrupt::flag())?;
+        let ran = engine::run_study(experiment, &whole, progress, stop)?;
         Ok(Report::new(
             scenario.header,
             &MonteCarlo { mode: ran.mode, ..scenario.monte_carlo },

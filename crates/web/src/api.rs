@@ -1,0 +1,191 @@
+//! The endpoints: the shipped scenarios, one scenario's report (exact beside a
+//! seeded Monte Carlo run) and a ruleset's tables. Every input goes through the
+//! library's own validation and comes back as its one-line message; a request the
+//! server will not take (too many trials, too many runs at once) is refused with a
+//! message saying so; a request whose client goes away stops its run.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use axum::Json;
+use axum::extract::{Path, State as Shared};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_core::error::Error as CoreError;
+use combat_odds_report::error::Error as ReportError;
+use combat_odds_report::export::{Report, frames};
+use combat_odds_rules::Scenario;
+
+use crate::Config;
+
+/// The scenarios of `experiments/` (comparisons aside), as (file name, text).
+const SHIPPED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
+
+/// What every request shares: the configuration and the runs under way.
+pub(crate) struct State {
+    config: Config,
+    runs: AtomicUsize,
+}
+
+impl State {
+    pub(crate) fn new(config: Config) -> Self {
+        State { config, runs: AtomicUsize::new(0) }
+    }
+}
+
+/// A shipped scenario, as the page lists it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Shipped {
+    /// Its file name under `experiments/`.
+    pub name: &'static str,
+    /// The TOML, as `fire` and `run` read it.
+    pub text: &'static str,
+}
+
+/// `GET /api/scenarios`: every shipped scenario.
+pub(crate) async fn scenarios() -> Json<Vec<Shipped>> {
+    Json(SHIPPED.iter().map(|&(name, text)| Shipped { name, text }).collect())
+}
+
+/// `POST /api/fire`: one scenario, given as its TOML text.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FireRequest {
+    /// The scenario file's text.
+    pub scenario: String,
+    /// The file name errors and reports use (`page.toml` when not given).
+    pub name: Option<String>,
+    /// Monte Carlo trials (100,000 when not given).
+    pub trials: Option<u64>,
+    /// Master seed (2026 when not given, as on the command line).
+    pub seed: Option<u64>,
+    /// `compiled` (the default) or `literal`.
+    pub mode: Option<String>,
+}
+
+/// A request refused: its status and the one line that says why.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    status: StatusCode,
+    message: String,
+}
+
+impl Refused {
+    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Refused { status, message: message.into() }
+    }
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+impl From<ReportError> for Refused {
+    fn from(e: ReportError) -> Self {
+        let status = match &e {
+            ReportError::Core(CoreError::Input { .. } | CoreError::Setting { .. }) => StatusCode::BAD_REQUEST,
+            ReportError::Core(CoreError::Unknown { .. }) => StatusCode::NOT_FOUND,
+            ReportError::Core(CoreError::Interrupted) => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        Refused::new(status, e.to_string())
+    }
+}
+
+impl From<CoreError> for Refused {
+    fn from(e: CoreError) -> Self {
+        ReportError::from(e).into()
+    }
+}
+
+/// Sets its flag when dropped: axum drops a request's future when its client goes
+/// away, and the run polling the flag stops at its next chunk.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Holds one of the server's run slots until dropped.
+struct Slot<'a>(&'a AtomicUsize);
+
+impl<'a> Slot<'a> {
+    fn take(runs: &'a AtomicUsize, max: usize) -> Option<Self> {
+        runs.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok().map(|_| Slot(runs))
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The report `fire --format json` prints for the scenario: every measure exact where
+/// the exact engine reaches, beside a seeded Monte Carlo run.
+pub(crate) async fn fire(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<FireRequest>,
+) -> Result<Json<Report>, Refused> {
+    let limits = state.config.limits;
+    let trials = request.trials.unwrap_or(100_000);
+    if trials > limits.max_trials {
+        return Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            format!("trials {trials}: at most {} per request on this server", limits.max_trials),
+        ));
+    }
+    let mode = match request.mode.as_deref() {
+        None => Mode::Compiled,
+        Some(name) => Mode::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
+            Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
+        })?,
+    };
+    let Some(_slot) = Slot::take(&state.runs, limits.max_runs) else {
+        return Err(Refused::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} runs are under way, the most this server takes at once; try again when one ends",
+                limits.max_runs
+            ),
+        ));
+    };
+    let monte_carlo = MonteCarlo { trials, seed: request.seed.unwrap_or(2026), threads: None, mode };
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    let rules_dir = state.config.rules_dir.clone();
+    let name = request.name.unwrap_or_else(|| "page.toml".into());
+    let text = request.scenario;
+    let report = tokio::task::spawn_blocking(move || -> Result<Report, ReportError> {
+        let doc = Document::new(name.clone(), name, text);
+        let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        let exact = scenario.exact()?;
+        Report::run(scenario, exact, &|_, _| {}, &stop)
+    })
+    .await
+    .map_err(|e| Refused::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the run failed: {e}")))??;
+    Ok(Json(report))
+}
+
+/// `GET /api/rulesets`: the name of every ruleset this build knows.
+pub(crate) async fn rulesets() -> Json<Vec<&'static str>> {
+    Json(combat_odds_rules::registry::names().collect())
+}
+
+/// `GET /api/tables/{ruleset}`: every table of a ruleset with its source, as
+/// `tables RULESET --format json` prints it.
+pub(crate) async fn tables(
+    Shared(state): Shared<Arc<State>>,
+    Path(ruleset): Path<String>,
+) -> Result<Json<serde_json::Value>, Refused> {
+    let loaded = combat_odds_rules::load(&ruleset, state.config.rules_dir.as_deref())?;
+    Ok(Json(frames::tables_json(loaded.as_ref())))
+}

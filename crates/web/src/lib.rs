@@ -1,0 +1,77 @@
+//! The page of combat-odds: a local web server (axum on tokio) whose every answer
+//! comes from the same library the command line uses: the same tables, overrides,
+//! validation and one-line messages. Nothing here knows a ruleset.
+//!
+//! The modules:
+//! - `api`: the endpoints (`GET /api/scenarios`, `POST /api/fire`, `GET /api/rulesets`,
+//!   `GET /api/tables/{ruleset}`), their limits and their errors.
+//!
+//! The page itself (`page/index.html`) is embedded in the binary: no network, no CDN.
+//!
+//! ```
+//! use combat_odds_web::{Config, router};
+//!
+//! // A router serving the embedded tables, ready for `axum::serve`.
+//! let app = router(Config::default());
+//! # drop(app);
+//! ```
+#![deny(missing_docs)]
+
+mod api;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::response::Html;
+use axum::routing::{get, post};
+
+/// What the server is allowed to do for one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The most Monte Carlo trials one request may ask for.
+    pub max_trials: u64,
+    /// How many Monte Carlo runs may be under way at once; a request beyond them is
+    /// refused with a message rather than queued.
+    pub max_runs: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_trials: 10_000_000, max_runs: 4 }
+    }
+}
+
+/// How the server answers.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Table overrides, laid out like `rulesets/`, as `--rules DIR` gives them.
+    pub rules_dir: Option<PathBuf>,
+    /// Per-request bounds.
+    pub limits: Limits,
+}
+
+/// The page and its endpoints.
+pub fn router(config: Config) -> Router {
+    let state = api::State::new(config);
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/scenarios", get(api::scenarios))
+        .route("/api/rulesets", get(api::rulesets))
+        .route("/api/fire", post(api::fire))
+        .route("/api/tables/{ruleset}", get(api::tables))
+        .with_state(Arc::new(state))
+}
+
+/// Serves the page on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(config)).with_graceful_shutdown(shutdown).await
+}
+
+/// The page: one HTML file with its script and style inline.
+const PAGE: &str = include_str!("page/index.html");

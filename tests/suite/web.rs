@@ -90,6 +90,18 @@ fn the_server_s_limits_are_said_not_exceeded() {
 }
 
 #[test]
+fn long_runs_beyond_the_limit_are_refused_and_short_ones_still_answer() {
+    let rt = runtime();
+    // No long run may start: a request for one is refused at once, with the reason.
+    let config = || Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0 } };
+    let (status, body) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 2_000_000 }))));
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(body["error"].as_str().unwrap().starts_with("busy: 0 runs of over 1000000 trials"), "{body}");
+    let (status, _) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 1_000_000 }))));
+    assert_eq!(status, StatusCode::OK, "a run of a million trials or fewer takes no slot");
+}
+
+#[test]
 fn every_ruleset_s_tables_come_with_their_sources_and_a_typo_is_named() {
     let rt = runtime();
     let (status, names) = rt.block_on(call(Config::default(), get("/api/rulesets")));

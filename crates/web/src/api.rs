@@ -20,7 +20,7 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
 use combat_odds_rules::Scenario;
 
-use crate::Config;
+use crate::{Config, LONG_RUN};
 
 /// The scenarios of `experiments/` (comparisons aside), as (file name, text).
 const SHIPPED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
@@ -149,14 +149,19 @@ pub(crate) async fn fire(
             Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
         })?,
     };
-    let Some(_slot) = Slot::take(&state.runs, limits.max_runs) else {
-        return Err(Refused::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "busy: {} runs are under way, the most this server takes at once; try again when one ends",
-                limits.max_runs
-            ),
-        ));
+    // Only a long run holds a slot: a single fire draws a million trials in
+    // milliseconds, and refusing those would refuse the page's every click.
+    let _slot = match trials > LONG_RUN {
+        false => None,
+        true => Some(Slot::take(&state.runs, limits.max_runs).ok_or_else(|| {
+            Refused::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "busy: {} runs of over {LONG_RUN} trials are under way, the most this server takes at once; try again when one ends, or ask for fewer trials",
+                    limits.max_runs
+                ),
+            )
+        })?),
     };
     let monte_carlo = MonteCarlo { trials, seed: request.seed.unwrap_or(2026), threads: None, mode };
     let stop = Arc::new(AtomicBool::new(false));

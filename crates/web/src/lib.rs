@@ -32,8 +32,8 @@ use axum::routing::{get, post};
 pub struct Limits {
     /// The most Monte Carlo trials one request may ask for.
     pub max_trials: u64,
-    /// How many Monte Carlo runs may be under way at once; a request beyond them is
-    /// refused with a message rather than queued.
+    /// How many long Monte Carlo runs (more than [`LONG_RUN`] trials) may be under way
+    /// at once; a request beyond them is refused with a message rather than queued.
     pub max_runs: usize,
 }
 
@@ -42,6 +42,10 @@ impl Default for Limits {
         Limits { max_trials: 10_000_000, max_runs: 4 }
     }
 }
+
+/// Trials above which a run counts against [`Limits::max_runs`]: a single fire draws a
+/// million trials in milliseconds, so only runs past this hold a core for long.
+pub const LONG_RUN: u64 = 1_000_000;
 
 /// How the server answers.
 #[derive(Debug, Clone, Default)]

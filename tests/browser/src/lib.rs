@@ -1,0 +1,1 @@
+//! Nothing to build: the tests under `tests/` drive the page.

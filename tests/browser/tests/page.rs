@@ -130,7 +130,7 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_bad_value_is_named_beside_the_scenario() {
+async fn a_bad_value_is_named_beside_the_scenario_or_its_field() {
     let (_server, _driver, client, address) = session().await;
     client.goto(&address).await.unwrap();
     text_when(&client, "p-kill", |t| t.contains("exact")).await;
@@ -138,5 +138,11 @@ async fn a_bad_value_is_named_beside_the_scenario() {
     compute(&client, &duel.replacen("range = 16", "range = -3", 1)).await;
     let message = text_when(&client, "scenario-error", |t| !t.is_empty()).await;
     assert!(message.starts_with("page.toml:7:"), "the message names the place: {message}");
+
+    // A bad number of trials is named beside its own field.
+    client.execute("document.getElementById('trials').value = '0';", vec![]).await.unwrap();
+    compute(&client, &duel).await;
+    let message = text_when(&client, "trials-error", |t| !t.is_empty()).await;
+    assert_eq!(message, "trials must be at least 1");
     client.close().await.unwrap();
 }

@@ -2,7 +2,7 @@
 //! flag names and exit codes. The library layers report what went wrong; this says
 //! which flag to change and how the process ends.
 
-use combat_odds_core::error::{Error as CoreError, Setting};
+use combat_odds_core::error::Error as CoreError;
 use combat_odds_report::error::{Error as ReportError, Output, Refusal};
 
 /// A failed command.
@@ -58,8 +58,9 @@ impl Failure {
             Failure::Moved(n) => format!(
                 "the gate failed: {n} reference probabilities moved; if the change is intended, run `combat-odds regress --update` and commit the baseline"
             ),
+            // Each bounded setting has the flag of its own name: `--trials`, `--threads`, `--top`.
             Failure::Report(ReportError::Core(CoreError::Setting { setting, message })) => {
-                format!("--{} {message}", flag(*setting))
+                format!("--{} {message}", setting.name())
             }
             Failure::Report(ReportError::Refused { path, output, refusal }) => refused(path, *output, refusal),
             Failure::Report(ReportError::Baseline { file, problem }) => {
@@ -67,15 +68,6 @@ impl Failure {
             }
             Failure::Report(e) => e.to_string(),
         }
-    }
-}
-
-/// The flag that sets a bounded setting.
-fn flag(setting: Setting) -> &'static str {
-    match setting {
-        Setting::Trials => "trials",
-        Setting::Threads => "threads",
-        Setting::Top => "top",
     }
 }
 

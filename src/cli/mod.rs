@@ -20,7 +20,7 @@ use failure::Result;
 pub use failure::{Failure, INTERRUPTED};
 
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard, Study};
+use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::interrupt;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames};
@@ -89,7 +89,7 @@ fn study(a: &RunArgs) -> Result<()> {
         }
     }
     let mut scenario = a.trials.scenario(&doc)?;
-    let monte_carlo = a.trials.monte_carlo();
+    let monte_carlo = scenario.monte_carlo;
     let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
     if let Some(s) = shard.filter(|s| s.count > chunks) {
         // A shard with no chunk would run nothing and write an empty result.
@@ -102,23 +102,11 @@ fn study(a: &RunArgs) -> Result<()> {
     let out = a.results.destination(&doc, shard)?;
     let started = std::time::Instant::now();
     let exact = Bar::solving(|| scenario.exact())?;
-    let experiment = scenario.set_up.experiment.as_ref();
-    let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision: a.precision };
+    let plan = study::Plan { scenario, text: &doc.text, shard, precision: a.precision };
     let bar = Bar::new("trials");
-    let ran = engine::run_study(experiment, &spec, &|done, planned| bar.show(done, planned), interrupt::flag());
+    let result = StudyResult::run(plan, exact, started, &|done, planned| bar.show(done, planned), interrupt::flag());
     bar.finish();
-    let ran = ran?;
-    // Every stage counts: the exact solve, the chain compilation and the trials.
-    let wall_time_s = started.elapsed().as_secs_f64();
-    let facts = study::RunFacts {
-        scenario_hash: study::text_hash(&doc.text),
-        monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
-        shard,
-        precision: a.precision.map(|p| (p, ran.precise)),
-        wall_time_s,
-    };
-    let result =
-        StudyResult::new(scenario.header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref());
+    let result = result?;
     result.write(&out, a.results.force)?;
     print_study(&result, &out)
 }
@@ -406,7 +394,7 @@ fn serve(a: &ServeArgs) -> Result<()> {
         limits: combat_odds_web::Limits { max_trials: a.max_trials, max_runs: a.max_runs },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_io()
+        .enable_all()
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start the server's runtime: {e}")))?;
     runtime.block_on(async {

@@ -3,18 +3,26 @@
 
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
+use futures_util::StreamExt;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
 use combat_odds_web::{Config, Limits, router};
 
-use crate::common::cli::stdout_of;
+use crate::common::cli::{run as cli, stdout_of};
 
 const DUEL: &str = include_str!("../../experiments/cd_tank_duel.toml");
+const DUEL_ENGAGEMENT: &str = include_str!("../../experiments/cd_engagement_tank_duel.toml");
+const FARMHOUSE: &str = include_str!("../../experiments/cd_engagement_company_at_the_farmhouse.toml");
 
 /// The status and JSON body of one request to a fresh router.
 async fn call(config: Config, request: Request<Body>) -> (StatusCode, Value) {
-    let response = router(config).oneshot(request).await.expect("the router answers");
+    answer(&router(config), request).await
+}
+
+/// The status and JSON body of one request to `app`.
+async fn answer(app: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
+    let response = app.clone().oneshot(request).await.expect("the router answers");
     let status = response.status();
     let bytes = to_bytes(response.into_body(), 1 << 24).await.expect("a whole body");
     (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
@@ -26,6 +34,23 @@ fn get(path: &str) -> Request<Body> {
 
 fn fire(body: Value) -> Request<Body> {
     Request::post("/api/fire").header("content-type", "application/json").body(Body::from(body.to_string())).unwrap()
+}
+
+fn study(body: Value) -> Request<Body> {
+    Request::post("/api/run").header("content-type", "application/json").body(Body::from(body.to_string())).unwrap()
+}
+
+/// A run's server-sent events, as (event, data) pairs, read to the stream's end.
+fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let field = |name: &str| {
+                block.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_string()
+            };
+            (field("event:"), serde_json::from_str(&field("data:")).expect("JSON data"))
+        })
+        .collect()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -96,7 +121,7 @@ fn long_runs_beyond_the_limit_are_refused_and_short_ones_still_answer() {
     let config = || Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0 } };
     let (status, body) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 2_000_000 }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(body["error"].as_str().unwrap().starts_with("busy: 0 runs of over 1000000 trials"), "{body}");
+    assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs are under way"), "{body}");
     let (status, _) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 1_000_000 }))));
     assert_eq!(status, StatusCode::OK, "a run of a million trials or fewer takes no slot");
 }
@@ -141,4 +166,100 @@ fn every_shipped_scenario_is_offered_and_answers() {
         let (status, body) = rt.block_on(call(Config::default(), request));
         assert_eq!(status, StatusCode::OK, "{}: {body}", s["name"]);
     }
+}
+
+#[test]
+fn a_run_streams_its_result_and_offers_the_very_files_run_writes() {
+    let rt = runtime();
+    let app = router(Config::default());
+    let response = rt.block_on(app.clone().oneshot(study(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 200_000 }))));
+    let response = response.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let text = rt.block_on(to_bytes(response.into_body(), 1 << 26)).unwrap();
+    let events = events(std::str::from_utf8(&text).unwrap());
+    let (last, finished) = events.last().expect("an event");
+    assert_eq!(last, "result", "{events:?}");
+    assert!(events[..events.len() - 1].iter().all(|(name, _)| name == "progress"), "progress until the end");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("duel");
+    let scenario = dir.path().join("cd_engagement_tank_duel.toml");
+    std::fs::write(&scenario, DUEL_ENGAGEMENT).unwrap();
+    let ran = cli(&["run", scenario.to_str().unwrap(), "--trials", "200000", "--out", out.to_str().unwrap()]);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let id = finished["id"].as_u64().expect("a run number");
+    let files = finished["files"].as_array().unwrap();
+    assert!(files.len() >= 5, "{files:?}");
+    for file in files {
+        let name = file[0].as_str().unwrap();
+        let path = format!("/api/results/{id}/{name}");
+        let response = rt.block_on(app.clone().oneshot(get(&path))).unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let disposition = response.headers()["content-disposition"].to_str().unwrap().to_string();
+        assert_eq!(disposition, format!("attachment; filename=\"{name}\""));
+        let bytes = rt.block_on(to_bytes(response.into_body(), 1 << 26)).unwrap();
+        let written = std::fs::read(out.join(name)).unwrap();
+        if name == "summary.json" {
+            // The same summary but for the wall time, which no two runs share.
+            let (mut page, mut cli): (Value, Value) =
+                (serde_json::from_slice(&bytes).unwrap(), serde_json::from_slice(&written).unwrap());
+            page["wall_time_s"] = json!(0);
+            cli["wall_time_s"] = json!(0);
+            assert_eq!(page, cli);
+        } else {
+            assert!(bytes == written, "{name}: the page's download is the file `run` writes, byte for byte");
+        }
+    }
+    let (status, body) = rt.block_on(call(Config::default(), get(&format!("/api/results/{id}/summary.json"))));
+    assert_eq!(status, StatusCode::NOT_FOUND, "another server keeps nothing of this one's runs");
+    assert!(body["error"].as_str().unwrap().contains("run it again: the same seed gives the same numbers"), "{body}");
+    let (status, body) = rt.block_on(call(Config::default(), get("/api/results/x/summary.json")));
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+}
+
+#[test]
+fn a_bad_run_is_refused_before_it_starts_with_the_cli_s_message() {
+    let rt = runtime();
+    let typo = DUEL_ENGAGEMENT.replacen("ruleset = \"command-decision\"", "ruleset = \"command-decisoin\"", 1);
+    let (status, body) = rt.block_on(call(Config::default(), study(json!({ "scenario": typo }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let message = body["error"].as_str().unwrap();
+    assert!(message.starts_with("page.toml:4:11: unknown ruleset `command-decisoin`; did you mean"), "{message}");
+    let (status, body) =
+        rt.block_on(call(Config::default(), study(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 0 }))));
+    assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("trials must be at least 1")));
+}
+
+#[test]
+fn closing_a_run_s_stream_stops_the_run_and_frees_its_slot() {
+    let rt = runtime();
+    let app = router(Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 1 } });
+    // Ten million literal trials of a company action: minutes of work, were it let run.
+    let long = json!({ "scenario": FARMHOUSE, "trials": 10_000_000, "mode": "literal" });
+    rt.block_on(async {
+        let response = app.clone().oneshot(study(long.clone())).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        let mut body = response.into_body().into_data_stream();
+        let first = body.next().await.expect("an event").unwrap();
+        assert!(std::str::from_utf8(&first).unwrap().starts_with("event: progress"), "{first:?}");
+
+        let (status, refused) = answer(&app, study(long.clone())).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "the one slot is held: {refused}");
+        assert!(refused["error"].as_str().unwrap().starts_with("busy: 1 long runs are under way"), "{refused}");
+
+        // The page's cancel: the client goes away, the stream is dropped.
+        drop(body);
+        let freed = async {
+            loop {
+                let response = app.clone().oneshot(study(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 }))).await;
+                if response.unwrap().status() == StatusCode::OK {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        };
+        // The run stops at its next batch (well under a second), not after its minutes.
+        tokio::time::timeout(std::time::Duration::from_secs(30), freed).await.expect("the slot comes free");
+    });
 }

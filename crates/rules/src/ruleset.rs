@@ -57,7 +57,7 @@ pub struct SetUp {
 }
 
 /// A ruleset: its tables, its modifiers, and how it sets a scenario up.
-pub trait Ruleset: Sync {
+pub trait Ruleset: Sync + Send {
     /// The name scenarios and the CLI use, e.g. `command-decision`.
     fn name(&self) -> &'static str;
     /// The loaded table files (for the rules hash).

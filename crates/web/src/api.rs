@@ -5,7 +5,7 @@
 //! message saying so; a request whose client goes away stops its run.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::{Path, State as Shared};
@@ -20,22 +20,11 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
 use combat_odds_rules::Scenario;
 
-use crate::{Config, LONG_RUN};
+use crate::state::{Slot, State, StopOnDrop};
+use crate::{LONG_RUN, Limits};
 
 /// The scenarios of `experiments/` (comparisons aside), as (file name, text).
 const SHIPPED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
-
-/// What every request shares: the configuration and the runs under way.
-pub(crate) struct State {
-    config: Config,
-    runs: AtomicUsize,
-}
-
-impl State {
-    pub(crate) fn new(config: Config) -> Self {
-        State { config, runs: AtomicUsize::new(0) }
-    }
-}
 
 /// A shipped scenario, as the page lists it.
 #[derive(Debug, Serialize)]
@@ -51,20 +40,62 @@ pub(crate) async fn scenarios() -> Json<Vec<Shipped>> {
     Json(SHIPPED.iter().map(|&(name, text)| Shipped { name, text }).collect())
 }
 
-/// `POST /api/fire`: one scenario, given as its TOML text.
+/// A scenario to run, given as its TOML text: the body of `POST /api/fire` and
+/// `POST /api/run`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct FireRequest {
+pub(crate) struct ScenarioRequest {
     /// The scenario file's text.
     pub scenario: String,
     /// The file name errors and reports use (`page.toml` when not given).
     pub name: Option<String>,
-    /// Monte Carlo trials (100,000 when not given).
+    /// Monte Carlo trials (each endpoint has its default).
     pub trials: Option<u64>,
     /// Master seed (2026 when not given, as on the command line).
     pub seed: Option<u64>,
     /// `compiled` (the default) or `literal`.
     pub mode: Option<String>,
+}
+
+impl ScenarioRequest {
+    /// The Monte Carlo plan asked for, within the server's limits.
+    pub(crate) fn monte_carlo(&self, limits: &Limits, default_trials: u64) -> Result<MonteCarlo, Refused> {
+        let trials = self.trials.unwrap_or(default_trials);
+        if trials > limits.max_trials {
+            return Err(Refused::new(
+                StatusCode::BAD_REQUEST,
+                format!("trials {trials}: at most {} per request on this server", limits.max_trials),
+            ));
+        }
+        let mode = match self.mode.as_deref() {
+            None => Mode::Compiled,
+            Some(name) => Mode::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
+                Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
+            })?,
+        };
+        let monte_carlo = MonteCarlo { trials, seed: self.seed.unwrap_or(2026), threads: None, mode };
+        monte_carlo.validate()?;
+        Ok(monte_carlo)
+    }
+
+    /// The scenario file as the library reads it.
+    pub(crate) fn document(self) -> Document {
+        let name = self.name.unwrap_or_else(|| "page.toml".into());
+        Document::new(name.clone(), name, self.scenario)
+    }
+}
+
+/// A long-run slot, or the message saying every one is taken.
+pub(crate) fn slot(state: &Arc<State>) -> Result<Slot, Refused> {
+    Slot::take(state).ok_or_else(|| {
+        Refused::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} long runs are under way, the most this server takes at once; try again when one ends, or ask for fewer trials",
+                state.config.limits.max_runs
+            ),
+        )
+    })
 }
 
 /// A request refused: its status and the one line that says why.
@@ -75,7 +106,7 @@ pub(crate) struct Refused {
 }
 
 impl Refused {
-    fn new(status: StatusCode, message: impl Into<String>) -> Self {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
         Refused { status, message: message.into() }
     }
 }
@@ -104,80 +135,40 @@ impl From<CoreError> for Refused {
     }
 }
 
-/// Sets its flag when dropped: axum drops a request's future when its client goes
-/// away, and the run polling the flag stops at its next chunk.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Holds one of the server's run slots until dropped.
-struct Slot<'a>(&'a AtomicUsize);
-
-impl<'a> Slot<'a> {
-    fn take(runs: &'a AtomicUsize, max: usize) -> Option<Self> {
-        runs.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok().map(|_| Slot(runs))
-    }
-}
-
-impl Drop for Slot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// The report `fire --format json` prints for the scenario: every measure exact where
-/// the exact engine reaches, beside a seeded Monte Carlo run.
+/// `POST /api/fire`: the report `fire --format json` prints for the scenario: every
+/// measure exact where the exact engine reaches, beside a seeded Monte Carlo run.
 pub(crate) async fn fire(
     Shared(state): Shared<Arc<State>>,
-    Json(request): Json<FireRequest>,
+    Json(request): Json<ScenarioRequest>,
 ) -> Result<Json<Report>, Refused> {
-    let limits = state.config.limits;
-    let trials = request.trials.unwrap_or(100_000);
-    if trials > limits.max_trials {
-        return Err(Refused::new(
-            StatusCode::BAD_REQUEST,
-            format!("trials {trials}: at most {} per request on this server", limits.max_trials),
-        ));
-    }
-    let mode = match request.mode.as_deref() {
-        None => Mode::Compiled,
-        Some(name) => Mode::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
-            Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
-        })?,
-    };
+    let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     // Only a long run holds a slot: a single fire draws a million trials in
     // milliseconds, and refusing those would refuse the page's every click.
-    let _slot = match trials > LONG_RUN {
-        false => None,
-        true => Some(Slot::take(&state.runs, limits.max_runs).ok_or_else(|| {
-            Refused::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "busy: {} runs of over {LONG_RUN} trials are under way, the most this server takes at once; try again when one ends, or ask for fewer trials",
-                    limits.max_runs
-                ),
-            )
-        })?),
-    };
-    let monte_carlo = MonteCarlo { trials, seed: request.seed.unwrap_or(2026), threads: None, mode };
+    let slot = if monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
-    let name = request.name.unwrap_or_else(|| "page.toml".into());
-    let text = request.scenario;
-    let report = tokio::task::spawn_blocking(move || -> Result<Report, ReportError> {
-        let doc = Document::new(name.clone(), name, text);
+    let doc = request.document();
+    let report = blocking(move || -> Result<Report, ReportError> {
+        let _slot = slot;
         let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
         let exact = scenario.exact()?;
         Report::run(scenario, exact, &|_, _| {}, &stop)
     })
-    .await
-    .map_err(|e| Refused::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the run failed: {e}")))??;
+    .await?;
     Ok(Json(report))
+}
+
+/// Runs `work` on tokio's blocking pool (the engine's own rayon pool does the
+/// trials); a panic there comes back as a 500 with its message, never a dropped
+/// connection.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ReportError> + Send + 'static,
+) -> Result<T, Refused> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Refused::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the run failed: {e}")))?
+        .map_err(Refused::from)
 }
 
 /// `GET /api/rulesets`: the name of every ruleset this build knows.

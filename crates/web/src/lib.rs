@@ -3,8 +3,12 @@
 //! validation and one-line messages. Nothing here knows a ruleset.
 //!
 //! The modules:
-//! - `api`: the endpoints (`GET /api/scenarios`, `POST /api/fire`, `GET /api/rulesets`,
-//!   `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `state`: what every request shares: the configuration, the long-run slots, the
+//!   finished runs' files.
+//! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
+//!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
+//!   files (`GET /api/results/{id}/{file}`).
 //!
 //! The page itself (`page/index.html`) is embedded in the binary: no network, no CDN.
 //!
@@ -17,7 +21,9 @@
 //! ```
 #![deny(missing_docs)]
 
+mod state;
 mod api;
+mod runs;
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -58,13 +64,15 @@ pub struct Config {
 
 /// The page and its endpoints.
 pub fn router(config: Config) -> Router {
-    let state = api::State::new(config);
+    let state = state::State::new(config);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/scenarios", get(api::scenarios))
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
         .route("/api/tables/{ruleset}", get(api::tables))
+        .route("/api/run", post(runs::run))
+        .route("/api/results/{id}/{file}", get(runs::file))
         .with_state(Arc::new(state))
 }
 

@@ -61,7 +61,7 @@ pub type ExactTable = Vec<Vec<Ratio>>;
 ///
 /// Implementations are immutable and hold every threshold precomputed, so trials
 /// cannot fail and allocate nothing.
-pub trait Experiment: Sync {
+pub trait Experiment: Sync + Send {
     /// What a trial reports, in order; the first measure is the primary one.
     fn measures(&self) -> &[Measure];
 
@@ -94,7 +94,7 @@ pub const MAX_MEASURES: usize = 10;
 /// measure, and gives the state's exact distribution; the blanket [`Experiment`]
 /// impl turns that into Monte Carlo tallies and exact marginals through the same
 /// `index`, so the two can only disagree by chance.
-pub trait Resolution: Sync {
+pub trait Resolution: Sync + Send {
     /// What a trial ends in.
     type State: Ord + Clone;
 

@@ -118,36 +118,34 @@ pub fn print(text: &str) -> Result<()> {
 /// carrying `metadata` as file-level key-value pairs.
 pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(String, String)]) -> Result<()> {
     combat_odds_core::interrupt::check()?;
-    let csv = dir.join(format!("{name}.csv"));
-    let mut file = std::fs::File::create(&csv).map_err(|e| io(&csv, e))?;
-    CsvWriter::new(&mut file).include_header(true).finish(frame).map_err(|e| polars_io(&csv, e))?;
-    let parquet = dir.join(format!("{name}.parquet"));
-    let file = std::fs::File::create(&parquet).map_err(|e| io(&parquet, e))?;
-    let metadata = (!metadata.is_empty()).then(|| KeyValueMetadata::from_static(metadata.to_vec()));
-    ParquetWriter::new(file).with_key_value_metadata(metadata).finish(frame).map_err(|e| polars_io(&parquet, e))?;
+    let (csv, parquet) = frame_bytes(frame, metadata).map_err(Error::frame("a results frame"))?;
+    write_files(dir, &[(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)])
+}
+
+/// Writes each (file name, bytes) into `dir`.
+pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| io(&path, e))?;
+    }
     Ok(())
 }
 
-/// A frame as CSV and as Parquet, in memory, for [`write_file_whole`].
-pub(crate) fn frame_bytes(frame: &mut DataFrame) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
+/// A frame as CSV and as Parquet, in memory, the Parquet file carrying `metadata` as
+/// file-level key-value pairs: the bytes [`write_frame`] writes, for a file written
+/// whole or a page's download.
+pub(crate) fn frame_bytes(frame: &mut DataFrame, metadata: &[(String, String)]) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
     let mut csv = Vec::new();
     CsvWriter::new(&mut csv).include_header(true).finish(frame)?;
     let mut parquet = Vec::new();
-    ParquetWriter::new(&mut parquet).finish(frame)?;
+    let metadata = (!metadata.is_empty()).then(|| KeyValueMetadata::from_static(metadata.to_vec()));
+    ParquetWriter::new(&mut parquet).with_key_value_metadata(metadata).finish(frame)?;
     Ok((csv, parquet))
 }
 
 /// An I/O failure on `path`.
 pub fn io(path: &Path, source: std::io::Error) -> Error {
     Error::io(path.to_path_buf(), source)
-}
-
-/// A failure of polars writing `path`: an I/O failure (exit 1), whatever polars calls it.
-fn polars_io(path: &Path, e: PolarsError) -> Error {
-    match e {
-        PolarsError::IO { error, .. } => io(path, std::io::Error::new(error.kind(), error.to_string())),
-        other => io(path, std::io::Error::other(other.to_string())),
-    }
 }
 
 /// A destination as the file system sees it: its parent (absolute, so `.` and `..` are

@@ -42,7 +42,7 @@ fn parquet_of(csv: &Path) -> PathBuf {
 /// (see [`write_file_whole`]).
 pub fn write_baseline(csv: &Path, rows: &[Row]) -> Result<()> {
     let polars = Error::frame("the baseline frame");
-    let (text, parquet) = frame_bytes(&mut frame(rows).map_err(polars)?).map_err(polars)?;
+    let (text, parquet) = frame_bytes(&mut frame(rows).map_err(polars)?, &[]).map_err(polars)?;
     write_file_whole(&parquet_of(csv), true, &parquet)?;
     write_file_whole(csv, true, &text)
 }

@@ -6,17 +6,19 @@
 mod charts;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::export::directory;
 pub use crate::export::directory::check_free;
-use crate::export::directory::{self, io};
 use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row};
 use combat_odds_core::dice::Ratio;
-use combat_odds_core::engine::{ExactTable, Measure, Mode, MonteCarlo, Shard, Tally};
-use combat_odds_rules::Header;
+use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
+use combat_odds_rules::{Header, Scenario};
 
 /// Version of the results layout; `merge` refuses another.
 pub const FORMAT: u32 = 1;
@@ -115,7 +117,53 @@ pub struct RunFacts {
     pub wall_time_s: f64,
 }
 
+/// A study to run: the scenario set up, its file's text (whose hash keeps shards of
+/// different scenarios apart), the shard this process runs and the precision target.
+pub struct Plan<'a> {
+    /// The scenario, with its Monte Carlo plan.
+    pub scenario: Scenario,
+    /// The scenario file's text.
+    pub text: &'a str,
+    /// The shard, when one was asked for.
+    pub shard: Option<Shard>,
+    /// Stop once every interval's half-width is below this.
+    pub precision: Option<f64>,
+}
+
 impl StudyResult {
+    /// Runs `plan`'s trials, its exact stage (`exact`) already solved, and assembles
+    /// the result; `started` is when the exact stage began, so the wall time counts
+    /// every stage. `progress` hears (trials done, trials planned); `stop` ends the run
+    /// at its next batch with [`combat_odds_core::error::Error::Interrupted`].
+    pub fn run(
+        plan: Plan,
+        exact: Option<ExactTable>,
+        started: Instant,
+        progress: &(dyn Fn(u64, u64) + Sync),
+        stop: &AtomicBool,
+    ) -> Result<Self> {
+        let Plan { scenario, text, shard, precision } = plan;
+        let monte_carlo = scenario.monte_carlo;
+        let experiment = scenario.set_up.experiment.as_ref();
+        let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision };
+        let ran = engine::run_study(experiment, &spec, progress, stop)?;
+        let facts = RunFacts {
+            scenario_hash: text_hash(text),
+            monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
+            shard,
+            precision: precision.map(|p| (p, ran.precise)),
+            wall_time_s: started.elapsed().as_secs_f64(),
+        };
+        Ok(StudyResult::new(
+            scenario.header,
+            facts,
+            experiment.measures(),
+            experiment.kill(),
+            &ran.tally,
+            exact.as_ref(),
+        ))
+    }
+
     /// Assembles a result from a tally.
     pub fn new(
         header: Header,
@@ -327,16 +375,28 @@ impl StudyResult {
         Ok(frame)
     }
 
-    fn write_into(&self, dir: &Path) -> Result<()> {
+    /// Every file of the results directory but the charts, in memory, as (file name,
+    /// bytes): each measure's frame and the long frame as CSV and Parquet, then
+    /// `summary.json`. [`StudyResult::write`] writes these very bytes; the page offers
+    /// them as downloads.
+    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         let polars = Error::frame("a results frame");
         let metadata = self.metadata();
-        for (name, mut frame) in self.frames().map_err(polars)? {
-            directory::write_frame(dir, &name, &mut frame, &metadata)?;
+        let mut frames = self.frames().map_err(polars)?;
+        frames.push((LONG_FRAME.to_string(), self.long_frame().map_err(polars)?));
+        let mut files = Vec::with_capacity(2 * frames.len() + 1);
+        for (name, mut frame) in frames {
+            let (csv, parquet) = directory::frame_bytes(&mut frame, &metadata).map_err(polars)?;
+            files.extend([(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)]);
         }
-        directory::write_frame(dir, LONG_FRAME, &mut self.long_frame().map_err(polars)?, &metadata)?;
-        let summary = dir.join("summary.json");
-        let text = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
-        std::fs::write(&summary, text).map_err(|e| io(&summary, e))?;
+        let summary = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
+        files.push(("summary.json".to_string(), summary.into_bytes()));
+        Ok(files)
+    }
+
+    fn write_into(&self, dir: &Path) -> Result<()> {
+        combat_odds_core::interrupt::check()?;
+        directory::write_files(dir, &self.files()?)?;
         // Inside the temporary directory too, so the charts arrive with the frames or not at all.
         charts::study_charts(dir, &self.summary).map(drop)
     }

@@ -63,7 +63,7 @@ pub type EndOutcome<E> = fn(Option<&E>) -> usize;
 /// a Turn ended, a target Broken. `Held` is what carries from one Phase to the next
 /// while the event has not happened; `End` is what the event reports (the side whose
 /// roll ended a Turn; `()` where nothing more).
-pub trait Phases: Sync {
+pub trait Phases: Sync + Send {
     /// The state between Phases.
     type Held: Ord + Clone;
     /// What the event reports.

@@ -117,7 +117,7 @@ pub(crate) struct EndConditions {
 /// cannot fail. `turn` and `turn_exact` must describe the same rules: the first rolls
 /// the dice, the second weighs every way they can fall, and tests hold them to each
 /// other through [`Engagement`]'s Monte Carlo and [`markov`] solutions.
-pub(crate) trait Battle: Sync {
+pub(crate) trait Battle: Sync + Send {
     /// One unit's condition (status, strength, markers); small and copyable.
     type Unit: Copy + Ord + Debug + Send + Sync;
     /// One company's condition (morale status, Force Morale); `()` where none.

@@ -1,5 +1,5 @@
-//! Embeds the shipped scenarios of `experiments/` (comparisons aside, which are made
-//! of other scenarios) so the page can open any of them with no file at hand.
+//! Embeds the shipped scenarios and comparisons of `experiments/`, each with its
+//! `kind`, so the page can open any of them with no file at hand.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -16,12 +16,13 @@ fn main() {
     let mut out = String::from("&[\n");
     for path in files {
         let text = std::fs::read_to_string(&path).expect("a readable scenario");
-        if text.lines().any(|l| l.trim() == "kind = \"compare\"") {
-            continue;
-        }
+        let kind = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("kind = \"")?.strip_suffix('"').map(str::to_string))
+            .expect("every shipped file names its kind");
         let name = path.file_name().expect("a file name").to_string_lossy();
         let full = path.canonicalize().expect("an existing file");
-        writeln!(out, "    ({name:?}, include_str!({:?})),", full.display()).expect("writing to a string");
+        writeln!(out, "    ({name:?}, {kind:?}, include_str!({:?})),", full.display()).expect("writing to a string");
     }
     out.push(']');
     let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("shipped.rs");

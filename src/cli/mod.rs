@@ -148,10 +148,14 @@ fn compare(a: &CompareArgs) -> Result<()> {
     monte_carlo.validate()?;
     let out = a.results.destination(&doc, None)?;
     let bar = Bar::new("runs");
-    let compared =
-        combat_odds_report::compare::compare(comparison, a.trials.rules.as_deref(), monte_carlo, &|done, planned| {
-            bar.show(done, planned)
-        });
+    let progress = |done, planned| bar.show(done, planned);
+    let compared = combat_odds_report::compare::compare(
+        comparison,
+        a.trials.rules.as_deref(),
+        monte_carlo,
+        &progress,
+        interrupt::flag(),
+    );
     bar.finish();
     let compared = compared?;
     let written = compared.write(&out, a.results.force)?;

@@ -7,12 +7,15 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::compare::{Answer, Compared, Comparison, Odds, compare};
 
+/// A stop flag nobody sets.
+static NO_STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn comparison(text: &str) -> Comparison {
     Comparison::read(&Document::new("test.toml", "test.toml", text)).expect("a valid comparison")
 }
 
 fn run(text: &str, trials: u64, threads: Option<usize>) -> Compared {
-    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled }, &|_, _| {})
+    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled }, &|_, _| {}, &NO_STOP)
         .expect("the comparison runs")
 }
 
@@ -167,6 +170,7 @@ fn an_override_adds_an_equivalent() {
         Some(dir.path()),
         MonteCarlo { trials: 1_000, seed: 7, threads: None, mode: Mode::Compiled },
         &|_, _| {},
+        &NO_STOP,
     )
     .expect("the comparison runs");
     turn(&c, "mission-command", "pak38", 400.0);

@@ -150,22 +150,83 @@ fn every_shipped_scenario_is_offered_and_answers() {
     let (status, shipped) = rt.block_on(call(Config::default(), get("/api/scenarios")));
     assert_eq!(status, StatusCode::OK);
     let shipped = shipped.as_array().expect("a list");
-    // Every file of experiments/ but the comparisons, which are made of other scenarios.
     let on_disk = std::fs::read_dir("experiments")
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "toml"))
-        .filter(|e| {
-            let text = std::fs::read_to_string(e.path()).unwrap();
-            !text.lines().any(|l| l.trim() == "kind = \"compare\"")
-        })
         .count();
-    assert_eq!(shipped.len(), on_disk);
+    assert_eq!(shipped.len(), on_disk, "every file of experiments/");
     for s in shipped {
-        let request = fire(json!({ "scenario": s["text"], "name": s["name"], "trials": 2000 }));
-        let (status, body) = rt.block_on(call(Config::default(), request));
+        // A comparison is answered by compare, any other scenario by fire.
+        let (endpoint, trials) = if s["kind"] == "compare" { ("/api/compare", 200) } else { ("/api/fire", 2000) };
+        let body = json!({ "scenario": s["text"], "name": s["name"], "trials": trials });
+        let request = Request::post(endpoint).header("content-type", "application/json");
+        let (status, body) = rt.block_on(call(Config::default(), request.body(Body::from(body.to_string())).unwrap()));
         assert_eq!(status, StatusCode::OK, "{}: {body}", s["name"]);
     }
+}
+
+fn comparison(body: Value) -> Request<Body> {
+    Request::post("/api/compare").header("content-type", "application/json").body(Body::from(body.to_string())).unwrap()
+}
+
+#[test]
+fn a_comparison_answers_what_compare_writes_for_the_same_seed() {
+    let file = "experiments/compare_at_gun_vs_medium_tank.toml";
+    let text = std::fs::read_to_string(file).unwrap();
+    let (status, page) =
+        runtime().block_on(call(Config::default(), comparison(json!({ "scenario": text, "trials": 2000 }))));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("compare");
+    let ran = cli(&["compare", file, "--trials", "2000", "--out", out.to_str().unwrap()]);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
+    let cells = page["cells"].as_array().unwrap();
+    // One row per (ruleset, weapon, range): 4 rulesets x 2 weapons x 11 ranges.
+    assert_eq!((cells.len(), csv.lines().count() - 1), (88, 88));
+    for (cell, row) in cells.iter().zip(csv.lines().skip(1)) {
+        let columns: Vec<&str> = row.split(',').collect();
+        assert_eq!((cell["ruleset"].as_str().unwrap(), cell["weapon"].as_str().unwrap()), (columns[0], columns[1]));
+        assert_eq!(cell["range_m"].as_f64().unwrap(), columns[5].parse::<f64>().unwrap());
+        match &cell["answer"]["odds"] {
+            Value::Null => assert_eq!(columns[7], "", "no answer in the page, none in the file: {row}"),
+            odds => {
+                assert_eq!(odds["turn"]["estimate"].as_f64().unwrap(), columns[7].parse::<f64>().unwrap(), "{row}");
+                let exact = columns[10].parse::<f64>().ok();
+                assert_eq!(odds["turn"]["exact"].as_f64(), exact, "{row}");
+            }
+        }
+    }
+    assert_eq!(
+        page["differences"].as_array().unwrap().len(),
+        std::fs::read_to_string(out.join("differences.csv")).unwrap().lines().count() - 1
+    );
+}
+
+#[test]
+fn a_comparison_too_large_for_one_request_is_refused_with_its_size() {
+    let text = std::fs::read_to_string("experiments/compare_at_gun_vs_medium_tank.toml").unwrap();
+    let config = Config { rules_dir: None, limits: Limits { max_trials: 100_000, max_runs: 1 } };
+    let (status, body) = runtime().block_on(call(config, comparison(json!({ "scenario": text, "trials": 2000 }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // 4 rulesets x 11 ranges x (2 weapons + 1 paired difference) = 132 runs.
+    assert_eq!(
+        body["error"],
+        "trials 2000: 132 runs of them are 264000 trials, and this server takes at most 100000 per request; ask for fewer trials, ranges or weapons"
+    );
+}
+
+#[test]
+fn every_ruleset_s_comparison_words_come_with_its_ground_scale() {
+    let (status, words) = runtime().block_on(call(Config::default(), get("/api/words")));
+    assert_eq!(status, StatusCode::OK);
+    let words = words.as_array().unwrap();
+    assert_eq!(words.len(), 4);
+    assert_eq!(words[0]["ruleset"], "command-decision");
+    // Command Decision's equivalents.toml: 1 inch is 45.72 m (50 yards).
+    assert_eq!(words[0]["scale"], json!(["in.", 45.72]));
+    assert!(words[0]["weapon"].as_array().unwrap().iter().any(|w| w[0] == "pak40"), "{}", words[0]);
 }
 
 #[test]

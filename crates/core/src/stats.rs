@@ -12,7 +12,7 @@ use statrs::distribution::{Beta, ChiSquared, ContinuousCDF, Normal};
 use crate::dice::Ratio;
 
 /// A probability estimate with its confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Estimate {
     /// successes / trials.
     pub estimate: f64,

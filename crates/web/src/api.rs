@@ -23,21 +23,23 @@ use combat_odds_rules::Scenario;
 use crate::state::{Slot, State, StopOnDrop};
 use crate::{LONG_RUN, Limits};
 
-/// The scenarios of `experiments/` (comparisons aside), as (file name, text).
-const SHIPPED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
+/// The scenarios and comparisons of `experiments/`, as (file name, kind, text).
+const SHIPPED: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
 /// A shipped scenario, as the page lists it.
 #[derive(Debug, Serialize)]
 pub(crate) struct Shipped {
     /// Its file name under `experiments/`.
     pub name: &'static str,
+    /// Its `kind`: `compare` for a comparison, else the kind of scenario.
+    pub kind: &'static str,
     /// The TOML, as `fire` and `run` read it.
     pub text: &'static str,
 }
 
-/// `GET /api/scenarios`: every shipped scenario.
+/// `GET /api/scenarios`: every shipped scenario and comparison.
 pub(crate) async fn scenarios() -> Json<Vec<Shipped>> {
-    Json(SHIPPED.iter().map(|&(name, text)| Shipped { name, text }).collect())
+    Json(SHIPPED.iter().map(|&(name, kind, text)| Shipped { name, kind, text }).collect())
 }
 
 /// A scenario to run, given as its TOML text: the body of `POST /api/fire` and

@@ -7,6 +7,7 @@
 //!   finished runs' files.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `compare`: comparisons across rulesets (`GET /api/words`, `POST /api/compare`).
 //! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
 //!   files (`GET /api/results/{id}/{file}`).
 //!
@@ -23,6 +24,7 @@
 
 mod state;
 mod api;
+mod compare;
 mod runs;
 
 use std::future::Future;
@@ -71,6 +73,8 @@ pub fn router(config: Config) -> Router {
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
         .route("/api/tables/{ruleset}", get(api::tables))
+        .route("/api/words", get(compare::words))
+        .route("/api/compare", post(compare::compare))
         .route("/api/run", post(runs::run))
         .route("/api/results/{id}/{file}", get(runs::file))
         .with_state(Arc::new(state))

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toml::{Spanned, Table, Value};
 
 use super::Comparison;
@@ -85,6 +85,24 @@ pub struct Equivalents {
     situation: BTreeMap<String, Entry>,
 }
 
+/// The words of the comparison vocabulary a ruleset has, each with what it is there,
+/// and its ground scale: what a form offers before anything is compared.
+#[derive(Debug, Clone, Serialize)]
+pub struct Words {
+    /// The ruleset.
+    pub ruleset: String,
+    /// Its range unit and metres per unit, where it has a ground scale.
+    pub scale: Option<(String, f64)>,
+    /// Weapons: (word, what the ruleset's entry is).
+    pub weapon: Vec<(String, String)>,
+    /// Targets, likewise.
+    pub target: Vec<(String, String)>,
+    /// Qualities, likewise.
+    pub quality: Vec<(String, String)>,
+    /// Situations, likewise.
+    pub situation: Vec<(String, String)>,
+}
+
 /// A scenario built for one cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Built {
@@ -133,6 +151,21 @@ impl Equivalents {
             quality: plain(raw.quality),
             situation: plain(raw.situation),
         })
+    }
+
+    /// The words this ruleset has; an entry with no label is what its word says.
+    pub fn words(&self) -> Words {
+        let listed = |entries: &BTreeMap<String, Entry>| {
+            entries.iter().map(|(word, e)| (word.clone(), e.label.clone().unwrap_or_else(|| word.clone()))).collect()
+        };
+        Words {
+            ruleset: self.ruleset.clone(),
+            scale: self.scale.as_ref().map(|s| (s.unit.clone(), s.metres_per_unit)),
+            weapon: listed(&self.weapon),
+            target: listed(&self.target),
+            quality: listed(&self.quality),
+            situation: listed(&self.situation),
+        }
     }
 
     /// The ruleset's scenario for `weapon` in `comparison` at `range_m`, or why

@@ -14,11 +14,12 @@ mod equivalents;
 mod report;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-pub use equivalents::{Built, Equivalents};
+pub use equivalents::{Built, Equivalents, Words};
 
 use crate::error::Result;
 use combat_odds_core::document::Document;
@@ -48,7 +49,7 @@ struct RawComparison {
 }
 
 /// A checked comparison.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
     /// What the comparison is called.
     pub name: String,
@@ -128,7 +129,8 @@ impl Comparison {
 }
 
 /// How a cell's kill probability was reached.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Answer {
     /// The ruleset's scenario compiled and ran.
     Odds {
@@ -146,7 +148,7 @@ pub enum Answer {
 }
 
 /// One probability with its interval.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Odds {
     /// The exact value, where the exact engine reached it.
     pub exact: Option<f64>,
@@ -174,7 +176,7 @@ impl Odds {
 }
 
 /// One (ruleset, weapon, range) of a comparison.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cell {
     /// The ruleset.
     pub ruleset: String,
@@ -188,7 +190,7 @@ pub struct Cell {
 
 /// The difference in kill probability between a weapon and the first one, at one
 /// (ruleset, range), from trials that share their random numbers.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Difference {
     /// The ruleset.
     pub ruleset: String,
@@ -207,7 +209,7 @@ pub struct Difference {
 }
 
 /// A comparison's answers.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Compared {
     /// The comparison.
     pub comparison: Comparison,
@@ -215,7 +217,8 @@ pub struct Compared {
     pub cells: Vec<Cell>,
     /// Every paired difference against the first weapon.
     pub differences: Vec<Difference>,
-    /// Trials and seed.
+    /// Trials and seed (the request that asked for them has them).
+    #[serde(skip)]
     pub monte_carlo: MonteCarlo,
     /// Each ruleset's name and the hash of the tables it loaded, in comparison order.
     pub rules_hashes: Vec<(String, String)>,
@@ -225,12 +228,14 @@ pub struct Compared {
 type Plans = Vec<std::result::Result<(Scenario, Built), String>>;
 
 /// Runs a comparison; `progress` hears (runs done, runs in all) as each weapon's odds
-/// and each paired difference is found.
+/// and each paired difference is found; `stop` (Ctrl-C, or a page's request gone)
+/// ends it before its next run with [`combat_odds_core::Error::Interrupted`].
 pub fn compare(
     comparison: Comparison,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
     progress: &dyn Fn(u64, u64),
+    stop: &AtomicBool,
 ) -> Result<Compared> {
     let ranges: Vec<Option<f64>> = if comparison.ranges_m.is_empty() {
         vec![None]
@@ -242,7 +247,14 @@ pub fn compare(
     let weapons = comparison.weapons.len() as u64;
     let planned = (comparison.rulesets.len() * ranges.len()) as u64 * (2 * weapons).saturating_sub(1);
     let mut done = 0;
-    progress(done, planned);
+    let step = |done: u64| {
+        progress(done, planned);
+        match stop.load(Ordering::Relaxed) {
+            true => Err(combat_odds_core::Error::Interrupted),
+            false => Ok(()),
+        }
+    };
+    step(done)?;
     let mut cells = Vec::new();
     let mut differences = Vec::new();
     let mut rules_hashes = Vec::new();
@@ -276,7 +288,7 @@ pub fn compare(
                 };
                 cells.push(Cell { ruleset: ruleset.clone(), weapon: weapon.clone(), range_m: range, answer });
                 done += 1;
-                progress(done, planned);
+                step(done)?;
             }
             for (weapon, plan) in comparison.weapons.iter().zip(&plans).skip(1) {
                 if let (Some(Ok((first, ..))), Ok((plan, ..))) = (plans.first(), plan) {
@@ -289,7 +301,7 @@ pub fn compare(
                     )?);
                 }
                 done += 1;
-                progress(done, planned);
+                step(done)?;
             }
         }
     }

@@ -1,12 +1,15 @@
 //! A TOML document a user can edit (a table file or a scenario), kept with its
 //! origin so that every error can name the file, line and column.
 
+use std::ops::Range;
+use std::sync::Mutex;
+
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result, unknown};
 
 /// A TOML document's text and where it came from.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Document {
     /// File name, e.g. `hit_results.toml`.
     pub name: String,
@@ -14,12 +17,66 @@ pub struct Document {
     pub origin: String,
     /// The TOML text.
     pub text: String,
+    /// The closed lists its values were checked against, as the rules read it.
+    offers: Mutex<Vec<Offer>>,
+}
+
+/// A value of the document that the rules take from a closed list (a catalogue
+/// weapon, a quality, a modifier, a setting's reading), where it stands in the text
+/// and every name the list holds: what a form offers in its place.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Offer {
+    /// Byte offsets of the value, quotes included.
+    pub start: usize,
+    /// End of the value (exclusive).
+    pub end: usize,
+    /// What the list is, in the rules' words ("weapon", "troop quality").
+    pub what: String,
+    /// Every name it may be, in the list's order.
+    pub names: Vec<String>,
+}
+
+impl Clone for Document {
+    fn clone(&self) -> Self {
+        let offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        Document {
+            name: self.name.clone(),
+            origin: self.origin.clone(),
+            text: self.text.clone(),
+            offers: Mutex::new(offers),
+        }
+    }
 }
 
 impl Document {
     /// A document from its parts.
     pub fn new(name: impl Into<String>, origin: impl Into<String>, text: impl Into<String>) -> Self {
-        Document { name: name.into(), origin: origin.into(), text: text.into() }
+        Document { name: name.into(), origin: origin.into(), text: text.into(), offers: Mutex::default() }
+    }
+
+    /// Records that `value`, written at `span`, was checked against `names`. A span
+    /// lent to a value the text does not hold there (a message placed at a nearby
+    /// key) is not recorded: nothing could be put in its place.
+    pub fn offer<'n>(&self, span: Range<usize>, value: &str, what: &str, names: impl IntoIterator<Item = &'n str>) {
+        let written = self.text.get(span.clone()).and_then(|t| t.get(1..t.len().checked_sub(1)?));
+        if written != Some(value) {
+            return;
+        }
+        let offer = Offer {
+            start: span.start,
+            end: span.end,
+            what: what.to_string(),
+            names: names.into_iter().map(str::to_string).collect(),
+        };
+        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(offer);
+    }
+
+    /// Every value checked against a closed list so far, in the order the text holds them.
+    pub fn offers(&self) -> Vec<Offer> {
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        offers.sort_by_key(|o| o.start);
+        offers.dedup_by_key(|o| o.start);
+        offers
     }
 
     /// Reads a user's file.

@@ -69,6 +69,7 @@ pub fn choice<'n>(
     default: &'n str,
 ) -> Result<&'n str> {
     let Some(v) = value else { return Ok(default) };
+    doc.offer(v.span(), v.get_ref(), what, names.iter().copied());
     names
         .iter()
         .find(|n| **n == v.get_ref())
@@ -83,6 +84,20 @@ pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings)
     Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
 }
 
+/// The entry of a catalogue's `entries` the file names at `name`, offered among all
+/// of them; a typo gets the nearest name.
+pub(crate) fn entry<'c, T>(
+    doc: &Document,
+    name: &Spanned<String>,
+    what: &str,
+    entries: &'c BTreeMap<String, T>,
+) -> Result<&'c T> {
+    doc.offer(name.span(), name.get_ref(), what, entries.keys().map(String::as_str));
+    entries.get(name.get_ref()).ok_or_else(|| {
+        doc.error_at(name.span().start, unknown(what, name.get_ref(), entries.keys().map(String::as_str)))
+    })
+}
+
 /// A thing named from a catalogue (`weapon = "name"`) or written out inline
 /// (`weapon_data = { ... }`): exactly one of the two.
 pub(crate) fn catalogued<R, T>(
@@ -90,11 +105,11 @@ pub(crate) fn catalogued<R, T>(
     who: &str,
     key: &str,
     (by_name, inline): (&Option<Spanned<String>>, Option<Spanned<R>>),
-    lookup: impl FnOnce(&str) -> std::result::Result<T, String>,
+    lookup: impl FnOnce(&Spanned<String>) -> Result<T>,
     resolve: impl FnOnce(Spanned<R>) -> Result<T>,
 ) -> Result<T> {
     match (by_name, inline) {
-        (Some(name), None) => lookup(name.get_ref()).map_err(|m| doc.error_at(name.span().start, m)),
+        (Some(name), None) => lookup(name),
         (None, Some(data)) => resolve(data),
         _ => Err(doc.error(format!(
             "{who}: give either `{key} = \"name\"` from the catalogue or a `{key}_data` table, not both or neither"
@@ -143,6 +158,8 @@ pub fn named<'t>(
     }
     let candidates =
         charts.iter().flat_map(|c| c.rows()).filter(|m| side.is_none() || m.side.is_none() || m.side == side);
+    let named_ones = candidates.clone().map(|m| m.name.as_str()).filter(|m| !automatic.iter().any(|(a, _)| a == m));
+    doc.offer(name.span(), n, "modifier", named_ones);
     if let Some(m) = candidates.clone().find(|m| m.name == *n && !automatic.iter().any(|(a, _)| *a == m.name)) {
         return Ok(m);
     }

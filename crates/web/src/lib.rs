@@ -7,6 +7,8 @@
 //!   finished runs' files.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `form`: what the page offers in place of each value of a scenario file
+//!   (`POST /api/form`), from the lists the rules checked it against.
 //! - `compare`: comparisons across rulesets (`GET /api/words`, `POST /api/compare`).
 //! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
 //!   files (`GET /api/results/{id}/{file}`).
@@ -24,6 +26,7 @@
 
 mod state;
 mod api;
+mod form;
 mod compare;
 mod runs;
 
@@ -73,6 +76,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
         .route("/api/tables/{ruleset}", get(api::tables))
+        .route("/api/form", post(form::form))
         .route("/api/words", get(compare::words))
         .route("/api/compare", post(compare::compare))
         .route("/api/run", post(runs::run))

@@ -399,14 +399,4 @@ impl Catalogue {
             raw.vehicle.into_iter().map(|(k, v)| v.resolve(&k, doc).map(|v| (k, v))).collect::<Result<_>>()?;
         Ok(Catalogue { source: raw.source, weapons, vehicles })
     }
-
-    /// A weapon by name, with a suggestion on a typo.
-    pub fn weapon(&self, name: &str) -> std::result::Result<&Weapon, String> {
-        self.weapons.get(name).ok_or_else(|| unknown("weapon", name, self.weapons.keys().map(String::as_str)))
-    }
-
-    /// A vehicle by name, with a suggestion on a typo.
-    pub fn vehicle(&self, name: &str) -> std::result::Result<&Vehicle, String> {
-        self.vehicles.get(name).ok_or_else(|| unknown("vehicle", name, self.vehicles.keys().map(String::as_str)))
-    }
 }

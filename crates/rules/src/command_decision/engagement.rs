@@ -41,7 +41,7 @@ use combat_odds_core::engine::{Resolution, Streams};
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
 use crate::ruleset::SetUp;
-use crate::setup::{choice, named};
+use crate::setup::{choice, entry, named};
 
 /// Ranges are in inches (1 in. = 50 yards).
 const INCHES: &str = "in.";
@@ -560,9 +560,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
             let f = setup.units[side][firer].get_ref();
             let t = setup.units[enemy(side)][target].get_ref();
             let weapon = match (&f.weapon, &f.weapon_data) {
-                (Some(n), None) => {
-                    catalogue.weapon(n.get_ref()).cloned().map_err(|m| doc.error_at(n.span().start, m))?
-                }
+                (Some(n), None) => entry(doc, n, "weapon", &catalogue.weapons)?.clone(),
                 (None, Some(d)) => {
                     d.get_ref().clone().resolve(&format!("{} weapon_data", f.name.get_ref()), doc, d.span().start)?
                 }
@@ -677,10 +675,10 @@ fn target_of(s: &RawStand) -> RawTarget {
 /// The stand's vehicle class, or `None` for personnel; checks its quality and aspect
 /// too, so a typo is reported once, where it stands.
 fn vehicle_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Option<Afv>> {
-    Quality::parse(s.quality.get_ref()).map_err(|m| doc.error_at(s.quality.span().start, m))?;
+    Quality::read(doc, &s.quality)?;
     choice(doc, s.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
     Ok(match (&s.vehicle, &s.vehicle_data) {
-        (Some(n), None) => Some(catalogue.vehicle(n.get_ref()).map_err(|m| doc.error_at(n.span().start, m))?.afv),
+        (Some(n), None) => Some(entry(doc, n, "vehicle", &catalogue.vehicles)?.afv),
         (None, Some(d)) => Some(d.clone().resolve(&format!("{} vehicle_data", s.name.get_ref()), doc)?.afv),
         (None, None) => None,
         (Some(n), Some(_)) => {

@@ -1,6 +1,8 @@
 //! Troop quality, best to worst: Elite, Veteran, Experienced, Regular, Trained, Green.
 
+use combat_odds_core::document::Document;
 use combat_odds_core::error::unknown;
+use toml::Spanned;
 
 /// A stand's troop quality (seed 000, "Troop Quality"), ordered worst to best.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,6 +28,12 @@ impl Quality {
 
     /// Names as scenarios and tables write them.
     pub const NAMES: [&'static str; 6] = ["green", "trained", "regular", "experienced", "veteran", "elite"];
+
+    /// The quality a file names at `q`, offered among all of them.
+    pub(crate) fn read(doc: &Document, q: &Spanned<String>) -> combat_odds_core::Result<Self> {
+        doc.offer(q.span(), q.get_ref(), "troop quality", Self::NAMES);
+        Self::parse(q.get_ref()).map_err(|m| doc.error_at(q.span().start, m))
+    }
 
     /// Parses a name, suggesting the nearest on a typo.
     pub fn parse(name: &str) -> Result<Self, String> {

@@ -13,7 +13,7 @@ use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
@@ -163,7 +163,7 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn quality(&self, q: &Spanned<String>) -> Result<Quality> {
-        Quality::parse(q.get_ref()).map_err(|m| self.doc.error_at(q.span().start, m))
+        Quality::read(self.doc, q)
     }
 
     fn stands(&self, s: &Option<Spanned<i64>>) -> Result<u32> {
@@ -182,7 +182,7 @@ impl Ctx<'_> {
             who,
             "weapon",
             given,
-            |name| catalogue.weapon(name).cloned(),
+            |name| entry(self.doc, name, "weapon", &catalogue.weapons).cloned(),
             |data| {
                 let at = data.span().start;
                 data.into_inner().resolve(&format!("{who} weapon_data"), self.doc, at)
@@ -199,7 +199,7 @@ impl Ctx<'_> {
         }
         let vehicle = match (raw.vehicle, raw.vehicle_data) {
             (Some(name), None) => {
-                Some(catalogue.vehicle(name.get_ref()).cloned().map_err(|m| self.doc.error_at(name.span().start, m))?)
+                Some(entry(self.doc, &name, "vehicle", &catalogue.vehicles)?.clone())
             }
             (None, Some(data)) => Some(data.resolve("target vehicle_data", self.doc)?),
             (None, None) => None,

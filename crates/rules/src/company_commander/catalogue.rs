@@ -300,11 +300,6 @@ impl Catalogue {
     pub fn carried(&self, entry: &WeaponRef) -> std::result::Result<Weapon, String> {
         Ok(Weapon { mount: entry.mount.clone(), ..self.weapon(&entry.weapon)?.clone() })
     }
-
-    /// The vehicle named `name`.
-    pub fn vehicle(&self, name: &str) -> std::result::Result<&Vehicle, String> {
-        self.vehicles.get(name).ok_or_else(|| unknown("vehicle", name, self.vehicles.keys().map(String::as_str)))
-    }
 }
 
 /// The most strength points a unit may have: past this is a typo.

@@ -17,7 +17,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, article, choice, count, distinct, named, present, required};
+use crate::setup::{Sections, Sum, article, choice, count, distinct, entry, named, present, required};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 pub(crate) const SECTIONS: &Sections = &[
@@ -194,6 +194,7 @@ impl Ctx<'_> {
     /// letter is refused with what each of the seed's lists means by it.
     pub(super) fn quality(&self, value: &Option<Spanned<String>>) -> Result<usize> {
         let Some(v) = value else { return Ok(2) };
+        self.doc.offer(v.span(), v.get_ref(), "quality", QUALITIES);
         if let Some(i) = QUALITIES.iter().position(|q| q == v.get_ref()) {
             return Ok(i);
         }
@@ -233,7 +234,7 @@ impl Ctx<'_> {
         let t = t.into_inner();
         let vehicle = match &t.vehicle {
             None => None,
-            Some(v) => Some(self.catalogue.vehicle(v.get_ref()).map_err(|m| doc.error_at(v.span().start, m))?),
+            Some(v) => Some(entry(doc, v, "vehicle", &self.catalogue.vehicles)?),
         };
         let armour = match (vehicle, &t.armour) {
             (Some(_), Some(a)) => {
@@ -269,8 +270,11 @@ impl Ctx<'_> {
             (Some(_), Some(b)) => {
                 return Err(doc.error_at(b.span().start, format!("{what}: give `facing` or `bearing`, not both")));
             }
-            (Some(f), None) => Facing::named(f.get_ref())
-                .ok_or_else(|| doc.error_at(f.span().start, unknown("facing", f.get_ref(), Facing::NAMES)))?,
+            (Some(f), None) => {
+                doc.offer(f.span(), f.get_ref(), "facing", Facing::NAMES);
+                Facing::named(f.get_ref())
+                    .ok_or_else(|| doc.error_at(f.span().start, unknown("facing", f.get_ref(), Facing::NAMES)))?
+            }
             (None, Some(b)) if b.get_ref().is_finite() => self.tables.armour.facing_at(*b.get_ref()),
             (None, Some(b)) => {
                 return Err(doc.error_at(b.span().start, "bearing must be a number of degrees off the target's nose"));
@@ -325,6 +329,8 @@ impl Ctx<'_> {
         distinct(doc, &f.modifiers)?;
         let mut weapons = Vec::new();
         for w in &f.weapons {
+            // Offered where it is a plain name, not a table saying how it is carried.
+            doc.offer(w.span(), &w.get_ref().weapon, "weapon", self.catalogue.weapons.keys().map(String::as_str));
             weapons.push(self.catalogue.carried(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?);
         }
         for (i, w) in f.weapon_data.into_iter().enumerate() {

@@ -33,6 +33,7 @@ impl TargetPolicy {
     /// Reads `targets = "..."` (default `most_dangerous`).
     pub fn parse(doc: &Document, value: Option<&Spanned<String>>) -> Result<Self> {
         let Some(v) = value else { return Ok(TargetPolicy::MostDangerous) };
+        doc.offer(v.span(), v.get_ref(), "target policy", POLICIES);
         match v.get_ref().as_str() {
             "most_dangerous" => Ok(TargetPolicy::MostDangerous),
             "most_vulnerable" => Ok(TargetPolicy::MostVulnerable),

@@ -172,9 +172,4 @@ impl Catalogue {
             .collect::<Result<_>>()?;
         Ok(Catalogue { weapons, source: raw.source })
     }
-
-    /// A weapon by name, suggesting the nearest on a typo.
-    pub fn weapon(&self, name: &str) -> std::result::Result<&Weapon, String> {
-        self.weapons.get(name).ok_or_else(|| unknown("weapon", name, self.weapons.keys().map(String::as_str)))
-    }
 }

@@ -17,7 +17,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Measure;
 use combat_odds_core::error::Result;
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, named, required};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
 use crate::test_roll::TestRoll;
 use combat_odds_core::tables::Side;
 
@@ -474,7 +474,7 @@ impl Ctx<'_> {
             who,
             "weapon",
             given,
-            |name| catalogue.weapon(name).cloned(),
+            |name| entry(self.doc, name, "weapon", &catalogue.weapons).cloned(),
             |data| data.into_inner().resolve(who, self.doc, self.tables),
         )
     }

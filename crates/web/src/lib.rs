@@ -35,6 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::http::header;
 use axum::response::Html;
 use axum::routing::{get, post};
 
@@ -72,6 +73,10 @@ pub fn router(config: Config) -> Router {
     let state = state::State::new(config);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
+        .route(
+            "/api/interpretations",
+            get(|| async { ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], INTERPRETATIONS) }),
+        )
         .route("/api/scenarios", get(api::scenarios))
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
@@ -95,3 +100,6 @@ pub async fn serve(
 
 /// The page: one HTML file with its script and style inline.
 const PAGE: &str = include_str!("page/index.html");
+
+/// Every recorded interpretation and the setting it became, shown beside the tables.
+const INTERPRETATIONS: &str = include_str!("../../../docs/interpretations.md");

@@ -1,5 +1,7 @@
-//! The page in headless Chromium: the numbers the CLI prints, a change of range, a
-//! shared link, a bad value's message, and a screenshot of the page for the README.
+//! The page in headless Chromium: the numbers the CLI prints, a change of range in the
+//! form, a shared link, a bad value's message, an engagement's progress and result,
+//! a cancelled run, a comparison, the tables with their interpretations, and a
+//! screenshot of each page for the README.
 //!
 //! Needs `target/release/combat-odds` (the main workspace's release build), Debian's
 //! `chromium` and `chromedriver` on PATH.
@@ -95,13 +97,29 @@ async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> St
     }
 }
 
-/// Sets the scenario text and asks for the numbers.
+/// Sets the Fire page's scenario text and asks for the numbers.
 async fn compute(client: &Client, scenario: &str) {
     client
-        .execute("document.getElementById('scenario').value = arguments[0];", vec![scenario.into()])
+        .execute("document.getElementById('fire-scenario').value = arguments[0];", vec![scenario.into()])
         .await
         .expect("the scenario is set");
-    client.find(Locator::Id("compute")).await.unwrap().click().await.unwrap();
+    client.find(Locator::Id("fire-compute")).await.unwrap().click().await.unwrap();
+}
+
+/// Sets a form field (found by its key in the file) and lets the page hear the change.
+async fn set_field(client: &Client, key: &str, value: &str) {
+    let script = "const e = document.querySelector(`[data-key=\"${arguments[0]}\"]`); \
+                  e.value = arguments[1]; e.dispatchEvent(new Event('change'));";
+    client.execute(script, vec![key.into(), value.into()]).await.expect("the field is set");
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.expect("a screenshot");
+    std::fs::write(repository().join("docs").join(name), png).expect("docs/ is writable");
+}
+
+async fn click(client: &Client, id: &str) {
+    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -111,13 +129,17 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
     // The embedded duel on first opening: exact p_kill 1659/2500 = 0.6636, as `fire` prints.
     let first = text_when(&client, "p-kill", |t| t.contains("exact 0.663600")).await;
     assert!(first.starts_with("p_kill (target = eliminated)"), "{first}");
-    let screenshot = client.screenshot().await.expect("a screenshot");
-    std::fs::write(repository().join("docs/page-fire.png"), screenshot).expect("docs/ is writable");
+    // The form offers the catalogue's weapons and the range with metres beside:
+    // 16 in. x 45.72 m = 731.52, shown as 732 m.
+    let form = text_when(&client, "fire-form", |t| t.contains("732 m")).await;
+    assert!(form.contains("firer[0].weapon (weapon)") && form.contains("16 in. = 732 m"), "{form}");
+    screenshot(&client, "page-fire.png").await;
 
     // At 30 in. the Panther's gun is in another band: the answer changes.
-    let duel = std::fs::read_to_string(repository().join("experiments/cd_tank_duel.toml")).unwrap();
-    compute(&client, &duel.replacen("range = 16", "range = 30", 1)).await;
+    set_field(&client, "range", "30").await;
     let far = text_when(&client, "p-kill", |t| t.contains("exact") && !t.contains("exact 0.663600")).await;
+    let scenario = client.execute("return document.getElementById('fire-scenario').value;", vec![]).await.unwrap();
+    assert!(scenario.as_str().unwrap().contains("\nrange = 30\n"), "the form edits the file itself");
 
     // The address now holds the whole set-up: opening it elsewhere gives the same numbers.
     let link = client.current_url().await.unwrap().to_string();
@@ -136,13 +158,82 @@ async fn a_bad_value_is_named_beside_the_scenario_or_its_field() {
     text_when(&client, "p-kill", |t| t.contains("exact")).await;
     let duel = std::fs::read_to_string(repository().join("experiments/cd_tank_duel.toml")).unwrap();
     compute(&client, &duel.replacen("range = 16", "range = -3", 1)).await;
-    let message = text_when(&client, "scenario-error", |t| !t.is_empty()).await;
+    let message = text_when(&client, "fire-scenario-error", |t| !t.is_empty()).await;
     assert!(message.starts_with("page.toml:7:"), "the message names the place: {message}");
 
     // A bad number of trials is named beside its own field.
-    client.execute("document.getElementById('trials').value = '0';", vec![]).await.unwrap();
+    client.execute("document.getElementById('fire-trials').value = '0';", vec![]).await.unwrap();
     compute(&client, &duel).await;
-    let message = text_when(&client, "trials-error", |t| !t.is_empty()).await;
+    let message = text_when(&client, "fire-trials-error", |t| !t.is_empty()).await;
     assert_eq!(message, "trials must be at least 1");
+    client.close().await.unwrap();
+}
+
+/// Opens the Engagement page on a shipped scenario with `trials` literal trials.
+async fn engagement(client: &Client, address: &str, scenario: &str, trials: &str) {
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact")).await;
+    click(client, "tab-run").await;
+    let script = "const s = document.getElementById('run-shipped'); s.value = arguments[0]; \
+                  s.dispatchEvent(new Event('change')); \
+                  document.getElementById('run-trials').value = arguments[1]; \
+                  document.getElementById('run-mode').value = 'literal';";
+    client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_engagement_shows_its_progress_then_its_result_and_files() {
+    let (_server, _driver, client, address) = session().await;
+    engagement(&client, &address, "cd_engagement_company_at_the_farmhouse.toml", "6000000").await;
+    click(&client, "run-start").await;
+    let progress = text_when(&client, "run-status", |t| t.contains(" of 6,000,000 trials")).await;
+    assert!(!progress.starts_with("6,000,000 of"), "seen under way: {progress}");
+    text_when(&client, "run-status", |t| t.starts_with("done in")).await;
+    let kill = text_when(&client, "run-p-kill", |t| !t.is_empty()).await;
+    assert!(kill.starts_with("p_kill (winner = "), "{kill}");
+    let files = text_when(&client, "run-downloads", |t| t.contains("summary.json")).await;
+    assert!(files.contains("winner.csv") && files.contains("winner.parquet"), "{files}");
+    screenshot(&client, "page-engagement.png").await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_cancelled_run_stops_and_keeps_nothing() {
+    let (_server, _driver, client, address) = session().await;
+    engagement(&client, &address, "cd_engagement_company_at_the_farmhouse.toml", "10000000").await;
+    click(&client, "run-start").await;
+    text_when(&client, "run-status", |t| t.contains(" of 10,000,000 trials")).await;
+    click(&client, "run-cancel").await;
+    let status = text_when(&client, "run-status", |t| t.starts_with("cancelled")).await;
+    assert_eq!(status, "cancelled: the run stopped and nothing was kept");
+    let result = client.find(Locator::Id("run-result")).await.unwrap().text().await.unwrap();
+    assert_eq!(result, "", "no partial result is shown");
+    // The page can run again at once.
+    client.execute("document.getElementById('run-trials').value = '20000';", vec![]).await.unwrap();
+    click(&client, "run-start").await;
+    text_when(&client, "run-status", |t| t.starts_with("done in")).await;
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_comparison_and_the_tables_are_shown_with_their_sources() {
+    let (_server, _driver, client, address) = session().await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact")).await;
+    click(&client, "tab-compare").await;
+    client.execute("const s = document.getElementById('compare-shipped'); s.value = 'compare_at_gun_vs_medium_tank.toml'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
+    text_when(&client, "compare-status", |t| t == "done").await;
+    // Command Decision's PaK 40 at 100 m (2.19 in.) against a Sherman's front: exact 0.6636.
+    let table = text_when(&client, "compare-table", |t| t.contains("command-decision pak40")).await;
+    assert!(table.contains("command-decision pak40 0.6636"), "{table}");
+    let differences = text_when(&client, "compare-differences", |t| t.contains("17pdr - pak40")).await;
+    assert!(differences.contains("paired estimate"), "{differences}");
+    screenshot(&client, "page-compare.png").await;
+
+    click(&client, "tab-tables").await;
+    let notes = text_when(&client, "interpretations", |t| t.contains("Settings")).await;
+    assert!(notes.contains("Command Decision"), "{}", &notes[..200.min(notes.len())]);
+    text_when(&client, "tables-list", |t| t.contains("rules hash")).await;
+    screenshot(&client, "page-tables.png").await;
     client.close().await.unwrap();
 }

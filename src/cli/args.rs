@@ -324,7 +324,7 @@ pub struct ServeArgs {
     /// The most Monte Carlo trials one request may ask for.
     #[arg(long, default_value_t = 10_000_000)]
     pub max_trials: u64,
-    /// How many Monte Carlo runs of over a million trials may be under way at once.
+    /// How many long runs may be under way at once: engagement runs, and fire or comparisons of over a million trials.
     #[arg(long, default_value_t = 4)]
     pub max_runs: usize,
     /// Seconds the exact solver may take on one request before the answer is Monte

@@ -324,3 +324,47 @@ fn closing_a_run_s_stream_stops_the_run_and_frees_its_slot() {
         tokio::time::timeout(std::time::Duration::from_secs(30), freed).await.expect("the slot comes free");
     });
 }
+
+fn form_of(scenario: &str) -> Request<Body> {
+    let body = json!({ "scenario": scenario }).to_string();
+    Request::post("/api/form").header("content-type", "application/json").body(Body::from(body)).unwrap()
+}
+
+#[test]
+fn the_form_offers_what_the_rules_checked_each_value_against() {
+    let rt = runtime();
+    let (status, form) = rt.block_on(call(Config::default(), form_of(DUEL)));
+    assert_eq!(status, StatusCode::OK, "{form}");
+    assert_eq!(form["error"], Value::Null);
+    // Command Decision's ground scale: 1 in. is 50 yards, 45.72 m.
+    assert_eq!(form["scale"], json!(["in.", 45.72]));
+    let choice = |key: &str| form["choices"].as_array().unwrap().iter().find(|c| c["key"] == key).cloned();
+    let weapon = choice("firer[0].weapon").expect("the firer's weapon is offered");
+    assert_eq!(weapon["what"], "weapon");
+    assert!(weapon["names"].as_array().unwrap().iter().any(|n| n == "de_75mm_pak40"), "{weapon}");
+    // The offer stands exactly where the value is, quotes and all.
+    let (start, end) = (weapon["start"].as_u64().unwrap() as usize, weapon["end"].as_u64().unwrap() as usize);
+    assert_eq!(&DUEL[start..end], "\"de_75mm_kwk42\"");
+    let quality = choice("target.quality").expect("the target's quality is offered");
+    assert_eq!(quality["names"], json!(["green", "trained", "regular", "experienced", "veteran", "elite"]));
+    assert!(choice("kind").is_none(), "a kind changed alone would leave the file wrong");
+    let range = form["values"].as_array().unwrap().iter().find(|v| v["key"] == "range").expect("the range");
+    assert_eq!((range["kind"].as_str(), range["text"].as_str()), (Some("integer"), Some("16")));
+
+    // A file that does not set up still gets what was offered before the fault, and the fault.
+    let typo = DUEL.replacen("vehicle = \"m4_sherman\"", "vehicle = \"m4_shreman\"", 1);
+    let (status, form) = rt.block_on(call(Config::default(), form_of(&typo)));
+    assert_eq!(status, StatusCode::OK);
+    assert!(form["error"].as_str().unwrap().contains("did you mean `m4_sherman`?"), "{form}");
+    let vehicle = form["choices"].as_array().unwrap().iter().find(|c| c["key"] == "target.vehicle").expect("offered");
+    assert!(vehicle["names"].as_array().unwrap().iter().any(|n| n == "m4_sherman"), "the typo can be chosen away");
+}
+
+#[test]
+fn the_recorded_interpretations_are_served_beside_the_tables() {
+    let rt = runtime();
+    let response = rt.block_on(router(Config::default()).oneshot(get("/api/interpretations"))).unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = rt.block_on(to_bytes(response.into_body(), 1 << 24)).unwrap();
+    assert!(text == std::fs::read("docs/interpretations.md").unwrap(), "docs/interpretations.md as it is");
+}

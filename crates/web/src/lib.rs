@@ -44,8 +44,9 @@ use axum::routing::{get, post};
 pub struct Limits {
     /// The most Monte Carlo trials one request may ask for.
     pub max_trials: u64,
-    /// How many long Monte Carlo runs (more than [`LONG_RUN`] trials) may be under way
-    /// at once; a request beyond them is refused with a message rather than queued.
+    /// How many long runs (a study's run, or a fire or comparison of more than
+    /// [`LONG_RUN`] trials) may be under way at once; a request beyond them is refused
+    /// with a message rather than queued.
     pub max_runs: usize,
 }
 

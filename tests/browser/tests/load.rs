@@ -1,0 +1,149 @@
+//! The server under a bounded load on loopback: 200 exact requests at once, three
+//! times over, and four long runs at once with a fifth refused. Every request is
+//! answered, none is lost, and the server's memory stays bounded. The figures
+//! (latencies, resident memory) are printed for the closing note; only correctness is
+//! asserted.
+//!
+//! Needs `target/release/combat-odds` (the main workspace's release build).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+
+/// The server, killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
+}
+
+/// Resident memory of `pid` in KiB, from /proc.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc is readable");
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).expect("a VmRSS line");
+    line.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("a number of KiB")
+}
+
+type Http = Client<HttpConnector, Full<Bytes>>;
+
+/// POSTs JSON and reads the whole answer: (status, body, seconds taken).
+async fn post(client: &Http, url: &str, body: &serde_json::Value) -> (u16, String, f64) {
+    let started = Instant::now();
+    let response = client.request(http_request(url, body)).await.expect("an answer");
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await.expect("a whole body").to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned(), started.elapsed().as_secs_f64())
+}
+
+fn http_request(url: &str, body: &serde_json::Value) -> hyper::Request<Full<Bytes>> {
+    hyper::Request::post(url)
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .expect("a request")
+}
+
+fn median_and_max(mut seconds: Vec<f64>) -> (f64, f64) {
+    seconds.sort_by(f64::total_cmp);
+    (seconds[seconds.len() / 2] * 1e3, seconds[seconds.len() - 1] * 1e3)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_request_is_answered_under_load_and_memory_stays_bounded() {
+    let binary = repository().join("target/release/combat-odds");
+    assert!(binary.exists(), "build the binary first: cargo build --release ({})", binary.display());
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let server = Server(
+        Command::new(&binary).args(["serve", "--port", &port.to_string()]).stdout(Stdio::null()).spawn().unwrap(),
+    );
+    let pid = server.0.id();
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(started.elapsed() < Duration::from_secs(30), "the server never listened");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let client: Http = Client::builder(TokioExecutor::new()).build_http();
+    let base = format!("http://127.0.0.1:{port}");
+    let duel = std::fs::read_to_string(repository().join("experiments/cd_tank_duel.toml")).unwrap();
+    let fire = serde_json::json!({ "scenario": duel, "trials": 1000 });
+    let (status, _, _) = post(&client, &format!("{base}/api/fire"), &fire).await;
+    assert_eq!(status, 200);
+    let rss_start = resident_kib(pid);
+
+    // 200 exact requests at once, three times: every one answered with the exact p_kill.
+    let mut latencies = Vec::new();
+    let mut rss_rounds = Vec::new();
+    for _ in 0..3 {
+        let requests = (0..200).map(|_| {
+            let (client, url, fire) = (client.clone(), format!("{base}/api/fire"), fire.clone());
+            tokio::spawn(async move { post(&client, &url, &fire).await })
+        });
+        for answer in futures_join(requests.collect()).await {
+            let (status, body, seconds) = answer;
+            assert_eq!(status, 200, "{body}");
+            assert!(body.contains("\"exact\":0.6636"), "the exact answer: {}", &body[..200.min(body.len())]);
+            latencies.push(seconds);
+        }
+        rss_rounds.push(resident_kib(pid));
+    }
+    assert_eq!(latencies.len(), 600, "none lost");
+
+    // Four long runs at once (the server's default limit), each read to its result; a
+    // fifth, asked while they run, is refused with the reason.
+    let farmhouse =
+        std::fs::read_to_string(repository().join("experiments/cd_engagement_company_at_the_farmhouse.toml")).unwrap();
+    let long = serde_json::json!({ "scenario": farmhouse, "trials": 2_000_000, "mode": "literal" });
+    let mut streams = Vec::new();
+    for _ in 0..4 {
+        let response = client.request(http_request(&format!("{base}/api/run"), &long)).await.unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        streams.push(response);
+    }
+    let (status, body, _) = post(&client, &format!("{base}/api/run"), &long).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("busy: 4 long runs are under way"), "{body}");
+    let runs_started = Instant::now();
+    let mut rss_peak = 0;
+    let mut results = 0;
+    for response in streams {
+        let text = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&text);
+        rss_peak = rss_peak.max(resident_kib(pid));
+        assert!(text.contains("event: result"), "every run ends in its result");
+        results += 1;
+    }
+    let runs_seconds = runs_started.elapsed().as_secs_f64();
+    assert_eq!(results, 4);
+    let rss_end = resident_kib(pid);
+
+    let (median, max) = median_and_max(latencies);
+    println!(
+        "load: 600 exact fire requests (200 at once x 3): median {median:.1} ms, max {max:.1} ms; \
+         4 concurrent runs of 2,000,000 literal trials: {runs_seconds:.1} s; \
+         resident memory {rss_start} KiB at start, {rss_rounds:?} KiB after each round, \
+         {rss_peak} KiB peak during the runs, {rss_end} KiB at the end"
+    );
+    // Bounded: no request's memory is kept (kept run files are a few KiB each).
+    assert!(rss_end < rss_start + 128 * 1024, "resident memory grew from {rss_start} to {rss_end} KiB");
+}
+
+/// Awaits every task, in order.
+async fn futures_join<T: Send + 'static>(tasks: Vec<tokio::task::JoinHandle<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        out.push(task.await.expect("the request task"));
+    }
+    out
+}

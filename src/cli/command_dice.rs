@@ -1,7 +1,6 @@
 //! `command-dice`: Chain of Command's answers about one hand of Command Dice, the one
 //! subcommand that belongs to a single ruleset, printed as a table, JSON or CSV.
 
-use combat_odds_rules::ruleset::Load;
 use std::path::Path;
 
 use serde::Serialize;
@@ -9,26 +8,13 @@ use serde::Serialize;
 use combat_odds_core::document::Document;
 use combat_odds_report::export::Rendered;
 use combat_odds_report::export::frames::{self, Cells};
-use combat_odds_rules::chain_of_command::{self, Answers, ChainOfCommand};
-use combat_odds_rules::scenario::FileHeader;
+use combat_odds_rules::chain_of_command::{self, Answers};
 
 use super::failure::Result;
 
 /// The answers for the hand in `doc`, with tables overridden from `rules_dir`.
 pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Printed> {
-    let head: FileHeader = doc.parse()?;
-    let coc = "chain-of-command";
-    if head.ruleset.get_ref() != coc {
-        return Err(doc
-            .error_at(
-                head.ruleset.span().start,
-                format!("command-dice reads a {coc} scenario of kind command_dice, not `{}`", head.ruleset.get_ref()),
-            )
-            .into());
-    }
-    let ruleset = ChainOfCommand::load(rules_dir)?;
-    let (hand, platoon, notes) = chain_of_command::command_dice_setup(doc, &head.kind, ruleset.tables())?;
-    Ok(Printed(Answers::new(head.scenario(doc), notes, ruleset.tables(), hand, &platoon)))
+    Ok(Printed(combat_odds_rules::scenario::command_dice(doc, rules_dir)?))
 }
 
 /// The answers as the command prints them.

@@ -326,24 +326,8 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
     a.out.check()?;
     let doc = document(a.file.as_deref(), defaults::FIRE)?;
     let mut scenario = a.trials.scenario(&doc)?;
-    let experiment = scenario.set_up.experiment.as_ref();
-    let (km, ko) = experiment.kill();
-    let measures = experiment.measures();
-    // "Destroying" is a fire's result on its target; a morale test, a hand of dice or a
-    // whole engagement has a p_kill of another kind, which this view would mislabel.
-    if !FIRED_AT.contains(&measures[0].name.as_str()) {
-        return Err(doc
-            .error(format!(
-                "percent-destroy answers a fire at a target; this {} scenario's p_kill is `{} = {}`, not a destruction: use `combat-odds fire` for its odds",
-                scenario.header.kind, measures[km].name, measures[km].outcomes[ko]
-            ))
-            .into());
-    }
-    write(&PercentView::of(&mut scenario)?, &a.out)
+    write(&PercentView::of(&doc, &mut scenario)?, &a.out)
 }
-
-/// The primary measures of fires at a target, whose worst outcome is a destruction.
-const FIRED_AT: [&str; 4] = ["target", "template", "structure", "aircraft"];
 
 /// This machine's speed against the README's targets.
 fn bench(a: &BenchArgs) -> Result<()> {
@@ -373,8 +357,8 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let scenario = Scenario::new(&doc, a.rules.as_deref(), monte_carlo)?;
     let options = combat_odds_report::sensitivity::Options { top: a.top, screen: a.screen };
     let bar = Bar::new("changes");
-    let found =
-        combat_odds_report::sensitivity::analyse(&doc, &scenario, options, &|done, planned| bar.show(done, planned));
+    let progress = |done, planned| bar.show(done, planned);
+    let found = combat_odds_report::sensitivity::analyse(&doc, &scenario, options, &progress, interrupt::flag());
     bar.finish();
     write(&found?, &a.out)
 }

@@ -368,3 +368,52 @@ fn the_recorded_interpretations_are_served_beside_the_tables() {
     let text = rt.block_on(to_bytes(response.into_body(), 1 << 24)).unwrap();
     assert!(text == std::fs::read("docs/interpretations.md").unwrap(), "docs/interpretations.md as it is");
 }
+
+fn post(path: &str, body: Value) -> Request<Body> {
+    Request::post(path).header("content-type", "application/json").body(Body::from(body.to_string())).unwrap()
+}
+
+#[test]
+fn the_cli_s_other_answers_are_the_page_s_too() {
+    let rt = runtime();
+    let file = |name: &str| std::fs::read_to_string(format!("experiments/{name}")).unwrap();
+    let cli_json = |args: &[&str]| -> Value { serde_json::from_str(&stdout_of(args)).unwrap() };
+
+    let panther = file("cc_panther_vs_sherman.toml");
+    let (status, page) = rt.block_on(call(Config::default(), post("/api/percent", json!({ "scenario": panther }))));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let cli = cli_json(&["percent-destroy", "experiments/cc_panther_vs_sherman.toml", "--format", "json"]);
+    assert_eq!(page, cli, "percent-destroy");
+    let (status, body) =
+        rt.block_on(call(Config::default(), post("/api/percent", json!({ "scenario": DUEL_ENGAGEMENT }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("percent-destroy answers a fire at a target"), "{body}");
+
+    let hand = file("coc_five_dice_senior_leader.toml");
+    let (status, page) = rt.block_on(call(Config::default(), post("/api/command-dice", json!({ "scenario": hand }))));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let cli = cli_json(&["command-dice", "experiments/coc_five_dice_senior_leader.toml", "--format", "json"]);
+    // The same answers; the scenario's name is the file's own in both.
+    assert_eq!(page["answers"], cli["answers"]);
+    assert_eq!(page["notes"], cli["notes"]);
+
+    let (status, page) =
+        rt.block_on(call(Config::default(), post("/api/sensitivity", json!({ "scenario": DUEL, "top": 5 }))));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let cli = cli_json(&["sensitivity", "--top", "5", "--format", "json"]);
+    assert_eq!(page, cli, "sensitivity of the embedded duel");
+
+    for ruleset in ["command-decision", "chain-of-command"] {
+        let (status, page) = rt.block_on(call(Config::default(), get(&format!("/api/modifiers/{ruleset}"))));
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(page, cli_json(&["modifiers", ruleset, "--format", "json"]), "{ruleset}");
+    }
+}
+
+#[test]
+fn a_sensitivity_search_is_a_long_run_and_waits_for_a_slot() {
+    let config = Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0 } };
+    let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", json!({ "scenario": DUEL }))));
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs"), "{body}");
+}

@@ -11,8 +11,9 @@ use combat_odds_core::error::Result;
 use combat_odds_core::{interrupt, tables};
 use toml::Spanned;
 
+use crate::chain_of_command::{self, ChainOfCommand};
 use crate::registry;
-use crate::ruleset::{Ruleset, SetUp};
+use crate::ruleset::{Load, Ruleset, SetUp};
 
 /// What a result is about, besides the numbers.
 #[derive(Debug, Clone)]
@@ -96,4 +97,20 @@ impl Scenario {
         }
         Ok(exact)
     }
+}
+
+/// Every answer about the hand of Command Dice a Chain of Command `command_dice` file
+/// gives, exactly, under every allocation policy (tables overridden from `rules_dir`).
+pub fn command_dice(doc: &Document, rules_dir: Option<&Path>) -> Result<chain_of_command::Answers> {
+    let head: FileHeader = doc.parse()?;
+    let coc = ChainOfCommand::EMBEDDED.ruleset;
+    if head.ruleset.get_ref() != coc {
+        return Err(doc.error_at(
+            head.ruleset.span().start,
+            format!("command-dice reads a {coc} scenario of kind command_dice, not `{}`", head.ruleset.get_ref()),
+        ));
+    }
+    let ruleset = ChainOfCommand::load(rules_dir)?;
+    let (hand, platoon, notes) = chain_of_command::command_dice_setup(doc, &head.kind, ruleset.tables())?;
+    Ok(chain_of_command::Answers::new(head.scenario(doc), notes, ruleset.tables(), hand, &platoon))
 }

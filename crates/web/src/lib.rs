@@ -7,6 +7,8 @@
 //!   finished runs' files.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `views`: the command line's other answers (`POST /api/percent`,
+//!   `POST /api/sensitivity`, `POST /api/command-dice`, `GET /api/modifiers/{ruleset}`).
 //! - `form`: what the page offers in place of each value of a scenario file
 //!   (`POST /api/form`), from the lists the rules checked it against.
 //! - `compare`: comparisons across rulesets (`GET /api/words`, `POST /api/compare`).
@@ -26,6 +28,7 @@
 
 mod state;
 mod api;
+mod views;
 mod form;
 mod compare;
 mod runs;
@@ -82,6 +85,10 @@ pub fn router(config: Config) -> Router {
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
         .route("/api/tables/{ruleset}", get(api::tables))
+        .route("/api/percent", post(views::percent))
+        .route("/api/sensitivity", post(views::sensitivity))
+        .route("/api/command-dice", post(views::command_dice))
+        .route("/api/modifiers/{ruleset}", get(views::modifiers))
         .route("/api/form", post(form::form))
         .route("/api/words", get(compare::words))
         .route("/api/compare", post(compare::compare))

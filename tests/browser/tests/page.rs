@@ -133,6 +133,9 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
     // 16 in. x 45.72 m = 731.52, shown as 732 m.
     let form = text_when(&client, "fire-form", |t| t.contains("732 m")).await;
     assert!(form.contains("firer[0].weapon (weapon)") && form.contains("16 in. = 732 m"), "{form}");
+    // The destroy chance as a game screen's whole percentage, as `percent-destroy` prints it.
+    let percent = text_when(&client, "percent", |t| t.contains("destroyed")).await;
+    assert!(percent.contains("destroyed 66% (exact 1659/2500)"), "{percent}");
     screenshot(&client, "page-fire.png").await;
 
     // At 30 in. the Panther's gun is in another band: the answer changes.
@@ -148,6 +151,11 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
     client.goto(&link).await.unwrap();
     let again = text_when(&client, "p-kill", |t| t.contains("exact")).await;
     assert_eq!(again, far, "a shared link reproduces the numbers, seed and all");
+
+    // Which cells matter, ranked, each with its source.
+    click(&client, "sensitivity-start").await;
+    let ranked = text_when(&client, "sensitivity", |t| t.contains("rank")).await;
+    assert!(ranked.contains("ap_modifiers.toml") || ranked.contains("catalogue.toml"), "{ranked}");
     client.close().await.unwrap();
 }
 

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use combat_odds_core::dice::Ratio;
+use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, ExactTable, Measure, MonteCarlo, Tally};
 use combat_odds_rules::{Header, Scenario};
 
@@ -54,10 +55,26 @@ pub enum Basis<'a> {
     Estimate(&'a Tally, &'a MonteCarlo),
 }
 
+/// The primary measures of fires at a target, whose worst outcome is a destruction.
+const FIRED_AT: [&str; 4] = ["target", "template", "structure", "aircraft"];
+
 impl PercentView {
-    /// The percentages a game screen shows for `scenario`: from the exact engine
-    /// where it reaches, else from a Monte Carlo run.
-    pub fn of(scenario: &mut Scenario) -> Result<PercentView> {
+    /// The percentages a game screen shows for `scenario` (read from `doc`): from the
+    /// exact engine where it reaches, else from a Monte Carlo run. Only a fire at a
+    /// target is answered.
+    pub fn of(doc: &Document, scenario: &mut Scenario) -> Result<PercentView> {
+        let experiment = scenario.set_up.experiment.as_ref();
+        let (measures, (km, ko)) = (experiment.measures(), experiment.kill());
+        // "Destroying" is a fire's result on its target; a morale test, a hand of dice or
+        // a whole engagement has a p_kill of another kind, which this view would mislabel.
+        if !FIRED_AT.contains(&measures[0].name.as_str()) {
+            return Err(doc
+                .error(format!(
+                    "percent-destroy answers a fire at a target; this {} scenario's p_kill is `{} = {}`, not a destruction: use `combat-odds fire` for its odds",
+                    scenario.header.kind, measures[km].name, measures[km].outcomes[ko]
+                ))
+                .into());
+        }
         let exact = scenario.exact()?;
         let experiment = scenario.set_up.experiment.as_ref();
         let (measures, kill) = (experiment.measures(), experiment.kill());

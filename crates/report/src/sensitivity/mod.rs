@@ -25,7 +25,7 @@ pub use report::{Baseline, Refusal, Row, Sensitivity};
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::sync::OnceLock;
-use std::sync::atomic::{self, AtomicU64};
+use std::sync::atomic::{self, AtomicBool, AtomicU64};
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -109,12 +109,14 @@ pub struct Options {
 
 /// The scenario of `plan` (read from `doc`) under every one-step change, the
 /// changes that move `p_kill` most first. `progress` hears (changes evaluated,
-/// changes in all) as each change is done.
+/// changes in all) as each change is done; `stop` (Ctrl-C, or a page's request gone)
+/// ends it before its next change with [`combat_odds_core::Error::Interrupted`].
 pub fn analyse(
     doc: &Document,
     plan: &Scenario,
     options: Options,
     progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &AtomicBool,
 ) -> Result<Sensitivity> {
     let top = options.top;
     if top == 0 {
@@ -148,16 +150,19 @@ pub fn analyse(
         let done = AtomicU64::new(0);
         let planned = variants.len() as u64;
         progress(0, planned);
-        let outcomes: Vec<Outcome> = variants
+        let outcomes = variants
             .par_iter()
             .map(|v| {
+                if stop.load(atomic::Ordering::Relaxed) {
+                    return Err(combat_odds_core::Error::Interrupted);
+                }
                 let outcome = study.evaluate(v, base_exact.is_some());
                 progress(done.fetch_add(1, atomic::Ordering::Relaxed) + 1, planned);
-                outcome
+                Ok(outcome)
             })
-            .collect();
-        (base_exact, outcomes)
-    })?;
+            .collect::<combat_odds_core::Result<Vec<Outcome>>>();
+        outcomes.map(|outcomes| (base_exact, outcomes))
+    })??;
     let baseline = match &base_exact {
         Some(exact) => Baseline::exact(exact),
         None => {

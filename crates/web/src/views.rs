@@ -1,0 +1,106 @@
+//! The command line's other answers about one scenario or ruleset, on the page:
+//! the destroy chance as a game screen's whole percentage (`POST /api/percent`), which
+//! table cells and modifiers move `p_kill` most (`POST /api/sensitivity`), a hand of
+//! Command Dice under every allocation policy (`POST /api/command-dice`) and a
+//! ruleset's modifiers (`GET /api/modifiers/{ruleset}`).
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::Json;
+use axum::extract::{Path, State as Shared};
+use serde::Deserialize;
+
+use combat_odds_report::export::PercentView;
+use combat_odds_report::sensitivity::{self, Options, Sensitivity};
+use combat_odds_rules::Scenario;
+use combat_odds_rules::chain_of_command::Answers;
+
+use crate::api::{Refused, ScenarioRequest, blocking, slot};
+use crate::state::{State, StopOnDrop};
+
+/// `POST /api/percent`: what `percent-destroy` prints for the scenario.
+pub(crate) async fn percent(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<ScenarioRequest>,
+) -> Result<Json<PercentView>, Refused> {
+    let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
+    let rules_dir = state.config.rules_dir.clone();
+    let doc = request.document();
+    let view = blocking(move || {
+        let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        PercentView::of(&doc, &mut scenario)
+    })
+    .await?;
+    Ok(Json(view))
+}
+
+/// `POST /api/sensitivity`: a scenario and how to look for what moves it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SensitivityRequest {
+    /// The scenario file's text.
+    pub scenario: String,
+    /// The file name messages use (`page.toml` when not given).
+    pub name: Option<String>,
+    /// Trials per change where the exact engine does not reach (100,000 when not given).
+    pub trials: Option<u64>,
+    /// Master seed (2026 when not given).
+    pub seed: Option<u64>,
+    /// How many of the changes that move `p_kill` most to list (20 when not given).
+    pub top: Option<usize>,
+    /// Screen every change with pilot trials first (see `sensitivity --screen`).
+    #[serde(default)]
+    pub screen: bool,
+}
+
+/// What `sensitivity --format json` prints for the scenario: a long run, holding a
+/// slot, stopped when its request goes.
+pub(crate) async fn sensitivity(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<SensitivityRequest>,
+) -> Result<Json<Sensitivity>, Refused> {
+    let options = Options { top: request.top.unwrap_or(20), screen: request.screen };
+    // Literal, as on the command line: each change is paired with the unchanged tables
+    // on common random numbers.
+    let scenario = ScenarioRequest {
+        scenario: request.scenario,
+        name: request.name,
+        trials: request.trials,
+        seed: request.seed,
+        mode: Some("literal".into()),
+    };
+    let monte_carlo = scenario.monte_carlo(&state.config.limits, 100_000)?;
+    let slot = slot(&state)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    let rules_dir = state.config.rules_dir.clone();
+    let doc = scenario.document();
+    let found = blocking(move || {
+        let _slot = slot;
+        let plan = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        sensitivity::analyse(&doc, &plan, options, &|_, _| {}, &stop)
+    })
+    .await?;
+    Ok(Json(found))
+}
+
+/// `POST /api/command-dice`: what `command-dice --format json` prints for the hand.
+pub(crate) async fn command_dice(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<ScenarioRequest>,
+) -> Result<Json<Answers>, Refused> {
+    let rules_dir = state.config.rules_dir.clone();
+    let doc = request.document();
+    let answers = blocking(move || Ok(combat_odds_rules::scenario::command_dice(&doc, rules_dir.as_deref())?)).await?;
+    Ok(Json(answers))
+}
+
+/// `GET /api/modifiers/{ruleset}`: what `modifiers RULESET --format json` prints.
+pub(crate) async fn modifiers(
+    Shared(state): Shared<Arc<State>>,
+    Path(ruleset): Path<String>,
+) -> Result<Json<serde_json::Value>, Refused> {
+    let loaded = combat_odds_rules::load(&ruleset, state.config.rules_dir.as_deref())?;
+    Ok(Json(serde_json::json!({ "ruleset": loaded.name(), "modifiers": loaded.modifiers() })))
+}

@@ -20,12 +20,21 @@ async fn call(config: Config, request: Request<Body>) -> (StatusCode, Value) {
     answer(&router(config), request).await
 }
 
-/// The status and JSON body of one request to `app`.
+/// The status and JSON body of one request to `app`; for long work answered as
+/// server-sent events, the data of its last event (its result), after only progress.
 async fn answer(app: &axum::Router, request: Request<Body>) -> (StatusCode, Value) {
     let response = app.clone().oneshot(request).await.expect("the router answers");
     let status = response.status();
-    let bytes = to_bytes(response.into_body(), 1 << 24).await.expect("a whole body");
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    let streamed = response.headers().get("content-type").is_some_and(|t| t == "text/event-stream");
+    let bytes = to_bytes(response.into_body(), 1 << 26).await.expect("a whole body");
+    if !streamed {
+        return (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null));
+    }
+    let events = events(std::str::from_utf8(&bytes).expect("UTF-8 events"));
+    let (last, data) = events.last().cloned().expect("an event");
+    assert!(events[..events.len() - 1].iter().all(|(name, _)| name == "progress"), "progress until the end");
+    assert_eq!(last, "result", "{data}");
+    (status, data)
 }
 
 fn get(path: &str) -> Request<Body> {
@@ -292,24 +301,23 @@ fn a_bad_run_is_refused_before_it_starts_with_the_cli_s_message() {
     assert_eq!((status, body["error"].as_str()), (StatusCode::BAD_REQUEST, Some("trials must be at least 1")));
 }
 
-#[test]
-fn closing_a_run_s_stream_stops_the_run_and_frees_its_slot() {
+/// Starts long work on a server with one slot, reads its first progress event, sees a
+/// second request refused, closes the stream as the page's Cancel does, and sees the
+/// slot free again well before the work would have ended.
+fn closing_the_stream_stops_the_work(long: Request<Body>, again: impl Fn() -> Request<Body>) {
     let rt = runtime();
     let app = router(Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 1 } });
-    // Ten million literal trials of a company action: minutes of work, were it let run.
-    let long = json!({ "scenario": FARMHOUSE, "trials": 10_000_000, "mode": "literal" });
     rt.block_on(async {
-        let response = app.clone().oneshot(study(long.clone())).await.unwrap();
+        let response = app.clone().oneshot(long).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
         let mut body = response.into_body().into_data_stream();
         let first = body.next().await.expect("an event").unwrap();
         assert!(std::str::from_utf8(&first).unwrap().starts_with("event: progress"), "{first:?}");
 
-        let (status, refused) = answer(&app, study(long.clone())).await;
+        let (status, refused) = answer(&app, again()).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "the one slot is held: {refused}");
         assert!(refused["error"].as_str().unwrap().starts_with("busy: 1 long runs are under way"), "{refused}");
 
-        // The page's cancel: the client goes away, the stream is dropped.
         drop(body);
         let freed = async {
             loop {
@@ -320,9 +328,31 @@ fn closing_a_run_s_stream_stops_the_run_and_frees_its_slot() {
                 tokio::time::sleep(std::time::Duration::from_millis(50)).await;
             }
         };
-        // The run stops at its next batch (well under a second), not after its minutes.
+        // The work stops at its next step (well under a second), not after its minutes.
         tokio::time::timeout(std::time::Duration::from_secs(30), freed).await.expect("the slot comes free");
     });
+}
+
+#[test]
+fn closing_a_run_s_stream_stops_the_run_and_frees_its_slot() {
+    // Ten million literal trials of a company action: minutes of work, were it let run.
+    let long = || study(json!({ "scenario": FARMHOUSE, "trials": 10_000_000, "mode": "literal" }));
+    closing_the_stream_stops_the_work(long(), long);
+}
+
+#[test]
+fn closing_a_comparison_s_stream_stops_it() {
+    let text = std::fs::read_to_string("experiments/compare_at_gun_vs_medium_tank.toml").unwrap();
+    // 132 runs of 75,000 trials: 9.9 million, within the limit and long enough to stop.
+    let long = || comparison(json!({ "scenario": text, "trials": 75_000 }));
+    closing_the_stream_stops_the_work(long(), long);
+}
+
+#[test]
+fn closing_a_sensitivity_search_s_stream_stops_it() {
+    // The farmhouse has no exact answer: every change runs its paired trials.
+    let long = || post("/api/sensitivity", json!({ "scenario": FARMHOUSE, "trials": 1_000_000 }));
+    closing_the_stream_stops_the_work(long(), long);
 }
 
 fn form_of(scenario: &str) -> Request<Body> {

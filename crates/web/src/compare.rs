@@ -1,21 +1,25 @@
 //! Comparisons across rulesets in real units: the words each ruleset's
 //! `equivalents.toml` gives (`GET /api/words`), and a comparison file's answers
-//! (`POST /api/compare`): kill probability by ruleset, weapon and range, and the
+//! (`POST /api/compare`, answered as server-sent events): kill probability by ruleset, weapon and range, and the
 //! paired differences on common random numbers, as `combat-odds compare` finds them.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::State as Shared;
 use axum::http::StatusCode;
+use axum::response::sse::{Event, Sse};
+use futures_util::Stream;
 
 use combat_odds_report::compare::{self, Compared, Comparison, Equivalents, Words};
 use combat_odds_report::error::Error as ReportError;
 
 use crate::LONG_RUN;
 use crate::api::{Refused, ScenarioRequest, blocking, slot};
-use crate::state::{State, StopOnDrop};
+use crate::state::State;
+use crate::stream::{Progress, as_found, streamed};
 
 /// Trials per run when the request names none: a whole grid answers in a second or two.
 const COMPARE_TRIALS: u64 = 20_000;
@@ -35,12 +39,13 @@ pub(crate) async fn words(Shared(state): Shared<Arc<State>>) -> Result<Json<Vec<
     Ok(Json(words))
 }
 
-/// `POST /api/compare`: a comparison file (in the request's `scenario`) compared.
-/// Every run of it counts against the trials one request may ask for.
+/// `POST /api/compare`: a comparison file (in the request's `scenario`) checked at
+/// once, then compared with progress events until it ends. Every run of it counts
+/// against the trials one request may ask for.
 pub(crate) async fn compare(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<ScenarioRequest>,
-) -> Result<Json<Compared>, Refused> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let limits = state.config.limits;
     let monte_carlo = request.monte_carlo(&limits, COMPARE_TRIALS)?;
     let doc = request.document();
@@ -59,13 +64,9 @@ pub(crate) async fn compare(
         ));
     }
     let slot = if total > LONG_RUN { Some(slot(&state)?) } else { None };
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
-    let compared = blocking(move || {
-        let _slot = slot;
-        compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|_, _| {}, &stop)
-    })
-    .await?;
-    Ok(Json(compared))
+    let work = move |progress: &Progress, stop: &AtomicBool| {
+        compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|d, p| progress.set(d, p), stop)
+    };
+    Ok(streamed(state, slot, work, as_found::<Compared>))
 }

@@ -7,6 +7,7 @@
 //!   finished runs' files.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//! - `stream`: long work answered as server-sent events, cancelled with its stream.
 //! - `views`: the command line's other answers (`POST /api/percent`,
 //!   `POST /api/sensitivity`, `POST /api/command-dice`, `GET /api/modifiers/{ruleset}`).
 //! - `form`: what the page offers in place of each value of a scenario file
@@ -28,6 +29,7 @@
 
 mod state;
 mod api;
+mod stream;
 mod views;
 mod form;
 mod compare;

@@ -1,13 +1,13 @@
 //! Long runs: `POST /api/run` runs a study as `combat-odds run` does and answers with
-//! server-sent events (progress while the trials go, then the result, or the one line
-//! that says why not); closing the stream cancels the run. The finished run's files
-//! (each measure's frame as CSV and Parquet, the long frame, `summary.json`: the bytes
-//! `run` writes) are kept for `GET /api/results/{id}/{file}`.
+//! server-sent events (see `stream`): progress while the trials go, then the result,
+//! or the one line that says why not; closing the stream cancels the run. The finished
+//! run's files (each measure's frame as CSV and Parquet, the long frame, `summary.json`:
+//! the bytes `run` writes) are kept for `GET /api/results/{id}/{file}`.
 
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Path, State as Shared};
@@ -16,7 +16,6 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures_util::Stream;
 use serde::Serialize;
-use tokio::task::JoinHandle;
 
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::Report;
@@ -24,20 +23,11 @@ use combat_odds_report::study::{Plan, StudyResult};
 use combat_odds_rules::Scenario;
 
 use crate::api::{Refused, ScenarioRequest, blocking, slot};
-use crate::state::{Files, KEPT, State, StopOnDrop};
+use crate::state::{Files, KEPT, State};
+use crate::stream::{Progress, streamed};
 
 /// Trials a run draws when the request names none, as `combat-odds run` does.
 const RUN_TRIALS: u64 = 1_000_000;
-
-/// How often a run's progress is sent.
-const TICK: Duration = Duration::from_millis(200);
-
-/// Trials done and planned, as the engine reports them from its workers.
-#[derive(Default)]
-struct Progress {
-    done: AtomicU64,
-    planned: AtomicU64,
-}
 
 /// What a finished run sends: its report (the numbers `run` prints) and the files
 /// kept for download.
@@ -51,15 +41,6 @@ struct Finished {
     wall_time_s: f64,
     /// (file name, bytes) of every file kept.
     files: Vec<(String, usize)>,
-}
-
-/// A run under way, as its event stream holds it.
-struct Running {
-    work: JoinHandle<Result<StudyResult, ReportError>>,
-    progress: Arc<Progress>,
-    state: Arc<State>,
-    /// Dropped with the stream: a client gone stops the run.
-    _stop: StopOnDrop,
 }
 
 /// `POST /api/run`: the scenario set up (a bad one is refused at once, with its
@@ -77,51 +58,14 @@ pub(crate) async fn run(
         Ok((scenario, doc))
     })
     .await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let progress = Arc::new(Progress::default());
-    let work = tokio::task::spawn_blocking({
-        let (stop, progress) = (stop.clone(), progress.clone());
-        move || {
-            // The slot goes with the work, so it is free only once the work has stopped.
-            let _slot = slot;
-            let started = Instant::now();
-            let mut scenario = scenario;
-            let exact = scenario.exact()?;
-            let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
-            let report = |done, planned| {
-                progress.done.store(done, Ordering::Relaxed);
-                progress.planned.store(planned, Ordering::Relaxed);
-            };
-            StudyResult::run(plan, exact, started, &report, &stop)
-        }
-    });
-    let running = Running { work, progress, state, _stop: StopOnDrop(stop) };
-    Ok(Sse::new(futures_util::stream::unfold(Some(running), next_event)))
-}
-
-/// The stream's next event: the result or its failure when the work has ended (and
-/// then the end of the stream), else progress after a tick.
-async fn next_event(running: Option<Running>) -> Option<(Result<Event, Infallible>, Option<Running>)> {
-    let mut running = running?;
-    match tokio::time::timeout(TICK, &mut running.work).await {
-        Err(_) => {
-            let done = running.progress.done.load(Ordering::Relaxed);
-            let planned = running.progress.planned.load(Ordering::Relaxed);
-            let event = json_event("progress", &serde_json::json!({ "done": done, "planned": planned }));
-            Some((Ok(event), Some(running)))
-        }
-        Ok(ended) => {
-            let result = ended
-                .map_err(|e| format!("the run failed: {e}"))
-                .and_then(|r| r.map_err(|e| e.to_string()))
-                .and_then(|result| finish(&running.state, result).map_err(|e| e.to_string()));
-            let event = match result {
-                Ok(finished) => json_event("result", &finished),
-                Err(error) => json_event("error", &serde_json::json!({ "error": error })),
-            };
-            Some((Ok(event), None))
-        }
-    }
+    let work = move |progress: &Progress, stop: &AtomicBool| {
+        let started = Instant::now();
+        let mut scenario = scenario;
+        let exact = scenario.exact()?;
+        let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
+        StudyResult::run(plan, exact, started, &|done, planned| progress.set(done, planned), stop)
+    };
+    Ok(streamed(state, Some(slot), work, finish))
 }
 
 /// Keeps a finished run's files and says what was kept.
@@ -130,10 +74,6 @@ fn finish(state: &State, result: StudyResult) -> Result<Finished, ReportError> {
     let listed = files.iter().map(|(name, bytes)| (name.clone(), bytes.len())).collect();
     let id = state.keep(files);
     Ok(Finished { id, report: result.report, wall_time_s: result.summary.wall_time_s, files: listed })
-}
-
-fn json_event(name: &str, data: &impl Serialize) -> Event {
-    Event::default().event(name).json_data(data).expect("the events are plain JSON")
 }
 
 /// `GET /api/results/{id}/{file}`: one file of a finished run, as a download.

@@ -1,14 +1,18 @@
 //! The command line's other answers about one scenario or ruleset, on the page:
 //! the destroy chance as a game screen's whole percentage (`POST /api/percent`), which
-//! table cells and modifiers move `p_kill` most (`POST /api/sensitivity`), a hand of
+//! table cells and modifiers move `p_kill` most (`POST /api/sensitivity`, answered as
+//! server-sent events), a hand of
 //! Command Dice under every allocation policy (`POST /api/command-dice`) and a
 //! ruleset's modifiers (`GET /api/modifiers/{ruleset}`).
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::{Path, State as Shared};
+use axum::response::sse::{Event, Sse};
+use futures_util::Stream;
 use serde::Deserialize;
 
 use combat_odds_report::export::PercentView;
@@ -17,7 +21,8 @@ use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
 use crate::api::{Refused, ScenarioRequest, blocking, slot};
-use crate::state::{State, StopOnDrop};
+use crate::state::State;
+use crate::stream::{Progress, as_found, streamed};
 
 /// `POST /api/percent`: what `percent-destroy` prints for the scenario.
 pub(crate) async fn percent(
@@ -54,12 +59,12 @@ pub(crate) struct SensitivityRequest {
     pub screen: bool,
 }
 
-/// What `sensitivity --format json` prints for the scenario: a long run, holding a
-/// slot, stopped when its request goes.
+/// What `sensitivity --format json` prints for the scenario, answered as server-sent
+/// events: a long run, holding a slot, stopped when its stream closes.
 pub(crate) async fn sensitivity(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<SensitivityRequest>,
-) -> Result<Json<Sensitivity>, Refused> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let options = Options { top: request.top.unwrap_or(20), screen: request.screen };
     // Literal, as on the command line: each change is paired with the unchanged tables
     // on common random numbers.
@@ -72,17 +77,17 @@ pub(crate) async fn sensitivity(
     };
     let monte_carlo = scenario.monte_carlo(&state.config.limits, 100_000)?;
     let slot = slot(&state)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
     let doc = scenario.document();
-    let found = blocking(move || {
-        let _slot = slot;
+    let (plan, doc) = blocking(move || {
         let plan = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        sensitivity::analyse(&doc, &plan, options, &|_, _| {}, &stop)
+        Ok((plan, doc))
     })
     .await?;
-    Ok(Json(found))
+    let work = move |progress: &Progress, stop: &AtomicBool| {
+        sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), stop)
+    };
+    Ok(streamed(state, Some(slot), work, as_found::<Sensitivity>))
 }
 
 /// `POST /api/command-dice`: what `command-dice --format json` prints for the hand.

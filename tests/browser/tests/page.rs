@@ -213,7 +213,7 @@ async fn a_cancelled_run_stops_and_keeps_nothing() {
     text_when(&client, "run-status", |t| t.contains(" of 10,000,000 trials")).await;
     click(&client, "run-cancel").await;
     let status = text_when(&client, "run-status", |t| t.starts_with("cancelled")).await;
-    assert_eq!(status, "cancelled: the run stopped and nothing was kept");
+    assert_eq!(status, "cancelled: the work stopped and nothing was kept");
     let result = client.find(Locator::Id("run-result")).await.unwrap().text().await.unwrap();
     assert_eq!(result, "", "no partial result is shown");
     // The page can run again at once.

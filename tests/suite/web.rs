@@ -378,6 +378,10 @@ fn the_form_offers_what_the_rules_checked_each_value_against() {
     let quality = choice("target.quality").expect("the target's quality is offered");
     assert_eq!(quality["names"], json!(["green", "trained", "regular", "experienced", "veteran", "elite"]));
     assert!(choice("kind").is_none(), "a kind changed alone would leave the file wrong");
+    // The settings the rules read that the file leaves at their defaults, default first.
+    let settings = form["settings"].as_array().unwrap();
+    let response = settings.iter().find(|s| s["key"] == "artillery_response").expect("a setting left unset");
+    assert_eq!(response["names"], json!(["roll_at_most", "roll_at_least"]));
     let range = form["values"].as_array().unwrap().iter().find(|v| v["key"] == "range").expect("the range");
     assert_eq!((range["kind"].as_str(), range["text"].as_str()), (Some("integer"), Some("16")));
 
@@ -388,6 +392,22 @@ fn the_form_offers_what_the_rules_checked_each_value_against() {
     assert!(form["error"].as_str().unwrap().contains("did you mean `m4_sherman`?"), "{form}");
     let vehicle = form["choices"].as_array().unwrap().iter().find(|c| c["key"] == "target.vehicle").expect("offered");
     assert!(vehicle["names"].as_array().unwrap().iter().any(|n| n == "m4_sherman"), "the typo can be chosen away");
+}
+
+#[test]
+fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
+    let rt = runtime();
+    let keys = |form: &Value| -> Vec<String> {
+        form["settings"].as_array().unwrap().iter().map(|s| s["key"].as_str().unwrap().to_string()).collect()
+    };
+    let hedge = std::fs::read_to_string("experiments/coc_engagement_sections_at_the_hedge.toml").unwrap();
+    let (_, engagement) = rt.block_on(call(Config::default(), form_of(&hedge)));
+    let bren = std::fs::read_to_string("experiments/coc_lmg_phases_to_break_section.toml").unwrap();
+    let (_, phases) = rt.block_on(call(Config::default(), form_of(&bren)));
+    // Chain of Command's `broken_then_wiped_out` is read by engagements alone.
+    assert!(keys(&engagement).contains(&"broken_then_wiped_out".to_string()), "{engagement}");
+    assert!(!keys(&phases).contains(&"broken_then_wiped_out".to_string()), "{phases}");
+    assert!(keys(&phases).contains(&"to_hit_quality".to_string()), "{phases}");
 }
 
 #[test]

@@ -17,8 +17,26 @@ pub struct Document {
     pub origin: String,
     /// The TOML text.
     pub text: String,
-    /// The closed lists its values were checked against, as the rules read it.
-    offers: Mutex<Vec<Offer>>,
+    /// The closed lists its values were checked against, and the settings it left
+    /// at their defaults, as the rules read it.
+    offers: Mutex<Offers>,
+}
+
+/// What a reading of the document found it could offer.
+#[derive(Debug, Clone, Default)]
+struct Offers {
+    placed: Vec<Offer>,
+    unset: Vec<Unset>,
+}
+
+/// A setting the rules read that the document leaves at its default: what a form
+/// offers to add under `[settings]`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Unset {
+    /// The setting's key in `[settings]`.
+    pub key: String,
+    /// Its readings, the default first.
+    pub names: Vec<String>,
 }
 
 /// A value of the document that the rules take from a closed list (a catalogue
@@ -68,15 +86,28 @@ impl Document {
             what: what.to_string(),
             names: names.into_iter().map(str::to_string).collect(),
         };
-        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(offer);
+        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).placed.push(offer);
+    }
+
+    /// Records that setting `key`, not written, was read at its default (`readings[0]`).
+    pub fn offer_unset(&self, key: &str, readings: &[&str]) {
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !offers.unset.iter().any(|u| u.key == key) {
+            offers.unset.push(Unset { key: key.to_string(), names: readings.iter().map(|r| r.to_string()).collect() });
+        }
     }
 
     /// Every value checked against a closed list so far, in the order the text holds them.
     pub fn offers(&self) -> Vec<Offer> {
-        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).placed.clone();
         offers.sort_by_key(|o| o.start);
         offers.dedup_by_key(|o| o.start);
         offers
+    }
+
+    /// Every setting read at its default so far, in the order the rules read them.
+    pub fn unset(&self) -> Vec<Unset> {
+        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).unset.clone()
     }
 
     /// Reads a user's file.

@@ -77,11 +77,38 @@ pub fn choice<'n>(
         .ok_or_else(|| doc.error_at(v.span().start, unknown(what, v.get_ref(), names.iter().copied())))
 }
 
+/// A setting: its name and its readings, the default first.
+pub type Readings<'a> = (&'a str, &'a [&'a str]);
+
 /// The index of the reading a scenario chose for setting `name` among `readings`
 /// (the default first).
-pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings): (&str, &[&str])) -> Result<usize> {
+pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings): Readings) -> Result<usize> {
+    if value.is_none() {
+        doc.offer_unset(name, readings);
+    }
     let chosen = choice(doc, value.as_ref(), &format!("{name} reading"), readings, readings[0])?;
     Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
+}
+
+/// Refuses any of `settings` (value, (name, readings)) that a scenario of `kind` sets
+/// though only engagements read it: there it would silently do nothing.
+pub(crate) fn refuse_engagement_settings(
+    doc: &Document,
+    kind: &str,
+    settings: &[(&Option<Spanned<String>>, Readings)],
+) -> Result<()> {
+    for (value, (name, _)) in settings {
+        if let Some(v) = value {
+            return Err(doc.error_at(
+                v.span().start,
+                format!(
+                    "setting `{name}` is for engagement scenarios; {} scenario does not read it, so remove it",
+                    article(kind)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The entry of a catalogue's `entries` the file names at `name`, offered among all

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use combat_odds_core::document::{Document, Offer};
+use combat_odds_core::document::{Document, Offer, Unset};
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::compare::Equivalents;
 use combat_odds_rules::Scenario;
@@ -38,6 +38,8 @@ pub(crate) struct Form {
     choices: Vec<Choice>,
     /// Numbers and switches, in the order the text holds them.
     values: Vec<Value>,
+    /// Settings the rules read for this file that it leaves at their defaults.
+    settings: Vec<Unset>,
     /// The ruleset's range unit and metres per unit, where it has a ground scale.
     scale: Option<(String, f64)>,
     /// Why the file cannot be run as it stands, if it cannot: the offers up to that
@@ -99,7 +101,7 @@ pub(crate) async fn form(
             .filter(|choice| choice.key != "kind")
             .collect();
         let values = leaves.into_iter().filter(|l| l.kind != "string").collect();
-        Ok(Form { choices, values, scale, error })
+        Ok(Form { choices, values, settings: doc.unset(), scale, error })
     })
     .await?;
     Ok(Json(form))

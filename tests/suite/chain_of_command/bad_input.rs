@@ -744,3 +744,14 @@ fn an_hmg_fires_as_the_mmg_of_the_source_s_mmg_hmg_class() {
     assert_eq!(with("hmg"), with("mmg"));
     assert_ne!(with("hmg"), with("lmg"));
 }
+
+#[test]
+fn an_engagement_setting_outside_an_engagement_is_refused_where_it_stands() {
+    // `broken_then_wiped_out` is read by engagements alone; set elsewhere it would do
+    // nothing, so it is refused where it stands.
+    let text = format!("{HAND}\n[settings]\nbroken_then_wiped_out = \"break_only\"\n");
+    let (_dir, path, line) = scenario_error("hand.toml", &text);
+    let at = text.lines().position(|l| l.starts_with("broken_then_wiped_out")).unwrap() + 1;
+    assert_located(&line, &path, &format!("{at}:25"));
+    assert_contains(&line, &["setting `broken_then_wiped_out` is for engagement scenarios", "remove it"]);
+}

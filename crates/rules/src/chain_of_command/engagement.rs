@@ -458,6 +458,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
     let setup = read::<RawUnit, RawForce>(doc, INCHES)?;
     let rest: RawRest = doc.parse()?;
     let settings = Settings::resolve(doc, &rest.settings, &tables.shooting)?;
+    let wiped_out_after_breaking = rest.settings.wiped_out_after_breaking(doc)?;
     let t = &tables.shooting;
     let mut notes = vec![format!(
         "one turn is one Phase: the active side rolls its Command Dice, its activated Teams and Sections fire in the order listed, and its 6s say who takes the next Phase; the {} side takes Phase 1; range {}",
@@ -683,7 +684,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
     let setbacks = [[row("team_breaks")?, row("team_wiped_out")?], [row("section_breaks")?, row("section_wiped_out")?]];
     notes.push(format!(
         "a Team or Section that Breaks or is wiped out rolls its setback on its force's Force Morale{}; a force at Force Morale 0 is broken",
-        if settings.wiped_out_after_breaking { " (a Broken one wiped out later rolls again)" } else { " (once: a Broken one wiped out later rolls nothing more)" }
+        if wiped_out_after_breaking { " (a Broken one wiped out later rolls again)" } else { " (once: a Broken one wiped out later rolls nothing more)" }
     ));
     let [c0, c1]: [Command; 2] = command.try_into().unwrap_or_else(|_| unreachable!("two sides"));
     let bound = field_bound(&entries, &setup.layout, &start, &thresholds);
@@ -704,7 +705,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
         thresholds,
         sixes: tables.dice.sixes.clone(),
         setbacks,
-        wiped_out_after_breaking: settings.wiped_out_after_breaking,
+        wiped_out_after_breaking,
         exact: bound <= EXACT_FIELDS,
     };
     Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })

@@ -117,6 +117,7 @@ pub fn set_up(doc: &Document, kind: &'static str, tables: &Tables) -> Result<Set
     let mut s: ScenarioFile = doc.parse()?;
     // Read for every kind, so a misspelt reading is refused even where it is not used.
     let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
+    s.settings.refuse_engagement_settings(doc, kind)?;
     let mut notes = Vec::new();
     let experiment: Box<dyn Experiment> = match kind {
         "command_dice" => {
@@ -186,6 +187,7 @@ pub fn command_dice_setup(
     }
     let mut s: ScenarioFile = doc.parse()?;
     Settings::resolve(doc, &s.settings, &tables.shooting)?;
+    s.settings.refuse_engagement_settings(doc, kind)?;
     let mut notes = Vec::new();
     let (hand, _, platoon) = command_dice(doc, &mut s, tables, &mut notes)?;
     notes.push(describe_platoon(&platoon));

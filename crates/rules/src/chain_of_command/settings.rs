@@ -22,8 +22,6 @@ pub(crate) struct Settings {
     pub pinned_effects: bool,
     /// Are halved firepower dice rounded up (CoC-9)?
     pub halves_round_up: bool,
-    /// Does a Broken unit later wiped out roll the "wiped out" setback too (CoC-E6)?
-    pub wiped_out_after_breaking: bool,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -60,7 +58,20 @@ impl Settings {
             thresholds: reading(doc, &raw.shock_thresholds, ("shock_thresholds", &names))?,
             pinned_effects: reading(doc, &raw.pinned_effects, SETTINGS[2])? == 0,
             halves_round_up: reading(doc, &raw.halved_firepower, SETTINGS[3])? == 1,
-            wiped_out_after_breaking: reading(doc, &raw.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])? == 0,
         })
+    }
+}
+
+impl RawSettings {
+    /// Does a Broken unit later wiped out roll the "wiped out" setback too (CoC-E6)?
+    /// Only engagements read it.
+    pub(crate) fn wiped_out_after_breaking(&self, doc: &Document) -> Result<bool> {
+        Ok(reading(doc, &self.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])? == 0)
+    }
+
+    /// Refuses an engagement setting in a scenario of another `kind`, where it would
+    /// silently do nothing.
+    pub(crate) fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
+        crate::setup::refuse_engagement_settings(doc, kind, &[(&self.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])])
     }
 }

@@ -5,7 +5,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use combat_odds_core::document::Document;
-use combat_odds_core::error::{Result, unknown};
+use combat_odds_core::error::Result;
+
+use crate::setup::reading;
 
 /// How "Success 5" on the Artillery Response chart is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,31 +71,23 @@ pub const SETTINGS: [(&str, &str, &str); 4] = [
 impl Settings {
     /// Defaults overridden by the scenario.
     pub(crate) fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
-        let pick = |v: &Option<Spanned<String>>, names: [&str; 2], what: &str| -> Result<bool> {
-            match v {
-                None => Ok(true),
-                Some(s) if s.get_ref() == names[0] => Ok(true),
-                Some(s) if s.get_ref() == names[1] => Ok(false),
-                Some(s) => Err(doc.error_at(s.span().start, unknown(what, s.get_ref(), names))),
-            }
+        // Each reading is the default (index 0) or its one alternative.
+        let pick = |v: &Option<Spanned<String>>, (name, default, other): (&str, &str, &str)| -> Result<bool> {
+            Ok(reading(doc, v, (name, &[default, other]))? == 0)
         };
         let artillery_response =
-            if pick(&raw.artillery_response, ["roll_at_most", "roll_at_least"], "artillery_response reading")? {
+            if pick(&raw.artillery_response, SETTINGS[0])? {
                 ArtilleryResponseReading::RollAtMost
             } else {
                 ArtilleryResponseReading::RollAtLeast
             };
-        let close_assault_target_modifiers = if pick(
-            &raw.close_assault_target_modifiers,
-            ["ignored_by_a_class", "ignored_in_every_close_assault"],
-            "close_assault_target_modifiers reading",
-        )? {
+        let close_assault_target_modifiers = if pick(&raw.close_assault_target_modifiers, SETTINGS[2])? {
             CloseAssaultTargetModifiers::IgnoredByAClass
         } else {
             CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault
         };
         let demoralized_companies =
-            if pick(&raw.demoralized_companies, ["rally", "stay_demoralized"], "demoralized_companies reading")? {
+            if pick(&raw.demoralized_companies, SETTINGS[3])? {
                 DemoralizedCompanies::Rally
             } else {
                 DemoralizedCompanies::StayDemoralized

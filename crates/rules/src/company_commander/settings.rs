@@ -125,18 +125,9 @@ impl RawSettings {
     /// Refuses an engagement setting in a scenario of another `kind`, where it would
     /// silently do nothing.
     pub(crate) fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
-        for (value, (name, _)) in [&self.suppression_recovery, &self.side_broken].into_iter().zip(ENGAGEMENT_SETTINGS) {
-            if let Some(v) = value {
-                return Err(doc.error_at(
-                    v.span().start,
-                    format!(
-                        "setting `{name}` is for engagement scenarios; {} scenario does not read it, so remove it",
-                        crate::setup::article(kind)
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        let settings = [&self.suppression_recovery, &self.side_broken];
+        let named: Vec<_> = settings.into_iter().zip(ENGAGEMENT_SETTINGS).collect();
+        crate::setup::refuse_engagement_settings(doc, kind, &named)
     }
 }
 

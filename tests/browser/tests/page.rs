@@ -174,6 +174,20 @@ async fn a_bad_value_is_named_beside_the_scenario_or_its_field() {
     compute(&client, &duel).await;
     let message = text_when(&client, "fire-trials-error", |t| !t.is_empty()).await;
     assert_eq!(message, "trials must be at least 1");
+
+    // A setting the file leaves at its default is offered, and choosing another
+    // reading writes it into the file.
+    text_when(&client, "fire-form", |t| t.contains("settings.artillery_response (setting)")).await;
+    set_field(&client, "settings.artillery_response", "roll_at_least").await;
+    let started = Instant::now();
+    loop {
+        let text = client.execute("return document.getElementById('fire-scenario').value;", vec![]).await.unwrap();
+        if text.as_str().unwrap().ends_with("\n[settings]\nartillery_response = \"roll_at_least\"\n") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the setting never reached the file: {text}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     client.close().await.unwrap();
 }
 

@@ -42,8 +42,9 @@ pub(crate) async fn scenarios() -> Json<Vec<Shipped>> {
     Json(SHIPPED.iter().map(|&(name, kind, text)| Shipped { name, kind, text }).collect())
 }
 
-/// A scenario to run, given as its TOML text: the body of `POST /api/fire` and
-/// `POST /api/run`.
+/// A scenario (or comparison) given as its TOML text, with how to sample it: the body
+/// of `POST /api/fire`, `/api/run`, `/api/compare`, `/api/percent` and
+/// `/api/command-dice`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ScenarioRequest {

@@ -88,6 +88,21 @@ impl ScenarioRequest {
     }
 }
 
+/// `doc` set up against its ruleset (tables overridden as the server was told), on
+/// the blocking pool; a bad file comes back as its one-line message.
+pub(crate) async fn set_up(
+    state: &State,
+    doc: Document,
+    monte_carlo: MonteCarlo,
+) -> Result<(Scenario, Document), Refused> {
+    let rules_dir = state.config.rules_dir.clone();
+    blocking(move || {
+        let scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        Ok((scenario, doc))
+    })
+    .await
+}
+
 /// A long-run slot, or the message saying every one is taken.
 pub(crate) fn slot(state: &Arc<State>) -> Result<Slot, Refused> {
     Slot::take(state).ok_or_else(|| {

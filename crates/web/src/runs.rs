@@ -20,9 +20,8 @@ use serde::Serialize;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::Report;
 use combat_odds_report::study::{Plan, StudyResult};
-use combat_odds_rules::Scenario;
 
-use crate::api::{Refused, ScenarioRequest, blocking, slot};
+use crate::api::{Refused, ScenarioRequest, set_up, slot};
 use crate::state::{Files, KEPT, State};
 use crate::stream::{Progress, streamed};
 
@@ -51,13 +50,7 @@ pub(crate) async fn run(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, RUN_TRIALS)?;
     let slot = slot(&state)?;
-    let rules_dir = state.config.rules_dir.clone();
-    let doc = request.document();
-    let (scenario, doc) = blocking(move || {
-        let scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        Ok((scenario, doc))
-    })
-    .await?;
+    let (scenario, doc) = set_up(&state, request.document(), monte_carlo).await?;
     let work = move |progress: &Progress, stop: &AtomicBool| {
         let started = Instant::now();
         let mut scenario = scenario;

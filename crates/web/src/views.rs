@@ -20,7 +20,7 @@ use combat_odds_report::sensitivity::{self, Options, Sensitivity};
 use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
-use crate::api::{Refused, ScenarioRequest, blocking, slot};
+use crate::api::{Refused, ScenarioRequest, blocking, set_up, slot};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 
@@ -77,13 +77,7 @@ pub(crate) async fn sensitivity(
     };
     let monte_carlo = scenario.monte_carlo(&state.config.limits, 100_000)?;
     let slot = slot(&state)?;
-    let rules_dir = state.config.rules_dir.clone();
-    let doc = scenario.document();
-    let (plan, doc) = blocking(move || {
-        let plan = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        Ok((plan, doc))
-    })
-    .await?;
+    let (plan, doc) = set_up(&state, scenario.document(), monte_carlo).await?;
     let work = move |progress: &Progress, stop: &AtomicBool| {
         sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), stop)
     };

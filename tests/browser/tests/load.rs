@@ -6,9 +6,7 @@
 //!
 //! Needs `target/release/combat-odds` (the main workspace's release build).
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
@@ -16,19 +14,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 
-/// The server, killed when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
-}
+use combat_odds_browser_tests::{repository, serve};
 
 /// Resident memory of `pid` in KiB, from /proc.
 fn resident_kib(pid: u32) -> u64 {
@@ -62,20 +48,9 @@ fn median_and_max(mut seconds: Vec<f64>) -> (f64, f64) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_request_is_answered_under_load_and_memory_stays_bounded() {
-    let binary = repository().join("target/release/combat-odds");
-    assert!(binary.exists(), "build the binary first: cargo build --release ({})", binary.display());
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let server = Server(
-        Command::new(&binary).args(["serve", "--port", &port.to_string()]).stdout(Stdio::null()).spawn().unwrap(),
-    );
+    let (server, base) = serve().await;
     let pid = server.0.id();
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "the server never listened");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     let client: Http = Client::builder(TokioExecutor::new()).build_http();
-    let base = format!("http://127.0.0.1:{port}");
     let duel = std::fs::read_to_string(repository().join("experiments/cd_tank_duel.toml")).unwrap();
     let fire = serde_json::json!({ "scenario": duel, "trials": 1000 });
     let (status, _, _) = post(&client, &format!("{base}/api/fire"), &fire).await;

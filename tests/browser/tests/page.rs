@@ -6,52 +6,15 @@
 //! Needs `target/release/combat-odds` (the main workspace's release build), Debian's
 //! `chromium` and `chromedriver` on PATH.
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use combat_odds_browser_tests::{Running, free_port, listening, repository, serve};
 use fantoccini::{Client, ClientBuilder, Locator};
-
-/// A child process killed when dropped, so a failed test leaves nothing running.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the repository")
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
-}
-
-/// Waits until `port` on loopback accepts connections.
-async fn listening(port: u16) {
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(started.elapsed() < Duration::from_secs(30), "nothing listens on port {port}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
 
 /// The page's server and a browser session on it.
 async fn session() -> (Running, Running, Client, String) {
-    let binary = repository().join("target/release/combat-odds");
-    assert!(binary.exists(), "build the binary first: cargo build --release ({})", binary.display());
-    let port = free_port();
-    let server = Running(
-        Command::new(&binary)
-            .args(["serve", "--port", &port.to_string()])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("the server starts"),
-    );
+    let (server, address) = serve().await;
     let driver_port = free_port();
     let driver = Running(
         Command::new("chromedriver")
@@ -61,7 +24,6 @@ async fn session() -> (Running, Running, Client, String) {
             .spawn()
             .expect("chromedriver (Debian's chromium-driver) is installed"),
     );
-    listening(port).await;
     listening(driver_port).await;
     let mut capabilities = serde_json::Map::new();
     capabilities.insert(
@@ -73,7 +35,7 @@ async fn session() -> (Running, Running, Client, String) {
         .connect(&format!("http://127.0.0.1:{driver_port}"))
         .await
         .expect("a browser session");
-    (server, driver, client, format!("http://127.0.0.1:{port}/"))
+    (server, driver, client, format!("{address}/"))
 }
 
 /// The text of element `id` once `done` holds for it, or a failure naming what was seen.

@@ -27,8 +27,18 @@ pub enum Command {
     /// Run a study (an engagement, or any scenario) and write one frame per measure as
     /// CSV and Parquet, with summary.json, to a results directory.
     Run(RunArgs),
-    /// Add up the directories of one run's `--shard K/N` parts into the result the
-    /// whole run would have written.
+    /// Answer one scenario over a grid of its own parameters (a sweep file's [[vary]]
+    /// keys): every point exact where the engine reaches, Monte Carlo on common random
+    /// numbers otherwise, as one long frame (CSV, Parquet), the design, sweep.json and
+    /// a chart.
+    Sweep(SweepArgs),
+    /// Where does a chance cross a target (P(a side wins) = 0.5, say) as one parameter
+    /// of a scenario varies: over listed values, the ones whose interval holds it and
+    /// the nearest on each side; over a span of numbers, a bisection on common random
+    /// numbers. Says so plainly when nothing in the span crosses.
+    Balance(BalanceArgs),
+    /// Add up the directories of one run's (or sweep's) `--shard K/N` parts into the
+    /// result the whole would have written.
     Merge(MergeArgs),
     /// Compare weapons across rulesets in real units: kill probability by ruleset and
     /// range (one turn's fire and one shot), paired differences on common random
@@ -144,6 +154,66 @@ pub struct ResultsArgs {
     /// (never one holding other files).
     #[arg(long)]
     pub force: bool,
+}
+
+/// Flags of `sweep`.
+#[derive(Debug, clap::Args)]
+pub struct SweepArgs {
+    /// Sweep TOML file (`kind = "sweep"`), naming its base scenario relative to itself.
+    pub file: PathBuf,
+    /// Trials at every point, seed, threads and tables.
+    #[command(flatten)]
+    pub trials: TrialArgs,
+    /// Run only the points K, K+N, K+2N, ... of the sweep (e.g. 3/8), for a batch
+    /// scheduler's job array; `combat-odds merge` adds the parts up.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Where the results go.
+    #[command(flatten)]
+    pub results: ResultsArgs,
+}
+
+/// Flags of `balance`.
+#[derive(Debug, clap::Args)]
+pub struct BalanceArgs {
+    /// Scenario TOML file whose parameter is varied.
+    pub file: PathBuf,
+    /// The key to vary, by its path in the scenario (e.g. `engagement.range`,
+    /// `side[0].unit[0].count`).
+    #[arg(long)]
+    pub vary: String,
+    /// The chance sought (0 to 1): where does P cross it?
+    #[arg(long, default_value_t = 0.5)]
+    pub target: f64,
+    /// The values to try, comma-separated (e.g. 1,2,3,4 or veteran,regular); each is
+    /// answered.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["from", "to", "step"])]
+    pub values: Vec<String>,
+    /// The low end of a span of numbers.
+    #[arg(long, requires = "to")]
+    pub from: Option<f64>,
+    /// The high end of a span of numbers.
+    #[arg(long, requires = "from")]
+    pub to: Option<f64>,
+    /// Try every step from --from to --to (whole units, say); without it, a bisection
+    /// narrows the crossing to --tolerance.
+    #[arg(long)]
+    pub step: Option<f64>,
+    /// How narrowly the bisection brackets the crossing (default: a 64th of the span).
+    #[arg(long)]
+    pub tolerance: Option<f64>,
+    /// The measure whose outcome is balanced (default: the scenario's p_kill).
+    #[arg(long, requires = "outcome")]
+    pub measure: Option<String>,
+    /// The outcome of --measure.
+    #[arg(long, requires = "measure")]
+    pub outcome: Option<String>,
+    /// Trials at each value, seed, threads and tables.
+    #[command(flatten)]
+    pub trials: TrialArgs,
+    /// How and where the answer is written.
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// Flags of `compare`.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 pub use args::Args;
 use args::{
-    BenchArgs, Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs, RegressArgs,
-    RunArgs, SensitivityArgs, ServeArgs, TrialArgs, ViewArgs,
+    BalanceArgs, BenchArgs, Command, CompareArgs, DiffTablesArgs, FireArgs, Format, ListArgs, MergeArgs, OutputArgs,
+    RegressArgs, RunArgs, SensitivityArgs, ServeArgs, SweepArgs, TrialArgs, ViewArgs,
 };
 use bar::Bar;
 use failure::Result;
@@ -25,6 +25,7 @@ use combat_odds_core::interrupt;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames};
 use combat_odds_report::study::{self, StudyResult};
+use combat_odds_report::sweep::{Sweep, SweepResult};
 use combat_odds_rules::ruleset::Load;
 use combat_odds_rules::{Scenario, defaults};
 
@@ -33,6 +34,8 @@ pub fn run(args: Args) -> Result<()> {
     match args.command {
         Command::Fire(a) => fire(&a),
         Command::Run(a) => study(&a),
+        Command::Sweep(a) => sweep(&a),
+        Command::Balance(a) => balance(&a),
         Command::Merge(a) => merge(&a),
         Command::Compare(a) => compare(&a),
         Command::Regress(a) => regress(&a),
@@ -244,9 +247,122 @@ fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     Ok(directory::print(&text)?)
 }
 
-/// `merge`: shards of one run into the run's results.
+/// `sweep`: a scenario over a grid of its parameters, into a results directory.
+fn sweep(a: &SweepArgs) -> Result<()> {
+    let doc = Document::read(&a.file)?;
+    let shard = a.shard.as_deref().map(|s| Shard::parse(s).map_err(Failure::Usage)).transpose()?;
+    let monte_carlo = a.trials.monte_carlo();
+    monte_carlo.validate()?;
+    let folder = a.file.parent().unwrap_or(Path::new("."));
+    let sweep = Sweep::read(&doc, |name| Ok(Document::read(&folder.join(name))?), monte_carlo.seed)?;
+    if let Some(s) = shard.filter(|s| s.count as usize > sweep.points.len()) {
+        return Err(Failure::Usage(format!(
+            "--shard {s}: the sweep has {} point(s) and each shard needs one at least; split into at most {} shard(s)",
+            sweep.points.len(),
+            sweep.points.len()
+        )));
+    }
+    let out = a.results.destination(&doc, shard)?;
+    let bar = Bar::new("trials");
+    let progress = |done, planned| bar.show(done, planned);
+    let ran = combat_odds_report::sweep::run(
+        &sweep,
+        a.trials.rules.as_deref(),
+        monte_carlo,
+        shard,
+        &progress,
+        interrupt::flag(),
+    );
+    bar.finish();
+    let result = ran?;
+    result.write(&out, a.results.force)?;
+    print_sweep(&result, &out)
+}
+
+/// `balance`: where one parameter makes a chance meet its target.
+fn balance(a: &BalanceArgs) -> Result<()> {
+    use combat_odds_report::sweep::balance::{self, Span, Target};
+    a.out.check()?;
+    let doc = Document::read(&a.file)?;
+    let monte_carlo = a.trials.monte_carlo();
+    monte_carlo.validate()?;
+    let span = match (a.values.is_empty(), a.from, a.to, a.step) {
+        (false, ..) => Span::Values(a.values.iter().map(|v| value_of(v)).collect()),
+        (true, Some(from), Some(to), Some(step)) => Span::Values(
+            combat_odds_report::sweep::span_values(from, to, step)
+                .map_err(|m| Failure::Usage(format!("--from, --to, --step: {m}")))?,
+        ),
+        (true, Some(from), Some(to), None) => {
+            Span::Numbers { from, to, tolerance: a.tolerance.unwrap_or((to - from) / 64.0) }
+        }
+        _ => return Err(Failure::Usage("give --values, or --from and --to (with --step to try every step)".into())),
+    };
+    let target = Target { outcome: a.measure.clone().zip(a.outcome.clone()), p: a.target };
+    let found =
+        balance::balance(&doc, &a.vary, &span, &target, a.trials.rules.as_deref(), monte_carlo, interrupt::flag())?;
+    write(&found, &a.out)
+}
+
+/// A value as TOML reads it (a number, `true`), else as text.
+fn value_of(text: &str) -> toml::Value {
+    format!("v = {text}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+}
+
+/// One line per point: its values and `p_kill`, then where the files are.
+fn print_sweep(result: &SweepResult, out: &Path) -> Result<()> {
+    let s = &result.summary;
+    let mut text = format!(
+        "{}: {} of {} point(s), {} trials each, seed {}\n",
+        s.name,
+        result.points.len(),
+        s.points,
+        s.trials,
+        s.seed
+    );
+    for p in &result.points {
+        let values: Vec<String> = s.parameters.iter().zip(&p.values).map(|(q, v)| format!("{} = {v}", q.key)).collect();
+        let k = &p.result.report.p_kill;
+        let answer = match k.odds.exact {
+            Some(e) => format!("{e:.6} (exact)"),
+            None => format!("{:.6} [{:.6}, {:.6}]", k.odds.estimate, k.odds.ci_low, k.odds.ci_high),
+        };
+        text += &format!("  {:>4}  {}: {} = {} {answer}\n", p.index + 1, values.join(", "), k.measure, k.outcome);
+    }
+    text += &format!(
+        "wrote {} (sweep.csv and .parquet, design.csv and .parquet, sweep.json, and a chart where the design draws one)\n",
+        out.display()
+    );
+    Ok(directory::print(&text)?)
+}
+
+/// `merge`: shards of one run (or sweep) into the whole's results.
 fn merge(a: &MergeArgs) -> Result<()> {
     study::check_free(&a.out, a.force)?;
+    if let Some(first) = a.dirs.first()
+        && combat_odds_report::sweep::read_summary(first)?.is_some()
+    {
+        let parts = a
+            .dirs
+            .iter()
+            .map(|d| {
+                let summary = combat_odds_report::sweep::read_summary(d)?.ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "{}: not a sweep directory (no sweep.json), unlike {}",
+                        d.display(),
+                        first.display()
+                    ))
+                })?;
+                Ok((d.clone(), summary))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let result = SweepResult::merge(parts)?;
+        result.write(&a.out, a.force)?;
+        return print_sweep(&result, &a.out);
+    }
     let parts = a.dirs.iter().map(|d| Ok((d.clone(), study::read_summary(d)?))).collect::<Result<Vec<_>>>()?;
     let result = StudyResult::merge(parts)?;
     result.write(&a.out, a.force)?;

@@ -12,6 +12,7 @@
 //! - [`compare`]: one weapon against one target across rulesets.
 //! - [`sensitivity`]: every one-step change of a scenario's tables, ranked.
 //! - [`regress`]: the regression gate over the reference scenarios.
+//! - [`sweep`]: one scenario over a grid of its own parameters, for balance.
 //! - [`bench`](mod@bench): this machine's speed against the README's targets.
 //!
 //! A report is a set-up scenario's exact stage and Monte Carlo run, in the one shape
@@ -39,6 +40,7 @@ pub mod study;
 pub mod compare;
 pub mod sensitivity;
 pub mod regress;
+pub mod sweep;
 pub mod bench;
 
 pub use error::{Error, Result};

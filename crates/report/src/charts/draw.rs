@@ -65,7 +65,7 @@ pub(super) fn colour(i: usize) -> RGBColor {
 }
 
 /// Black or white, whichever reads better on `c`.
-fn contrast(c: RGBColor) -> RGBColor {
+pub(super) fn contrast(c: RGBColor) -> RGBColor {
     let luma = 0.299 * f64::from(c.0) + 0.587 * f64::from(c.1) + 0.114 * f64::from(c.2);
     if luma > 150.0 { INK } else { WHITE }
 }

@@ -19,6 +19,7 @@
 //! empty picture.
 
 mod draw;
+mod heat;
 mod steps;
 
 use std::path::{Path, PathBuf};
@@ -298,6 +299,29 @@ pub fn histogram(
         check_point(title, &format!("bin `{label}`"), p)?;
     }
     render(stem, &draw::Histogram { title, x_label, bins, footer })
+}
+
+/// A probability (0..1) over a grid of two parameters' values: `cells[row][column]`,
+/// `None` where the grid has no answer, coloured from white to deep blue and written in
+/// each cell as a percentage.
+pub fn heat_map(
+    stem: &Path,
+    title: &str,
+    (x_label, columns): (&str, &[String]),
+    (y_label, rows): (&str, &[String]),
+    cells: &[Vec<Option<f64>>],
+    footer: &Footer,
+) -> Result<Vec<PathBuf>> {
+    if columns.is_empty() || rows.is_empty() {
+        return Err(nothing(title, "no cells"));
+    }
+    if cells.len() != rows.len() || cells.iter().any(|r| r.len() != columns.len()) {
+        return Err(bad(title, "a grid whose cells do not match its rows and columns"));
+    }
+    for p in cells.iter().flatten().flatten() {
+        check_probability(title, "a cell", *p)?;
+    }
+    render(stem, &heat::Heat { title, x_label, y_label, columns, rows, cells, footer })
 }
 
 /// A chart that draws itself on any plotters backend, so one drawing makes both files.

@@ -285,10 +285,7 @@ impl StudyResult {
                 missing.join(", ")
             )));
         }
-        let measures: Vec<Measure> =
-            first.measures.iter().map(|m| Measure::new(&m.name, m.outcomes.iter().cloned())).collect();
-        let layout = combat_odds_core::engine::layout(&measures);
-        let mut counts: Vec<Vec<u64>> = layout.iter().map(|&n| vec![0; n]).collect();
+        let mut counts: Vec<Vec<u64>> = first.measures.iter().map(|m| vec![0; m.counts.len()]).collect();
         let mut trials = 0;
         for (_, s) in &parts {
             trials += s.trials;
@@ -296,7 +293,22 @@ impl StudyResult {
                 sum.iter_mut().zip(&m.counts).for_each(|(a, b)| *a += b);
             }
         }
-        let tally = Tally::from_counts(&layout, trials, &counts)
+        let wall_time_s = parts.iter().map(|(_, s)| s.wall_time_s).sum();
+        Self::assemble(&first, trials, &counts, wall_time_s)
+    }
+
+    /// The whole result a summary of a whole study (a sweep's point) was written from.
+    pub fn from_summary(summary: &Summary) -> Result<Self> {
+        let counts: Vec<Vec<u64>> = summary.measures.iter().map(|m| m.counts.clone()).collect();
+        Self::assemble(summary, summary.trials, &counts, summary.wall_time_s)
+    }
+
+    /// A whole result from `first`'s description and these counts over `trials`.
+    fn assemble(first: &Summary, trials: u64, counts: &[Vec<u64>], wall_time_s: f64) -> Result<Self> {
+        let measures: Vec<Measure> =
+            first.measures.iter().map(|m| Measure::new(&m.name, m.outcomes.iter().cloned())).collect();
+        let layout = combat_odds_core::engine::layout(&measures);
+        let tally = Tally::from_counts(&layout, trials, counts)
             .ok_or_else(|| Error::Results("the shards' counts do not add up; re-run them".into()))?;
         // Exact odds are known for every measure or for none.
         let exact: Option<ExactTable> = match first.measures.iter().all(|m| m.exact.is_some()) {
@@ -322,7 +334,7 @@ impl StudyResult {
             },
             shard: None,
             precision: None,
-            wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(),
+            wall_time_s,
         };
         Ok(StudyResult::new(header, facts, &measures, first.kill, &tally, exact.as_ref()))
     }

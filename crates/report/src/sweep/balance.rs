@@ -1,0 +1,251 @@
+//! The balance finder: the value of one parameter of a scenario at which a chance
+//! (`p_kill`, which for an engagement is the first side's win, or any measure's
+//! outcome) crosses a target such as 0.5. Over a list of values every one is answered
+//! and the answer is the values whose 95% interval holds the target, with the nearest
+//! on each side; over a span of numbers (a range) a bisection on common random numbers
+//! narrows the crossing to a tolerance, and says which values it tried could not be
+//! told from the target. Where no value in the span crosses, it says so plainly.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use serde::Serialize;
+use toml::{Table, Value};
+
+use super::{number, set};
+use crate::error::{Error, Result};
+use crate::export::Rendered;
+use crate::study::{Plan, StudyResult};
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::MonteCarlo;
+use combat_odds_rules::Scenario;
+
+/// Which chance to balance, and at what.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The measure and outcome, or `None` for the scenario's `p_kill`.
+    pub outcome: Option<(String, String)>,
+    /// The chance sought, 0..1.
+    pub p: f64,
+}
+
+/// Where the parameter may go.
+#[derive(Debug, Clone)]
+pub enum Span {
+    /// These values, each answered.
+    Values(Vec<Value>),
+    /// Any number from `from` to `to`: a bisection to within `tolerance`.
+    Numbers {
+        /// The low end.
+        from: f64,
+        /// The high end.
+        to: f64,
+        /// Stop once the crossing is bracketed this narrowly.
+        tolerance: f64,
+    },
+}
+
+/// One value tried.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Tried {
+    /// The parameter's value.
+    pub value: Value,
+    /// The chance there: exact where the engine reaches, else the estimate.
+    pub p: f64,
+    /// Its 95% interval (the value itself when exact).
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Whether `p` is exact.
+    pub exact: bool,
+}
+
+impl Tried {
+    fn holds(&self, target: f64) -> bool {
+        self.ci_low <= target && target <= self.ci_high
+    }
+}
+
+/// What the balance finder found.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Balance {
+    /// The scenario.
+    pub scenario: String,
+    /// The parameter's key.
+    pub key: String,
+    /// The chance balanced, e.g. `winner = US`.
+    pub chance: String,
+    /// The target.
+    pub target: f64,
+    /// Whether the chance crosses the target in the span.
+    pub crosses: bool,
+    /// Values whose interval holds the target (or exactly equal to it).
+    pub balanced: Vec<Value>,
+    /// The last value on the first side of the target and the first past it, in the
+    /// span's order, where it crosses.
+    pub bracket: Option<(Value, Value)>,
+    /// Every value tried, in the span's order.
+    pub tried: Vec<Tried>,
+    /// Trials at each value, and the seed (the same at each: common random numbers).
+    pub trials: u64,
+    /// The seed.
+    pub seed: u64,
+    /// The answer in a sentence.
+    pub answer: String,
+}
+
+/// The most bisection steps: a span halved this often is finer than any table.
+const MAX_STEPS: usize = 40;
+
+/// Finds where `key` of `base` balances `target` over `span`.
+pub fn balance(
+    base: &Document,
+    key: &str,
+    span: &Span,
+    target: &Target,
+    rules_dir: Option<&Path>,
+    monte_carlo: MonteCarlo,
+    stop: &AtomicBool,
+) -> Result<Balance> {
+    if !(0.0..=1.0).contains(&target.p) {
+        return Err(Error::Results(format!("target {}: give a chance from 0 to 1, e.g. 0.5", target.p)));
+    }
+    let table: Table = base.parse()?;
+    let mut chance = String::new();
+    let mut scenario_name = String::new();
+    let mut at = |value: &Value| -> Result<Tried> {
+        let mut t = table.clone();
+        set(&mut t, key, value.clone()).map_err(|m| base.error(format!("`{key}`: {m}")))?;
+        let text = toml::to_string(&t).map_err(|e| base.error(format!("cannot write the scenario: {e}")))?;
+        let name = format!("{} with {key} = {value}", base.name);
+        let doc = Document::new(name.clone(), name, text);
+        let mut scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+            combat_odds_core::Error::Input { message, .. } => base.error(format!("{key} = {value}: {message}")),
+            other => other,
+        })?;
+        let started = Instant::now();
+        let exact = scenario.exact()?;
+        let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
+        let result = StudyResult::run(plan, exact, started, &|_, _| {}, stop)?;
+        let report = &result.report;
+        scenario_name = report.scenario.clone();
+        let (measure, outcome) = match &target.outcome {
+            None => (report.p_kill.measure.clone(), report.p_kill.outcome.clone()),
+            Some(pair) => pair.clone(),
+        };
+        let rows = report.measures.iter().find(|m| m.measure == measure).ok_or_else(|| {
+            let names: Vec<&str> = report.measures.iter().map(|m| m.measure.as_str()).collect();
+            Error::Results(combat_odds_core::error::unknown("measure", &measure, names.iter().copied()))
+        })?;
+        let row = rows.outcomes.iter().find(|r| r.outcome == outcome).ok_or_else(|| {
+            Error::Results(combat_odds_core::error::unknown(
+                "outcome",
+                &outcome,
+                rows.outcomes.iter().map(|r| r.outcome.as_str()),
+            ))
+        })?;
+        chance = format!("{measure} = {outcome}");
+        Ok(match row.exact {
+            Some(e) => Tried { value: value.clone(), p: e, ci_low: e, ci_high: e, exact: true },
+            None => {
+                Tried { value: value.clone(), p: row.estimate, ci_low: row.ci_low, ci_high: row.ci_high, exact: false }
+            }
+        })
+    };
+    let tried = match span {
+        Span::Values(values) => values.iter().map(&mut at).collect::<Result<Vec<_>>>()?,
+        Span::Numbers { from, to, tolerance } => bisect(&mut at, (*from, *to), *tolerance, target.p)?,
+    };
+    let side = |t: &Tried| t.p >= target.p;
+    let bracket =
+        tried.windows(2).find(|w| side(&w[0]) != side(&w[1])).map(|w| (w[0].value.clone(), w[1].value.clone()));
+    let balanced: Vec<Value> = tried.iter().filter(|t| t.holds(target.p)).map(|t| t.value.clone()).collect();
+    let crosses = bracket.is_some() || !balanced.is_empty();
+    let answer = match (&bracket, balanced.is_empty()) {
+        (None, true) => {
+            let (lo, hi) = tried.iter().fold((1.0_f64, 0.0_f64), |(lo, hi), t| (lo.min(t.p), hi.max(t.p)));
+            format!("no value of {key} tried crosses {}: P({chance}) stays between {lo:.4} and {hi:.4}", target.p)
+        }
+        (Some((a, b)), _) => format!(
+            "P({chance}) crosses {} between {key} = {a} and {key} = {b}{}",
+            target.p,
+            if balanced.is_empty() {
+                String::new()
+            } else {
+                format!("; at {} its 95% interval holds {}", list(&balanced), target.p)
+            }
+        ),
+        (None, false) => format!("P({chance}) is {} within its 95% interval at {key} = {}", target.p, list(&balanced)),
+    };
+    Ok(Balance {
+        scenario: scenario_name,
+        key: key.to_string(),
+        chance,
+        target: target.p,
+        crosses,
+        balanced,
+        bracket,
+        tried,
+        trials: monte_carlo.trials,
+        seed: monte_carlo.seed,
+        answer,
+    })
+}
+
+fn list(values: &[Value]) -> String {
+    values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Both ends, then halves of the bracket that holds the crossing, until it is within
+/// `tolerance`; every value tried, in order along the span.
+fn bisect(
+    at: &mut impl FnMut(&Value) -> Result<Tried>,
+    (from, to): (f64, f64),
+    tolerance: f64,
+    target: f64,
+) -> Result<Vec<Tried>> {
+    if !(from.is_finite() && to.is_finite() && from < to && tolerance > 0.0) {
+        return Err(Error::Results(format!(
+            "from {from} to {to} within {tolerance}: give from < to and a tolerance above 0"
+        )));
+    }
+    let value = |x: f64| Value::Float((x * 1e6).round() / 1e6);
+    let (mut lo, mut hi) = (at(&value(from))?, at(&value(to))?);
+    let mut tried = vec![lo.clone(), hi.clone()];
+    let side = |t: &Tried| t.p >= target;
+    if side(&lo) != side(&hi) {
+        for _ in 0..MAX_STEPS {
+            let (a, b) = (number(&lo.value).unwrap_or(from), number(&hi.value).unwrap_or(to));
+            if b - a <= tolerance {
+                break;
+            }
+            let mid = at(&value((a + b) / 2.0))?;
+            tried.push(mid.clone());
+            if side(&mid) == side(&lo) { lo = mid } else { hi = mid }
+        }
+    }
+    tried.sort_by(|x, y| number(&x.value).unwrap_or(0.0).total_cmp(&number(&y.value).unwrap_or(0.0)));
+    Ok(tried)
+}
+
+impl Rendered for Balance {
+    fn to_table(&self) -> String {
+        let mut out =
+            format!("{}: where P({}) meets {}\n  {}\n\n", self.scenario, self.chance, self.target, self.answer);
+        out += &format!("  {:>12}  {:>10}  {:>23}\n", self.key, "P", "95% interval");
+        for t in &self.tried {
+            let interval = if t.exact { "exact".to_string() } else { format!("[{:.6}, {:.6}]", t.ci_low, t.ci_high) };
+            out += &format!("  {:>12}  {:>10.6}  {:>23}\n", t.value.to_string(), t.p, interval);
+        }
+        out + &format!("({} trials at each value, seed {}: common random numbers)\n", self.trials, self.seed)
+    }
+
+    fn to_csv(&self) -> String {
+        let mut out = format!("{},p,ci_low,ci_high,exact\n", self.key);
+        for t in &self.tried {
+            out += &format!("{},{},{},{},{}\n", t.value, t.p, t.ci_low, t.ci_high, t.exact);
+        }
+        out
+    }
+}

@@ -1,0 +1,104 @@
+//! The chart of a sweep's `p_kill` (or the first side's win, for an engagement): a
+//! line with its interval band against a numeric parameter, bars for a parameter of
+//! names, a heat map over two parameters, and small multiples beyond (one panel per
+//! combination of the other parameters). A Latin hypercube's points fill no grid, so
+//! its answer is the frame alone.
+
+use std::path::Path;
+
+use toml::Value;
+
+use super::{SweepResult, label, number};
+use crate::charts::{self, Footer, Panel, Point, Series};
+use crate::error::Result;
+
+/// The most panels of small multiples; past this the frame alone answers.
+const MAX_PANELS: usize = 16;
+
+/// Draws `sweep.png` and `sweep.svg` into `dir`, where the design makes a picture.
+pub(super) fn draw(dir: &Path, sweep: &SweepResult) -> Result<()> {
+    let s = &sweep.summary;
+    if s.design != super::Design::FullFactorial || sweep.points.is_empty() {
+        return Ok(());
+    }
+    let first = &sweep.points[0].result.report;
+    let kill = format!("P({} = {})", first.p_kill.measure, first.p_kill.outcome);
+    let title = format!("{}: {kill}", s.name);
+    let rules: Vec<&str> = vec![first.rules_hash.as_str()];
+    let footer = Footer::new(s.seed, s.trials, &rules);
+    let stem = dir.join("sweep");
+    let point = |i: usize, x: f64| {
+        let k = &sweep.points[i].result.report.p_kill;
+        let k = &k.odds;
+        let p = k.exact.unwrap_or(k.estimate);
+        // An exact value has no interval.
+        let (low, high) = if k.exact.is_some() { (p, p) } else { (k.ci_low, k.ci_high) };
+        Point { x, p, low, high }
+    };
+    let parameters = &s.parameters;
+    let numeric = |values: &[Value]| values.iter().all(|v| number(v).is_some());
+    match parameters.len() {
+        1 if numeric(&parameters[0].values) => {
+            let points = (0..sweep.points.len()).map(|i| point(i, number(&sweep.points[i].values[0]).unwrap_or(0.0)));
+            let series = Series { label: kill.clone(), points: points.collect() };
+            charts::probability_vs_range(
+                &stem,
+                &title,
+                &parameters[0].key,
+                &[Panel { title: String::new(), series: vec![series] }],
+                &footer,
+            )?;
+        }
+        1 => {
+            let bars: Vec<(String, Point)> =
+                (0..sweep.points.len()).map(|i| (label(&sweep.points[i].values[0]), point(i, 0.0))).collect();
+            charts::bars_with_intervals(&stem, &title, &kill, &bars, &footer)?;
+        }
+        2 => {
+            let columns: Vec<String> = parameters[0].values.iter().map(label).collect();
+            let rows: Vec<String> = parameters[1].values.iter().map(label).collect();
+            let mut cells = vec![vec![None; columns.len()]; rows.len()];
+            for (i, p) in sweep.points.iter().enumerate() {
+                let (c, r) =
+                    (index_of(&parameters[0].values, &p.values[0]), index_of(&parameters[1].values, &p.values[1]));
+                cells[r][c] = Some(point(i, 0.0).p);
+            }
+            charts::heat_map(
+                &stem,
+                &title,
+                (&parameters[0].key, &columns),
+                (&parameters[1].key, &rows),
+                &cells,
+                &footer,
+            )?;
+        }
+        _ if numeric(&parameters[0].values) => {
+            let mut panels: Vec<Panel> = Vec::new();
+            for (i, p) in sweep.points.iter().enumerate() {
+                let rest: Vec<String> = parameters[1..]
+                    .iter()
+                    .zip(&p.values[1..])
+                    .map(|(q, v)| format!("{} = {}", q.key, label(v)))
+                    .collect();
+                let name = rest.join(", ");
+                let x = number(&p.values[0]).unwrap_or(0.0);
+                match panels.iter_mut().find(|panel| panel.title == name) {
+                    Some(panel) => panel.series[0].points.push(point(i, x)),
+                    None => panels.push(Panel {
+                        title: name,
+                        series: vec![Series { label: kill.clone(), points: vec![point(i, x)] }],
+                    }),
+                }
+            }
+            if panels.len() <= MAX_PANELS {
+                charts::probability_vs_range(&stem, &title, &parameters[0].key, &panels, &footer)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn index_of(values: &[Value], v: &Value) -> usize {
+    values.iter().position(|x| x == v).unwrap_or(0)
+}

@@ -1,0 +1,600 @@
+//! Sweeps: one base scenario answered over a grid of its own parameters, for scenario
+//! balance. A sweep file names the base scenario and the keys to vary (any of the
+//! scenario's own keys, by path: `engagement.range`, `side[1].unit[0].count`,
+//! `settings.side_broken`), each with a list or a range of values; the design is every
+//! combination, or a nearly orthogonal Latin hypercube for many parameters (see
+//! [`design`]). Every point is the base scenario with those values written in, set up
+//! by its ruleset like any file (a value the rules refuse is named with its point),
+//! answered exactly where the engine reaches and by Monte Carlo on the same seed
+//! everywhere: trial i of every point draws from the same streams, so neighbouring
+//! points differ by the parameter, not by noise.
+//!
+//! The results directory holds one long frame (`sweep.csv`, `sweep.parquet`: point,
+//! the parameters as columns, then measure, outcome, probability, interval, count,
+//! exact, trials, seed), the design (`design.csv`), `sweep.json` (everything else, and
+//! every point's counts, from which `merge` rebuilds the frames of a sweep split into
+//! shards exactly as one machine writes them), and a chart of `p_kill`: a line with its
+//! interval band for one parameter, a heat map for two, small multiples beyond.
+
+pub mod design;
+pub mod balance;
+mod charts;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+use toml::{Spanned, Table, Value};
+
+pub use design::Design;
+
+use crate::error::{Error, Result};
+use crate::export::directory;
+use crate::study::{Plan, StudyResult, Summary, text_hash};
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{MonteCarlo, Shard};
+use combat_odds_rules::Scenario;
+
+/// Version of the sweep results layout; `merge` refuses another.
+pub const FORMAT: u32 = 1;
+
+/// The most points one sweep may have: past this, ask for a Latin hypercube.
+pub const MAX_POINTS: usize = 10_000;
+
+/// A sweep file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSweep {
+    kind: Spanned<String>,
+    name: Option<String>,
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
+    scenario: Spanned<String>,
+    vary: Spanned<Vec<Spanned<RawVary>>>,
+    #[serde(default)]
+    latin_hypercube: Option<Spanned<i64>>,
+}
+
+/// One parameter as written: a key and its values, listed or as a range.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVary {
+    key: Spanned<String>,
+    values: Option<Vec<Value>>,
+    from: Option<f64>,
+    to: Option<f64>,
+    step: Option<f64>,
+}
+
+/// One parameter of a sweep: a key of the base scenario and the values it takes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parameter {
+    /// The key's path in the scenario, e.g. `side[1].unit[0].count`.
+    pub key: String,
+    /// Its values, in order.
+    pub values: Vec<Value>,
+}
+
+/// A checked sweep: its base scenario, parameters and points.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    /// What the sweep is called.
+    pub name: String,
+    /// The sweep file (for messages and the study hash).
+    pub doc: Document,
+    /// The base scenario.
+    pub base: Document,
+    /// The parameters.
+    pub parameters: Vec<Parameter>,
+    /// How the points were chosen.
+    pub design: Design,
+    /// Every point, as one value index per parameter.
+    pub points: Vec<Vec<usize>>,
+}
+
+impl Sweep {
+    /// Reads and checks a sweep file; `base` reads the scenario file it names (a path
+    /// relative to the sweep file, on the command line). The design's seed is `seed`.
+    pub fn read(doc: &Document, base: impl FnOnce(&str) -> Result<Document>, seed: u64) -> Result<Self> {
+        let raw: RawSweep = doc.parse()?;
+        if raw.kind.get_ref() != "sweep" {
+            let at = raw.kind.span().start;
+            return Err(doc
+                .error_at(at, format!("kind `{}`: a sweep file says kind = \"sweep\"", raw.kind.get_ref()))
+                .into());
+        }
+        let base = base(raw.scenario.get_ref())?;
+        let table: Table = base.parse()?;
+        if raw.vary.get_ref().is_empty() {
+            return Err(doc.error_at(raw.vary.span().start, "no [[vary]]: name one parameter or more").into());
+        }
+        let mut parameters = Vec::new();
+        for vary in raw.vary.into_inner() {
+            let at = vary.span().start;
+            let vary = vary.into_inner();
+            let key = vary.key.get_ref().clone();
+            let values = match (vary.values, vary.from, vary.to, vary.step) {
+                (Some(values), None, None, None) => values,
+                (None, Some(from), Some(to), step) => {
+                    span_values(from, to, step.unwrap_or(1.0)).map_err(|m| doc.error_at(at, format!("`{key}`: {m}")))?
+                }
+                _ => {
+                    return Err(doc
+                        .error_at(at, format!("`{key}`: give `values = [...]`, or `from`, `to` and an optional `step`"))
+                        .into());
+                }
+            };
+            if values.is_empty() {
+                return Err(doc.error_at(at, format!("`{key}` takes no value; give one or more")).into());
+            }
+            if parameters.iter().any(|p: &Parameter| p.key == key) {
+                return Err(doc.error_at(vary.key.span().start, format!("`{key}` is varied twice")).into());
+            }
+            // Every value must have a place to go, before anything runs.
+            set(&mut table.clone(), &key, values[0].clone())
+                .map_err(|m| doc.error_at(vary.key.span().start, format!("`{key}`: {m}")))?;
+            parameters.push(Parameter { key, values });
+        }
+        let levels: Vec<usize> = parameters.iter().map(|p| p.values.len()).collect();
+        let design = match raw.latin_hypercube {
+            None => Design::FullFactorial,
+            Some(n) if (2..=MAX_POINTS as i64).contains(n.get_ref()) => Design::LatinHypercube(*n.get_ref() as usize),
+            Some(n) => {
+                return Err(doc
+                    .error_at(
+                        n.span().start,
+                        format!("latin_hypercube takes 2 to {MAX_POINTS} points, not {}", n.get_ref()),
+                    )
+                    .into());
+            }
+        };
+        let size = levels.iter().try_fold(1usize, |a, &n| a.checked_mul(n)).filter(|_| design == Design::FullFactorial);
+        if design == Design::FullFactorial && size.is_none_or(|n| n > MAX_POINTS) {
+            return Err(doc
+                .error(format!(
+                    "every combination of {} values is more than {MAX_POINTS} points; add `latin_hypercube = N` for N well-spread points",
+                    levels.iter().map(usize::to_string).collect::<Vec<_>>().join(" x ")
+                ))
+                .into());
+        }
+        let points = design.points(&levels, seed);
+        Ok(Sweep {
+            name: raw.name.unwrap_or_else(|| doc.name.clone()),
+            doc: doc.clone(),
+            base,
+            parameters,
+            design,
+            points,
+        })
+    }
+
+    /// The values of point `i`, one per parameter.
+    pub fn values(&self, i: usize) -> Vec<Value> {
+        self.points[i].iter().zip(&self.parameters).map(|(&v, p)| p.values[v].clone()).collect()
+    }
+
+    /// "key = value, ..." for point `i`.
+    pub fn describe(&self, i: usize) -> String {
+        let values = self.values(i);
+        let parts: Vec<String> = self.parameters.iter().zip(&values).map(|(p, v)| format!("{} = {v}", p.key)).collect();
+        parts.join(", ")
+    }
+
+    /// The scenario of point `i`: the base with the point's values written in.
+    pub fn scenario(&self, i: usize) -> Result<Document> {
+        let mut table: Table = self.base.parse()?;
+        for (p, v) in self.parameters.iter().zip(self.values(i)) {
+            set(&mut table, &p.key, v)
+                .map_err(|m| self.doc.error(format!("point {} ({}): {m}", i + 1, self.describe(i))))?;
+        }
+        let text = toml::to_string(&table).map_err(|e| self.doc.error(format!("cannot write point {}: {e}", i + 1)))?;
+        let name = format!("{} point {} ({})", self.doc.name, i + 1, self.describe(i));
+        Ok(Document::new(name.clone(), name, text))
+    }
+
+    /// Every point's scenario set up, before any runs: a value the rules refuse is named
+    /// with its point, and nothing has been spent.
+    pub fn set_up(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Vec<(Document, Scenario)>> {
+        (0..self.points.len())
+            .map(|i| {
+                let doc = self.scenario(i)?;
+                let scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+                    combat_odds_core::Error::Input { message, .. } => {
+                        self.doc.error(format!("point {} ({}): {message}", i + 1, self.describe(i)))
+                    }
+                    other => other,
+                })?;
+                Ok((doc, scenario))
+            })
+            .collect()
+    }
+
+    /// Text hash of the sweep and its base, so only parts of one sweep merge.
+    pub fn hash(&self) -> String {
+        text_hash(&format!("{}\n{}", self.doc.text, self.base.text))
+    }
+}
+
+/// `from`, `from + step`, ... up to `to` (within a millionth of a step), as integers
+/// when every one is whole.
+pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Value>, String> {
+    if !(from.is_finite() && to.is_finite() && step.is_finite() && step > 0.0 && to >= from) {
+        return Err(format!("from {from} to {to} by {step}: give from <= to and a step above 0"));
+    }
+    let n = ((to - from) / step + 1e-6).floor() as usize + 1;
+    if n > MAX_POINTS {
+        return Err(format!("from {from} to {to} by {step} is {n} values, more than {MAX_POINTS}"));
+    }
+    let xs: Vec<f64> = (0..n).map(|k| from + k as f64 * step).collect();
+    Ok(match xs.iter().all(|x| x.fract() == 0.0) {
+        true => xs.into_iter().map(|x| Value::Integer(x as i64)).collect(),
+        false => xs.into_iter().map(|x| Value::Float((x * 1e9).round() / 1e9)).collect(),
+    })
+}
+
+/// Writes `value` at `path` (`a.b[2].c`) in `table`: tables on the way are made where
+/// missing (a `[settings]` the base leaves out), array elements must exist.
+fn set(table: &mut Table, path: &str, value: Value) -> std::result::Result<(), String> {
+    let segments: Vec<&str> = path.split('.').collect();
+    let (last, ways) = segments.split_last().ok_or("an empty key")?;
+    let mut here = table;
+    for segment in ways {
+        let slot = step(here, segment)?;
+        here = slot.as_table_mut().ok_or_else(|| format!("`{segment}` is not a table"))?;
+    }
+    let (name, index) = split_index(last)?;
+    match index {
+        None => {
+            here.insert(name.to_string(), value);
+        }
+        Some(i) => *element(here, name, i)? = value,
+    }
+    Ok(())
+}
+
+/// The value a segment names inside `table`, made an empty table when missing.
+fn step<'t>(table: &'t mut Table, segment: &str) -> std::result::Result<&'t mut Value, String> {
+    let (name, index) = split_index(segment)?;
+    match index {
+        None => Ok(table.entry(name.to_string()).or_insert_with(|| Value::Table(Table::new()))),
+        Some(i) => element(table, name, i),
+    }
+}
+
+fn element<'t>(table: &'t mut Table, name: &str, i: usize) -> std::result::Result<&'t mut Value, String> {
+    let items = table.get_mut(name).and_then(Value::as_array_mut).ok_or_else(|| format!("`{name}` is not a list"))?;
+    let len = items.len();
+    items.get_mut(i).ok_or_else(|| format!("`{name}[{i}]`: the list has {len} entries, counted from 0"))
+}
+
+/// `name[i]` as (name, Some(i)); `name` as (name, None).
+fn split_index(segment: &str) -> std::result::Result<(&str, Option<usize>), String> {
+    match segment.split_once('[') {
+        None if !segment.is_empty() => Ok((segment, None)),
+        Some((name, rest)) if !name.is_empty() => {
+            let i = rest.strip_suffix(']').and_then(|n| n.parse().ok());
+            i.map(|i| (name, Some(i))).ok_or_else(|| format!("`{segment}`: write an entry as name[N], N from 0"))
+        }
+        _ => Err(format!("`{segment}` is not a key")),
+    }
+}
+
+/// One answered point.
+pub struct PointResult {
+    /// Its index in the design, from 0.
+    pub index: usize,
+    /// Its parameter values.
+    pub values: Vec<Value>,
+    /// Its study: every measure, exact beside Monte Carlo.
+    pub result: StudyResult,
+}
+
+/// A point as `sweep.json` keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PointSummary {
+    /// Its index in the design, from 0.
+    pub index: usize,
+    /// Its parameter values.
+    pub values: Vec<Value>,
+    /// Its study's summary (counts, exact fractions).
+    pub summary: Summary,
+}
+
+/// `sweep.json`: everything about a sweep but its frames, and every point's counts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SweepSummary {
+    /// Sweep results layout version.
+    pub format: u32,
+    /// The sweep's name.
+    pub name: String,
+    /// Hash of the sweep file and its base scenario.
+    pub sweep_hash: String,
+    /// The parameters.
+    pub parameters: Vec<Parameter>,
+    /// How the points were chosen.
+    pub design: Design,
+    /// Points in the whole design.
+    pub points: usize,
+    /// The shard this directory holds (points K, K+N, ...), or `null` for the whole.
+    pub shard: Option<Shard>,
+    /// Master seed, the same at every point.
+    pub seed: u64,
+    /// Trials at every point.
+    pub trials: u64,
+    /// combat-odds version.
+    pub version: String,
+    /// Seconds from the first set-up to the last trial (summed over shards).
+    pub wall_time_s: f64,
+    /// Every point this directory holds, in design order.
+    pub results: Vec<PointSummary>,
+}
+
+/// A sweep's answers, ready to write.
+pub struct SweepResult {
+    /// Everything but the frames.
+    pub summary: SweepSummary,
+    /// Every point held, in design order.
+    pub points: Vec<PointResult>,
+}
+
+/// Runs `shard`'s points of `sweep` (every point for [`Shard::WHOLE`]) one after
+/// another, each on every thread; `progress` hears (trials done, trials planned) over
+/// the whole shard, `stop` ends it at the next batch.
+pub fn run(
+    sweep: &Sweep,
+    rules_dir: Option<&Path>,
+    monte_carlo: MonteCarlo,
+    shard: Option<Shard>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<SweepResult> {
+    let started = Instant::now();
+    let set_up = sweep.set_up(rules_dir, monte_carlo)?;
+    let whole = shard.unwrap_or(Shard::WHOLE);
+    let mine: Vec<usize> =
+        (0..sweep.points.len()).filter(|i| (i % whole.count as usize) + 1 == whole.index as usize).collect();
+    let planned = mine.len() as u64 * monte_carlo.trials;
+    let mut points = Vec::with_capacity(mine.len());
+    let mut scenarios: Vec<Option<(Document, Scenario)>> = set_up.into_iter().map(Some).collect();
+    for (k, &i) in mine.iter().enumerate() {
+        let (doc, mut scenario) = scenarios[i].take().expect("each point runs once");
+        let point_started = Instant::now();
+        let exact = scenario.exact()?;
+        let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
+        let base = k as u64 * monte_carlo.trials;
+        let result = StudyResult::run(plan, exact, point_started, &|done, _| progress(base + done, planned), stop)?;
+        points.push(PointResult { index: i, values: sweep.values(i), result });
+    }
+    progress(planned, planned);
+    let summary = SweepSummary {
+        format: FORMAT,
+        name: sweep.name.clone(),
+        sweep_hash: sweep.hash(),
+        parameters: sweep.parameters.clone(),
+        design: sweep.design,
+        points: sweep.points.len(),
+        shard,
+        seed: monte_carlo.seed,
+        trials: monte_carlo.trials,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        wall_time_s: started.elapsed().as_secs_f64(),
+        results: points
+            .iter()
+            .map(|p| PointSummary { index: p.index, values: p.values.clone(), summary: p.result.summary.clone() })
+            .collect(),
+    };
+    Ok(SweepResult { summary, points })
+}
+
+/// The sweep's long frame and the design's frame.
+const FRAME: &str = "sweep";
+const DESIGN: &str = "design";
+
+impl SweepResult {
+    /// Adds up the directories of one sweep's shards into the sweep one machine writes.
+    pub fn merge(parts: Vec<(PathBuf, SweepSummary)>) -> Result<Self> {
+        let Some((first_dir, first)) = parts.first().cloned() else {
+            return Err(Error::Results("merge needs at least one sweep directory".into()));
+        };
+        let count = first.shard.map_or(1, |s| s.count);
+        let mut seen = vec![false; count as usize];
+        let mut results = Vec::new();
+        for (dir, s) in &parts {
+            let file = dir.join("sweep.json").display().to_string();
+            let same = s.format == first.format
+                && s.sweep_hash == first.sweep_hash
+                && s.seed == first.seed
+                && s.trials == first.trials
+                && s.shard.map(|x| x.count) == Some(count);
+            if !same {
+                return Err(Error::input(
+                    file,
+                    format!(
+                        "not a shard of the sweep in {}: only the shards K/{count} of one sweep merge",
+                        first_dir.display()
+                    ),
+                ));
+            }
+            let k = s.shard.map_or(0, |x| x.index as usize - 1);
+            if std::mem::replace(&mut seen[k], true) {
+                return Err(Error::input(file, format!("shard {}/{count} is given twice", k + 1)));
+            }
+            results.extend(s.results.iter().cloned());
+        }
+        let missing: Vec<String> =
+            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{count}", k + 1)).collect();
+        if !missing.is_empty() {
+            return Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))));
+        }
+        results.sort_by_key(|r| r.index);
+        let points = results
+            .iter()
+            .map(|r| {
+                Ok(PointResult {
+                    index: r.index,
+                    values: r.values.clone(),
+                    result: StudyResult::from_summary(&r.summary)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let summary =
+            SweepSummary { shard: None, wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(), results, ..first };
+        Ok(SweepResult { summary, points })
+    }
+
+    /// One row per (point, measure, outcome): the point, each parameter, then the
+    /// measure's columns as `run` writes them, then trials and seed.
+    pub fn frame(&self) -> PolarsResult<DataFrame> {
+        let mut frames = Vec::new();
+        for p in &self.points {
+            let mut frame = p.result.long_frame()?;
+            let rows = frame.height();
+            let mut front = vec![Column::new("point".into(), vec![p.index as u32 + 1; rows])];
+            for (parameter, value) in self.summary.parameters.iter().zip(&p.values) {
+                front.push(constant(&parameter.key, &parameter.values, value, rows));
+            }
+            for (i, c) in front.into_iter().enumerate() {
+                frame.insert_column(i, c)?;
+            }
+            frame.with_column(Column::new("trials".into(), vec![p.result.summary.trials; rows]))?;
+            frame.with_column(Column::new("seed".into(), vec![p.result.summary.seed; rows]))?;
+            frames.push(frame);
+        }
+        let mut all = frames.into_iter();
+        let first = all.next().unwrap_or_default();
+        all.try_fold(first, |acc, f| acc.vstack(&f))
+    }
+
+    /// The design: one row per point held, its parameter values.
+    pub fn design_frame(&self) -> PolarsResult<DataFrame> {
+        let mut columns =
+            vec![Column::new("point".into(), self.points.iter().map(|p| p.index as u32 + 1).collect::<Vec<_>>())];
+        for (k, parameter) in self.summary.parameters.iter().enumerate() {
+            let values: Vec<&Value> = self.points.iter().map(|p| &p.values[k]).collect();
+            columns.push(typed(&parameter.key, &parameter.values, &values));
+        }
+        DataFrame::new_infer_height(columns)
+    }
+
+    /// What every frame carries as Parquet key-value metadata.
+    fn metadata(&self) -> Vec<(String, String)> {
+        let s = &self.summary;
+        [
+            ("combat_odds.sweep", s.name.clone()),
+            ("combat_odds.sweep_hash", s.sweep_hash.clone()),
+            ("combat_odds.seed", s.seed.to_string()),
+            ("combat_odds.trials", s.trials.to_string()),
+            ("combat_odds.version", s.version.clone()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    /// The frames (CSV and Parquet) and `sweep.json`, in memory.
+    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        let polars = Error::frame("a sweep frame");
+        let metadata = self.metadata();
+        let mut files = Vec::new();
+        for (name, mut frame) in
+            [(FRAME, self.frame().map_err(polars)?), (DESIGN, self.design_frame().map_err(polars)?)]
+        {
+            let (csv, parquet) = directory::frame_bytes(&mut frame, &metadata).map_err(polars)?;
+            files.extend([(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)]);
+        }
+        let summary = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
+        files.push(("sweep.json".to_string(), summary.into_bytes()));
+        Ok(files)
+    }
+
+    /// Writes the sweep's directory whole or not at all (see [`crate::export::directory`]).
+    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
+        directory::write_whole(dir, force, |tmp| {
+            combat_odds_core::interrupt::check()?;
+            directory::write_files(tmp, &self.files()?)?;
+            // A shard's chart would show only its points: the merged sweep draws it.
+            if self.summary.shard.is_none() {
+                charts::draw(tmp, self)?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Reads a sweep directory's `sweep.json`, or `None` when the directory holds none.
+pub fn read_summary(dir: &Path) -> Result<Option<SweepSummary>> {
+    let path = dir.join("sweep.json");
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(path.clone(), e))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        Error::input(
+            path.display().to_string(),
+            format!("line {} column {}: {e}; not a sweep this version writes", e.line(), e.column()),
+        )
+    })
+}
+
+/// A parameter's column of `rows` copies of `value`, typed as [`typed`] types it.
+fn constant(key: &str, all: &[Value], value: &Value, rows: usize) -> Column {
+    typed(key, all, &vec![value; rows])
+}
+
+/// A parameter's column: whole numbers when every value of it is one, numbers when
+/// every one is a number, switches when every one is, else the values as TOML text.
+fn typed(key: &str, all: &[Value], values: &[&Value]) -> Column {
+    if all.iter().all(Value::is_integer) {
+        Column::new(key.into(), values.iter().map(|v| v.as_integer()).collect::<Vec<_>>())
+    } else if all.iter().all(|v| v.is_integer() || v.is_float()) {
+        Column::new(key.into(), values.iter().map(|v| number(v)).collect::<Vec<_>>())
+    } else if all.iter().all(Value::is_bool) {
+        Column::new(key.into(), values.iter().map(|v| v.as_bool()).collect::<Vec<_>>())
+    } else {
+        Column::new(key.into(), values.iter().map(|v| label(v)).collect::<Vec<_>>())
+    }
+}
+
+/// A number value as f64.
+pub(crate) fn number(v: &Value) -> Option<f64> {
+    v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
+}
+
+/// A value as a reader names it: strings without their quotes.
+pub(crate) fn label(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        text.parse().expect("a TOML table")
+    }
+
+    #[test]
+    fn a_key_path_reaches_into_lists_and_makes_missing_tables() {
+        let mut t = table("[[side]]\n[[side.unit]]\ncount = 1\n[[side]]\n[[side.unit]]\ncount = 2\n");
+        set(&mut t, "side[1].unit[0].count", Value::Integer(5)).unwrap();
+        set(&mut t, "settings.side_broken", Value::String("all_suppressed".into())).unwrap();
+        assert_eq!(t["side"][1]["unit"][0]["count"].as_integer(), Some(5));
+        assert_eq!(t["settings"]["side_broken"].as_str(), Some("all_suppressed"));
+        assert_eq!(
+            set(&mut t, "side[2].unit[0].count", Value::Integer(1)).unwrap_err(),
+            "`side[2]`: the list has 2 entries, counted from 0"
+        );
+        assert_eq!(set(&mut t, "side.name", Value::Integer(1)).unwrap_err(), "`side` is not a table");
+    }
+
+    #[test]
+    fn a_range_of_values_is_whole_numbers_when_it_can_be() {
+        let ints: Vec<i64> = span_values(10.0, 20.0, 5.0).unwrap().iter().filter_map(Value::as_integer).collect();
+        assert_eq!(ints, [10, 15, 20]);
+        let floats: Vec<f64> = span_values(1.0, 2.0, 0.5).unwrap().iter().filter_map(Value::as_float).collect();
+        assert_eq!(floats, [1.0, 1.5, 2.0]);
+        assert!(span_values(2.0, 1.0, 1.0).is_err());
+    }
+}

@@ -26,5 +26,6 @@ mod readme;
 mod regress;
 mod run_command;
 mod sensitivity;
+mod sweep;
 mod value_stability;
 mod web;

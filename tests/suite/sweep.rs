@@ -1,0 +1,196 @@
+//! `sweep`, `merge` of sweep shards and `balance`: every point is its base scenario
+//! with the point's values written in; the frame is the same bytes on one thread and
+//! two, and through shards merged; a key or value that cannot be is named; the balance
+//! finder brackets a crossing, or says plainly there is none.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::cli::{self, assert_contains, error_line, stdout_of, write};
+
+const MC_SWEEP: &str = "experiments/sweep_mc_hmg_vs_rifle_sections.toml";
+const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
+
+/// Runs `sweep` with `extra` flags into `out`, checking it succeeded.
+fn sweep(file: &str, out: &Path, extra: &[&str]) {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["sweep", file, "--trials", "4000", "--out", out];
+    args.extend_from_slice(extra);
+    let ran = cli::run(&args);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+}
+
+/// The files of a sweep directory that must match byte for byte: the frames.
+const FRAMES: [&str; 4] = ["sweep.csv", "sweep.parquet", "design.csv", "design.parquet"];
+
+/// `sweep.json` without its wall time, which no two runs share.
+fn summary(dir: &Path) -> Value {
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).unwrap()).unwrap();
+    s["wall_time_s"] = Value::Null;
+    for point in s["results"].as_array_mut().unwrap() {
+        point["summary"]["wall_time_s"] = Value::Null;
+    }
+    s
+}
+
+fn assert_same(a: &Path, b: &Path) {
+    for f in FRAMES {
+        assert!(std::fs::read(a.join(f)).unwrap() == std::fs::read(b.join(f)).unwrap(), "{f} differs: {a:?} {b:?}");
+    }
+    assert_eq!(summary(a), summary(b));
+}
+
+#[test]
+fn a_sweep_is_the_same_bytes_on_one_thread_and_two_and_through_shards_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    sweep(MC_SWEEP, &one, &["--threads", "1"]);
+    sweep(MC_SWEEP, &two, &["--threads", "2"]);
+    assert_same(&one, &two);
+    assert!(one.join("sweep.png").exists() && one.join("sweep.svg").exists(), "a heat map of the two parameters");
+
+    let parts: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("part-{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        sweep(MC_SWEEP, part, &["--shard", &format!("{}/3", k + 1)]);
+        assert!(!part.join("sweep.png").exists(), "a shard draws no chart of its few points");
+    }
+    let merged = dir.path().join("merged");
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().rev().map(|p| p.to_str().unwrap()));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    stdout_of(&args);
+    assert_same(&one, &merged);
+    assert!(merged.join("sweep.png").exists());
+
+    // A missing shard is named.
+    let mut args = vec!["merge", parts[0].to_str().unwrap(), parts[2].to_str().unwrap()];
+    let out = dir.path().join("short");
+    args.extend(["--out", out.to_str().unwrap()]);
+    assert_contains(&error_line(&cli::run(&args)), &["shard(s) 2/3 missing"]);
+}
+
+#[test]
+fn each_point_is_its_base_scenario_with_the_values_written_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    sweep(MC_SWEEP, &out, &[]);
+    let frame = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
+    let header: Vec<&str> = frame.lines().next().unwrap().split(',').collect();
+    assert_eq!(&header[..4], ["point", "side[1].unit[0].count", "side[0].unit[0].situation", "measure"]);
+    // Point 3 is two sections against the HMG in good cover: the base file with
+    // `count = 2` written in, run by `run`, gives the same exact odds.
+    let base = std::fs::read_to_string(MC_BASE).unwrap();
+    let edited = base.replacen("count = 3", "count = 2", 1);
+    assert_ne!(edited, base);
+    let file = write(dir.path(), "two_sections.toml", &edited);
+    let run_out = dir.path().join("run");
+    stdout_of(&["run", file.to_str().unwrap(), "--trials", "4000", "--out", run_out.to_str().unwrap()]);
+    let run_summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_out.join("summary.json")).unwrap()).unwrap();
+    let sweep_summary = summary(&out);
+    let point = &sweep_summary["results"][2];
+    assert_eq!(point["values"], serde_json::json!([2, "good_cover"]));
+    assert_eq!(point["summary"]["measures"], run_summary["measures"], "the same counts and exact fractions");
+}
+
+#[test]
+fn a_key_or_value_that_cannot_be_is_named_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(MC_BASE, dir.path().join("base.toml")).unwrap();
+    let study = |vary: &str| {
+        let text = format!("kind = \"sweep\"\nscenario = \"base.toml\"\n\n[[vary]]\n{vary}\n");
+        let path = write(dir.path(), "study.toml", &text);
+        let out = dir.path().join("out");
+        error_line(&cli::run(&["sweep", path.to_str().unwrap(), "--trials", "100", "--out", out.to_str().unwrap()]))
+    };
+    let line = study("key = \"side[5].unit[0].count\"\nvalues = [1]");
+    assert_contains(&line, &["study.toml:5:7", "`side[5]`: the list has 2 entries, counted from 0"]);
+    let line = study("key = \"side[1].unit[0].count\"\nvalues = [0, 2]");
+    assert_contains(&line, &["study.toml", "point 1 (side[1].unit[0].count = 0)"]);
+    let line = study("key = \"engagement.range\"\nfrom = 30\nto = 10");
+    assert_contains(&line, &["give from <= to and a step above 0"]);
+    let line = study("key = \"engagement.range\"");
+    assert_contains(&line, &["give `values = [...]`, or `from`, `to` and an optional `step`"]);
+}
+
+#[test]
+fn balance_brackets_the_crossing_over_listed_values() {
+    let out = stdout_of(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--from",
+        "1",
+        "--to",
+        "6",
+        "--step",
+        "1",
+        "--trials",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let found: Value = serde_json::from_str(&out).unwrap();
+    // P(Germans win) is exact 0.619072 with two sections and about 0.32 with three.
+    assert_eq!(found["bracket"], serde_json::json!([2, 3]));
+    assert_eq!(found["crosses"], true);
+    assert_eq!(found["tried"][1]["exact"], true);
+    assert!((found["tried"][1]["p"].as_f64().unwrap() - 0.619072).abs() < 1e-6, "{found}");
+    assert_contains(
+        found["answer"].as_str().unwrap(),
+        &["crosses 0.5 between side[1].unit[0].count = 2 and side[1].unit[0].count = 3"],
+    );
+}
+
+#[test]
+fn balance_says_plainly_when_nothing_in_the_span_crosses() {
+    let out = stdout_of(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--values",
+        "5,6",
+        "--target",
+        "0.9",
+        "--trials",
+        "2000",
+    ]);
+    assert_contains(&out, &["no value of side[1].unit[0].count tried crosses 0.9"]);
+}
+
+#[test]
+fn balance_bisects_a_span_of_range_to_its_tolerance() {
+    // The embedded duel's p_kill falls as the range grows through the gun's bands
+    // (0.9216 at 1 in., 0.51 at 40 in.):
+    // exact at every range, so the bisection's bracket is exact too.
+    let dir = tempfile::tempdir().unwrap();
+    let duel = write(dir.path(), "duel.toml", include_str!("../../experiments/cd_tank_duel.toml"));
+    let out = stdout_of(&[
+        "balance",
+        duel.to_str().unwrap(),
+        "--vary",
+        "range",
+        "--from",
+        "1",
+        "--to",
+        "40",
+        "--tolerance",
+        "0.5",
+        "--target",
+        "0.6",
+        "--trials",
+        "1000",
+        "--format",
+        "json",
+    ]);
+    let found: Value = serde_json::from_str(&out).unwrap();
+    let (a, b) = (found["bracket"][0].as_f64().unwrap(), found["bracket"][1].as_f64().unwrap());
+    assert!(b > a && b - a <= 0.5, "bracketed within the tolerance: {a} to {b}");
+    let tried = found["tried"].as_array().unwrap();
+    let p_at = |x: f64| tried.iter().find(|t| t["value"].as_f64() == Some(x)).unwrap()["p"].as_f64().unwrap();
+    assert!(p_at(a) >= 0.6 && p_at(b) < 0.6, "{found}");
+    assert!(tried.iter().all(|t| t["exact"] == true));
+}

@@ -27,7 +27,7 @@ pub enum Command {
     /// Run a study (an engagement, or any scenario) and write one frame per measure as
     /// CSV and Parquet, with summary.json, to a results directory.
     Run(RunArgs),
-    /// Answer one scenario over a grid of its own parameters (a sweep file's [[vary]]
+    /// Answer one scenario over a grid of its own parameters (a sweep file's `[[vary]]`
     /// keys): every point exact where the engine reaches, Monte Carlo on common random
     /// numbers otherwise, as one long frame (CSV, Parquet), the design, sweep.json and
     /// a chart.

@@ -166,9 +166,12 @@ fn every_shipped_scenario_is_offered_and_answers() {
         .count();
     assert_eq!(shipped.len(), on_disk, "every file of experiments/");
     for s in shipped {
-        // A comparison is answered by compare, any other scenario by fire.
-        let (endpoint, trials) = if s["kind"] == "compare" { ("/api/compare", 200) } else { ("/api/fire", 2000) };
-        let body = json!({ "scenario": s["text"], "name": s["name"], "trials": trials });
+        // A comparison is answered by compare, a sweep by sweep, any other scenario by fire.
+        let (endpoint, body) = match s["kind"].as_str().unwrap() {
+            "compare" => ("/api/compare", json!({ "scenario": s["text"], "name": s["name"], "trials": 200 })),
+            "sweep" => ("/api/sweep", json!({ "sweep": s["text"], "trials": 200 })),
+            _ => ("/api/fire", json!({ "scenario": s["text"], "name": s["name"], "trials": 2000 })),
+        };
         let request = Request::post(endpoint).header("content-type", "application/json");
         let (status, body) = rt.block_on(call(Config::default(), request.body(Body::from(body.to_string())).unwrap()));
         assert_eq!(status, StatusCode::OK, "{}: {body}", s["name"]);
@@ -466,4 +469,57 @@ fn a_sensitivity_search_is_a_long_run_and_waits_for_a_slot() {
     let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", json!({ "scenario": DUEL }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs"), "{body}");
+}
+
+#[test]
+fn a_sweep_on_the_page_is_the_sweep_the_cli_writes() {
+    let rt = runtime();
+    let study = std::fs::read_to_string("experiments/sweep_mc_hmg_vs_rifle_sections.toml").unwrap();
+    let app = router(Config::default());
+    let (status, swept) = rt.block_on(answer(&app, post("/api/sweep", json!({ "sweep": study, "trials": 3000 }))));
+    assert_eq!(status, StatusCode::OK, "{swept}");
+    assert_eq!(swept["points"].as_array().unwrap().len(), 16);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let ran = cli(&[
+        "sweep",
+        "experiments/sweep_mc_hmg_vs_rifle_sections.toml",
+        "--trials",
+        "3000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let id = swept["id"].as_u64().unwrap();
+    for name in ["sweep.csv", "sweep.parquet", "design.csv"] {
+        let response = rt.block_on(app.clone().oneshot(get(&format!("/api/results/{id}/{name}")))).unwrap();
+        let bytes = rt.block_on(to_bytes(response.into_body(), 1 << 26)).unwrap();
+        assert!(bytes == std::fs::read(out.join(name)).unwrap(), "{name}: the page's file is the file `sweep` writes");
+    }
+    // A sweep names its base by file name: only a shipped one, or the text given.
+    let elsewhere = study.replace("mc_engagement_hmg_vs_rifle_platoon.toml", "/etc/passwd");
+    let (status, body) = rt.block_on(call(Config::default(), post("/api/sweep", json!({ "sweep": elsewhere }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("is not a shipped scenario"), "{body}");
+}
+
+#[test]
+fn the_balance_finder_on_the_page_brackets_the_crossing() {
+    let base = std::fs::read_to_string("experiments/mc_engagement_hmg_vs_rifle_platoon.toml").unwrap();
+    let request =
+        json!({ "scenario": base, "vary": "side[1].unit[0].count", "from": 1, "to": 5, "step": 1, "trials": 3000 });
+    let (status, found) = runtime().block_on(call(Config::default(), post("/api/balance", request)));
+    assert_eq!(status, StatusCode::OK, "{found}");
+    // Two sections leave the Germans an exact 0.619072; three, about 0.32.
+    assert_eq!(found["bracket"], json!([2, 3]));
+    let (status, body) = runtime().block_on(call(
+        Config { rules_dir: None, limits: Limits { max_trials: 10_000, max_runs: 1 } },
+        post(
+            "/api/balance",
+            json!({ "scenario": base, "vary": "engagement.range", "from": 10, "to": 30, "trials": 1000 }),
+        ),
+    ));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A bisection may try 42 values: 42,000 trials.
+    assert!(body["error"].as_str().unwrap().starts_with("trials 1000: 42 points of them are 42000 trials"), "{body}");
 }

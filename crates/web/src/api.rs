@@ -37,7 +37,12 @@ pub(crate) struct Shipped {
     pub text: &'static str,
 }
 
-/// `GET /api/scenarios`: every shipped scenario and comparison.
+/// The text of the shipped file named `name`, if there is one.
+pub(crate) fn shipped(name: &str) -> Option<&'static str> {
+    SHIPPED.iter().find(|(n, ..)| *n == name).map(|&(.., text)| text)
+}
+
+/// `GET /api/scenarios`: every shipped scenario, comparison and sweep.
 pub(crate) async fn scenarios() -> Json<Vec<Shipped>> {
     Json(SHIPPED.iter().map(|&(name, kind, text)| Shipped { name, kind, text }).collect())
 }

@@ -13,6 +13,8 @@
 //! - `form`: what the page offers in place of each value of a scenario file
 //!   (`POST /api/form`), from the lists the rules checked it against.
 //! - `compare`: comparisons across rulesets (`GET /api/words`, `POST /api/compare`).
+//! - `sweeps`: scenario balance (`POST /api/sweep`, `POST /api/balance`), answered as
+//!   server-sent events.
 //! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
 //!   files (`GET /api/results/{id}/{file}`).
 //!
@@ -33,6 +35,7 @@ mod stream;
 mod views;
 mod form;
 mod compare;
+mod sweeps;
 mod runs;
 
 use std::future::Future;
@@ -94,6 +97,8 @@ pub fn router(config: Config) -> Router {
         .route("/api/form", post(form::form))
         .route("/api/words", get(compare::words))
         .route("/api/compare", post(compare::compare))
+        .route("/api/sweep", post(sweeps::sweep))
+        .route("/api/balance", post(sweeps::balance))
         .route("/api/run", post(runs::run))
         .route("/api/results/{id}/{file}", get(runs::file))
         .with_state(Arc::new(state))

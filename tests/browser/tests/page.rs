@@ -221,3 +221,31 @@ async fn a_comparison_and_the_tables_are_shown_with_their_sources() {
     screenshot(&client, "page-tables.png").await;
     client.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sweep_and_the_balance_finder_answer_from_the_page() {
+    let (_server, _driver, client, address) = session().await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact")).await;
+    click(&client, "tab-balance").await;
+    // The shipped HMG sweep opens first: sections by cover, a heat map of P(Germans win).
+    click(&client, "sweep-start").await;
+    text_when(&client, "sweep-status", |t| t == "done").await;
+    let heat = text_when(&client, "sweep-heat", |t| t.contains('%')).await;
+    assert!(heat.contains("good_cover") && heat.contains("no_or_light_cover"), "{heat}");
+    let files = text_when(&client, "sweep-downloads", |t| t.contains("sweep.parquet")).await;
+    assert!(files.contains("design.csv"), "{files}");
+
+    let script = "const s = document.getElementById('balance-scenario'); \
+                  s.value = 'mc_engagement_hmg_vs_rifle_platoon.toml'; s.dispatchEvent(new Event('change')); \
+                  document.getElementById('balance-vary').value = 'side[1].unit[0].count'; \
+                  document.getElementById('balance-from').value = '1'; \
+                  document.getElementById('balance-to').value = '5'; \
+                  document.getElementById('balance-step').value = '1';";
+    client.execute(script, vec![]).await.unwrap();
+    click(&client, "balance-start").await;
+    let found = text_when(&client, "balance-answer", |t| !t.is_empty()).await;
+    assert!(found.contains("crosses 0.5 between side[1].unit[0].count = 2 and side[1].unit[0].count = 3"), "{found}");
+    screenshot(&client, "page-balance.png").await;
+    client.close().await.unwrap();
+}

@@ -1,0 +1,201 @@
+//! Scenario balance on the page: a sweep file answered over its grid
+//! (`POST /api/sweep`) and the balance finder (`POST /api/balance`), both as
+//! server-sent events, bounded in their total trials, stopped when their stream
+//! closes. A sweep names its base scenario by file name: the page's request gives the
+//! base's text, or the name of a shipped scenario; no path is ever opened.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use axum::Json;
+use axum::extract::State as Shared;
+use axum::http::StatusCode;
+use axum::response::sse::{Event, Sse};
+use futures_util::Stream;
+use serde::{Deserialize, Serialize};
+use toml::Value;
+
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::MonteCarlo;
+use combat_odds_report::error::Error as ReportError;
+use combat_odds_report::export::KillRow;
+use combat_odds_report::sweep::balance::{self, Balance, Span, Target};
+use combat_odds_report::sweep::{self, Design, Parameter, Sweep, SweepResult};
+
+use crate::LONG_RUN;
+use crate::api::{Refused, ScenarioRequest, slot};
+use crate::state::State;
+use crate::stream::{Progress, as_found, streamed};
+
+/// Trials at each point when the request names none.
+const POINT_TRIALS: u64 = 20_000;
+
+/// `POST /api/sweep`: a sweep file, its base scenario, and how to sample.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SweepRequest {
+    /// The sweep file's text.
+    pub sweep: String,
+    /// The base scenario's text; when not given, the shipped scenario the sweep names.
+    pub base: Option<String>,
+    /// Trials at every point.
+    pub trials: Option<u64>,
+    /// Master seed.
+    pub seed: Option<u64>,
+    /// `compiled` or `literal`.
+    pub mode: Option<String>,
+}
+
+/// A finished sweep as the page shows it: each point's values and `p_kill`, and the
+/// files kept for download.
+#[derive(Serialize)]
+struct Swept {
+    id: u64,
+    name: String,
+    parameters: Vec<Parameter>,
+    design: Design,
+    trials: u64,
+    seed: u64,
+    points: Vec<(usize, Vec<Value>, KillRow)>,
+    files: Vec<(String, usize)>,
+}
+
+/// The Monte Carlo plan of a request's settings, within the server's limits.
+fn plan(state: &State, trials: Option<u64>, seed: Option<u64>, mode: Option<String>) -> Result<MonteCarlo, Refused> {
+    let request = ScenarioRequest { scenario: String::new(), name: None, trials, seed, mode };
+    request.monte_carlo(&state.config.limits, POINT_TRIALS)
+}
+
+/// Refuses work of more trials in all than one request may ask for.
+fn bounded(state: &State, runs: u64, monte_carlo: &MonteCarlo) -> Result<(), Refused> {
+    let total = runs.saturating_mul(monte_carlo.trials);
+    let most = state.config.limits.max_trials;
+    match total > most {
+        false => Ok(()),
+        true => Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "trials {}: {runs} points of them are {total} trials, and this server takes at most {most} per request; ask for fewer trials or points",
+                monte_carlo.trials
+            ),
+        )),
+    }
+}
+
+/// `POST /api/sweep`.
+pub(crate) async fn sweep(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<SweepRequest>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
+    let monte_carlo = plan(&state, request.trials, request.seed, request.mode)?;
+    let doc = Document::new("page-sweep.toml", "page-sweep.toml", request.sweep);
+    let base = request.base;
+    let found = Sweep::read(
+        &doc,
+        |name| match (base, crate::api::shipped(name)) {
+            (Some(text), _) => Ok(Document::new(name, name, text)),
+            (None, Some(text)) => Ok(Document::new(name, name, text)),
+            (None, None) => Err(doc
+                .error(format!("scenario `{name}` is not a shipped scenario; give its text as the sweep's base"))
+                .into()),
+        },
+        monte_carlo.seed,
+    )?;
+    bounded(&state, found.points.len() as u64, &monte_carlo)?;
+    let slot = slot(&state)?;
+    let rules_dir = state.config.rules_dir.clone();
+    let work = move |progress: &Progress, stop: &AtomicBool| {
+        sweep::run(&found, rules_dir.as_deref(), monte_carlo, None, &|d, p| progress.set(d, p), stop)
+    };
+    Ok(streamed(state, Some(slot), work, finish))
+}
+
+/// Keeps a finished sweep's files and says what it found.
+fn finish(state: &State, result: SweepResult) -> Result<Swept, ReportError> {
+    let files = Arc::new(result.files()?);
+    let listed = files.iter().map(|(name, bytes)| (name.clone(), bytes.len())).collect();
+    let id = state.keep(files);
+    let s = result.summary;
+    let points = result.points.into_iter().map(|p| (p.index, p.values, p.result.report.p_kill)).collect();
+    Ok(Swept {
+        id,
+        name: s.name,
+        parameters: s.parameters,
+        design: s.design,
+        trials: s.trials,
+        seed: s.seed,
+        points,
+        files: listed,
+    })
+}
+
+/// `POST /api/balance`: a scenario, the key to vary and where, and the chance sought.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BalanceRequest {
+    /// The scenario file's text.
+    pub scenario: String,
+    /// The file name messages use (`page.toml` when not given).
+    pub name: Option<String>,
+    /// The key to vary, by its path.
+    pub vary: String,
+    /// Values to try, each answered.
+    pub values: Option<Vec<Value>>,
+    /// The low end of a span of numbers.
+    pub from: Option<f64>,
+    /// The high end.
+    pub to: Option<f64>,
+    /// Try every step from `from` to `to`; without it, a bisection.
+    pub step: Option<f64>,
+    /// The bisection's tolerance (a 64th of the span when not given).
+    pub tolerance: Option<f64>,
+    /// The chance sought (0.5 when not given).
+    pub target: Option<f64>,
+    /// The measure and outcome balanced (the scenario's `p_kill` when not given).
+    pub measure: Option<String>,
+    /// The outcome of `measure`.
+    pub outcome: Option<String>,
+    /// Trials at each value.
+    pub trials: Option<u64>,
+    /// Master seed.
+    pub seed: Option<u64>,
+    /// `compiled` or `literal`.
+    pub mode: Option<String>,
+}
+
+/// The most values a bisection tries: both ends and its steps.
+const BISECTION_RUNS: u64 = 42;
+
+/// `POST /api/balance`.
+pub(crate) async fn balance(
+    Shared(state): Shared<Arc<State>>,
+    Json(request): Json<BalanceRequest>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
+    let monte_carlo = plan(&state, request.trials, request.seed, request.mode)?;
+    let bad = |m: String| Refused::new(StatusCode::BAD_REQUEST, m);
+    let span = match (request.values, request.from, request.to, request.step) {
+        (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
+        (None, Some(from), Some(to), Some(step)) => {
+            Span::Values(sweep::span_values(from, to, step).map_err(|m| bad(format!("from, to, step: {m}")))?)
+        }
+        (None, Some(from), Some(to), None) => {
+            Span::Numbers { from, to, tolerance: request.tolerance.unwrap_or((to - from) / 64.0) }
+        }
+        _ => return Err(bad("give values, or from and to (with step to try every step)".into())),
+    };
+    let runs = match &span {
+        Span::Values(values) => values.len() as u64,
+        Span::Numbers { .. } => BISECTION_RUNS,
+    };
+    bounded(&state, runs, &monte_carlo)?;
+    let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
+    let slot = if runs * monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
+    let name = request.name.unwrap_or_else(|| "page.toml".into());
+    let doc = Document::new(name.clone(), name, request.scenario);
+    let (key, rules_dir) = (request.vary, state.config.rules_dir.clone());
+    let work = move |_: &Progress, stop: &AtomicBool| {
+        balance::balance(&doc, &key, &span, &target, rules_dir.as_deref(), monte_carlo, stop)
+    };
+    Ok(streamed(state, slot, work, as_found::<Balance>))
+}

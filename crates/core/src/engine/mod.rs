@@ -404,7 +404,7 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
 }
 
 /// Runs `work` on `threads` threads (rayon's default pool when `None`).
-fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
     match threads {
         None => Ok(work()),
         Some(threads) => {

@@ -145,7 +145,7 @@ pub fn analyse(
         screen: options.screen,
         base_kills: OnceLock::new(),
     };
-    let (base_exact, outcomes) = in_pool(plan.monte_carlo.threads, || {
+    let (base_exact, outcomes) = combat_odds_core::engine::in_pool(plan.monte_carlo.threads, || {
         let base_exact = base.exact().map(|t| t[km][ko].clone());
         let done = AtomicU64::new(0);
         let planned = variants.len() as u64;
@@ -166,7 +166,7 @@ pub fn analyse(
     let baseline = match &base_exact {
         Some(exact) => Baseline::exact(exact),
         None => {
-            let kills = in_pool(plan.monte_carlo.threads, || study.base_kills())?;
+            let kills = combat_odds_core::engine::in_pool(plan.monte_carlo.threads, || study.base_kills())?;
             let killed = kills.iter().filter(|&&k| k).count() as u64;
             Baseline::estimate(interval(killed, plan.monte_carlo.trials, CONFIDENCE))
         }
@@ -387,15 +387,5 @@ impl Moved {
             exact_after: None,
             interval: Some((d.low, d.high)),
         }
-    }
-}
-
-/// Runs `work` on `threads` threads (rayon's default pool when `None`).
-fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
-    match threads {
-        None => Ok(work()),
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().map(|pool| pool.install(work)).map_err(|e| {
-            combat_odds_core::Error::setting(Setting::Threads, format!("{n}: cannot start the thread pool: {e}")).into()
-        }),
     }
 }

@@ -21,8 +21,10 @@ pub mod balance;
 mod charts;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -34,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::export::directory;
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{MonteCarlo, Shard};
+use combat_odds_core::engine::{self, MonteCarlo, Shard};
 use combat_odds_rules::Scenario;
 
 /// Version of the sweep results layout; `merge` refuses another.
@@ -339,9 +341,9 @@ pub struct SweepResult {
     pub points: Vec<PointResult>,
 }
 
-/// Runs `shard`'s points of `sweep` (every point for [`Shard::WHOLE`]) one after
-/// another, each on every thread; `progress` hears (trials done, trials planned) over
-/// the whole shard, `stop` ends it at the next batch.
+/// Runs `shard`'s points of `sweep` (every point when `None`), side by side;
+/// `progress` hears (trials done, trials planned) over the whole shard, `stop` ends it
+/// at the next batch.
 pub fn run(
     sweep: &Sweep,
     rules_dir: Option<&Path>,
@@ -356,17 +358,34 @@ pub fn run(
     let mine: Vec<usize> =
         (0..sweep.points.len()).filter(|i| (i % whole.count as usize) + 1 == whole.index as usize).collect();
     let planned = mine.len() as u64 * monte_carlo.trials;
-    let mut points = Vec::with_capacity(mine.len());
     let mut scenarios: Vec<Option<(Document, Scenario)>> = set_up.into_iter().map(Some).collect();
-    for (k, &i) in mine.iter().enumerate() {
-        let (doc, mut scenario) = scenarios[i].take().expect("each point runs once");
-        let point_started = Instant::now();
-        let exact = scenario.exact()?;
-        let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
-        let base = k as u64 * monte_carlo.trials;
-        let result = StudyResult::run(plan, exact, point_started, &|done, _| progress(base + done, planned), stop)?;
-        points.push(PointResult { index: i, values: sweep.values(i), result });
-    }
+    let work: Vec<(usize, Document, Scenario)> = mine
+        .iter()
+        .map(|&i| {
+            let (doc, scenario) = scenarios[i].take().expect("each point runs once");
+            (i, doc, scenario)
+        })
+        .collect();
+    // Points side by side (an exact stage is one thread's work), each point's trials
+    // on every thread: a point's numbers depend on its seed alone, never on which
+    // thread ran it or when.
+    let done: Vec<AtomicU64> = work.iter().map(|_| AtomicU64::new(0)).collect();
+    let points = engine::in_pool(monte_carlo.threads, || {
+        work.into_par_iter()
+            .zip(&done)
+            .map(|((i, doc, mut scenario), done_here)| {
+                let point_started = Instant::now();
+                let exact = scenario.exact()?;
+                let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
+                let heard = |d, _| {
+                    done_here.store(d, Ordering::Relaxed);
+                    progress(done.iter().map(|n| n.load(Ordering::Relaxed)).sum(), planned);
+                };
+                let result = StudyResult::run(plan, exact, point_started, &heard, stop)?;
+                Ok(PointResult { index: i, values: sweep.values(i), result })
+            })
+            .collect::<Result<Vec<_>>>()
+    })??;
     progress(planned, planned);
     let summary = SweepSummary {
         format: FORMAT,

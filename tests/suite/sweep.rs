@@ -194,3 +194,40 @@ fn balance_bisects_a_span_of_range_to_its_tolerance() {
     assert!(p_at(a) >= 0.6 && p_at(b) < 0.6, "{found}");
     assert!(tried.iter().all(|t| t["exact"] == true));
 }
+
+/// A three-parameter sweep of Company Commander's Panther against a Sherman, with
+/// `design` added (empty for every combination).
+fn three_parameters(dir: &Path, design: &str) -> PathBuf {
+    std::fs::copy("experiments/cc_panther_vs_sherman.toml", dir.join("base.toml")).unwrap();
+    let text = format!(
+        "kind = \"sweep\"\nscenario = \"base.toml\"\n{design}\n\
+         [[vary]]\nkey = \"range\"\nvalues = [2, 4, 8, 12]\n\
+         [[vary]]\nkey = \"firer.quality\"\nvalues = [\"trained\", \"veteran\"]\n\
+         [[vary]]\nkey = \"target.facing\"\nvalues = [\"front\", \"side\"]\n"
+    );
+    write(dir, "study.toml", &text)
+}
+
+#[test]
+fn three_parameters_draw_small_multiples_and_a_hypercube_writes_its_design() {
+    let dir = tempfile::tempdir().unwrap();
+    let study = three_parameters(dir.path(), "");
+    let out = dir.path().join("grid");
+    sweep(study.to_str().unwrap(), &out, &[]);
+    // 4 ranges x 2 qualities x 2 facings: 16 points, one panel per quality and facing.
+    let design = std::fs::read_to_string(out.join("design.csv")).unwrap();
+    assert_eq!(design.lines().count(), 1 + 16);
+    assert!(out.join("sweep.png").exists(), "small multiples of p_kill against range");
+
+    let study = three_parameters(dir.path(), "latin_hypercube = 8");
+    let out = dir.path().join("hypercube");
+    sweep(study.to_str().unwrap(), &out, &[]);
+    let design = std::fs::read_to_string(out.join("design.csv")).unwrap();
+    assert_eq!(design.lines().next(), Some("point,range,firer.quality,target.facing"));
+    assert_eq!(design.lines().count(), 1 + 8);
+    // 8 points over 4 ranges: each range twice.
+    for range in ["2", "4", "8", "12"] {
+        assert_eq!(design.lines().filter(|l| l.split(',').nth(1) == Some(range)).count(), 2, "{design}");
+    }
+    assert!(!out.join("sweep.png").exists(), "a hypercube's points fill no grid: the frame alone answers");
+}

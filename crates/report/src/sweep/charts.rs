@@ -1,7 +1,7 @@
 //! The chart of a sweep's `p_kill` (or the first side's win, for an engagement): a
 //! line with its interval band against a numeric parameter, bars for a parameter of
-//! names, a heat map over two parameters, and small multiples beyond (one panel per
-//! combination of the other parameters). A Latin hypercube's points fill no grid, so
+//! names, a heat map over two parameters, and small multiples beyond (a line per value
+//! of the last parameter, a panel per combination of those between). A Latin hypercube's points fill no grid, so
 //! its answer is the frame alone.
 
 use std::path::Path;
@@ -73,21 +73,27 @@ pub(super) fn draw(dir: &Path, sweep: &SweepResult) -> Result<()> {
             )?;
         }
         _ if numeric(&parameters[0].values) => {
+            // A panel per value of the middle parameters, a line per value of the last.
             let mut panels: Vec<Panel> = Vec::new();
             for (i, p) in sweep.points.iter().enumerate() {
-                let rest: Vec<String> = parameters[1..]
+                let named: Vec<String> = parameters[1..]
                     .iter()
                     .zip(&p.values[1..])
                     .map(|(q, v)| format!("{} = {}", q.key, label(v)))
                     .collect();
-                let name = rest.join(", ");
-                let x = number(&p.values[0]).unwrap_or(0.0);
-                match panels.iter_mut().find(|panel| panel.title == name) {
-                    Some(panel) => panel.series[0].points.push(point(i, x)),
-                    None => panels.push(Panel {
-                        title: name,
-                        series: vec![Series { label: kill.clone(), points: vec![point(i, x)] }],
-                    }),
+                let (line, panel) = named.split_last().expect("three parameters or more");
+                let (title, x) = (panel.join(", "), number(&p.values[0]).unwrap_or(0.0));
+                let at = match panels.iter().position(|q| q.title == title) {
+                    Some(at) => at,
+                    None => {
+                        panels.push(Panel { title, series: Vec::new() });
+                        panels.len() - 1
+                    }
+                };
+                let series = &mut panels[at].series;
+                match series.iter_mut().find(|s| s.label == *line) {
+                    Some(s) => s.points.push(point(i, x)),
+                    None => series.push(Series { label: line.clone(), points: vec![point(i, x)] }),
                 }
             }
             if panels.len() <= MAX_PANELS {

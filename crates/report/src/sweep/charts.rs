@@ -1,8 +1,8 @@
 //! The chart of a sweep's `p_kill` (or the first side's win, for an engagement): a
 //! line with its interval band against a numeric parameter, bars for a parameter of
 //! names, a heat map over two parameters, and small multiples beyond (a line per value
-//! of the last parameter, a panel per combination of those between). A Latin hypercube's points fill no grid, so
-//! its answer is the frame alone.
+//! of the last parameter, a panel per combination of those between). A Latin
+//! hypercube's points fill no grid, so its answer is the frame alone.
 
 use std::path::Path;
 

@@ -164,10 +164,15 @@ pub struct SweepArgs {
     /// Trials at every point, seed, threads and tables.
     #[command(flatten)]
     pub trials: TrialArgs,
-    /// Run only the points K, K+N, K+2N, ... of the sweep (e.g. 3/8), for a batch
-    /// scheduler's job array; `combat-odds merge` adds the parts up.
+    /// Run only the tasks K, K+N, K+2N, ... of the sweep (e.g. 3/8), for a batch
+    /// scheduler's job array; `combat-odds merge` adds the parts up. A task is a point,
+    /// or with --split one part of a point's trials.
     #[arg(long)]
     pub shard: Option<String>,
+    /// Split each point's trials into this many tasks, so that a sweep of few points
+    /// still spreads over many (every task of a point gives the same --split).
+    #[arg(long, default_value_t = 1)]
+    pub split: u64,
     /// Where the results go.
     #[command(flatten)]
     pub results: ResultsArgs,

@@ -255,24 +255,17 @@ fn sweep(a: &SweepArgs) -> Result<()> {
     monte_carlo.validate()?;
     let folder = a.file.parent().unwrap_or(Path::new("."));
     let sweep = Sweep::read(&doc, |name| Ok(Document::read(&folder.join(name))?), monte_carlo.seed)?;
-    if let Some(s) = shard.filter(|s| s.count as usize > sweep.points.len()) {
+    let tasks = sweep.points.len() * a.split.max(1) as usize;
+    if let Some(s) = shard.filter(|s| s.count as usize > tasks) {
         return Err(Failure::Usage(format!(
-            "--shard {s}: the sweep has {} point(s) and each shard needs one at least; split into at most {} shard(s)",
-            sweep.points.len(),
-            sweep.points.len()
+            "--shard {s}: the sweep has {tasks} task(s) and each shard needs one at least; split into at most {tasks} shard(s), or raise --split"
         )));
     }
     let out = a.results.destination(&doc, shard)?;
     let bar = Bar::new("trials");
     let progress = |done, planned| bar.show(done, planned);
-    let ran = combat_odds_report::sweep::run(
-        &sweep,
-        a.trials.rules.as_deref(),
-        monte_carlo,
-        shard,
-        &progress,
-        interrupt::flag(),
-    );
+    let (rules, stop) = (a.trials.rules.as_deref(), interrupt::flag());
+    let ran = combat_odds_report::sweep::run(&sweep, rules, monte_carlo, (shard, a.split), &progress, stop);
     bar.finish();
     let result = ran?;
     result.write(&out, a.results.force)?;

@@ -12,22 +12,20 @@ use crate::common::cli::{self, assert_contains, error_line, stdout_of, write};
 const MC_SWEEP: &str = "experiments/sweep_mc_hmg_vs_rifle_sections.toml";
 const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
 
-/// Runs `sweep` with `extra` flags into `out`, checking it succeeded.
+/// Runs `sweep` with 4,000 trials and `extra` flags into `out`, checking it succeeded.
 fn sweep(file: &str, out: &Path, extra: &[&str]) {
-    let out = out.to_str().unwrap();
-    let mut args = vec!["sweep", file, "--trials", "4000", "--out", out];
-    args.extend_from_slice(extra);
-    let ran = cli::run(&args);
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    sweep_with(file, out, &["--trials", "4000"], extra);
 }
 
 /// The files of a sweep directory that must match byte for byte: the frames.
 const FRAMES: [&str; 4] = ["sweep.csv", "sweep.parquet", "design.csv", "design.parquet"];
 
-/// `sweep.json` without its wall time, which no two runs share.
+/// `sweep.json` without its wall time, which no two runs share, and without how it was
+/// split into tasks, which changes no number.
 fn summary(dir: &Path) -> Value {
     let mut s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).unwrap()).unwrap();
     s["wall_time_s"] = Value::Null;
+    s["split"] = Value::Null;
     for point in s["results"].as_array_mut().unwrap() {
         point["summary"]["wall_time_s"] = Value::Null;
     }
@@ -230,4 +228,50 @@ fn three_parameters_draw_small_multiples_and_a_hypercube_writes_its_design() {
         assert_eq!(design.lines().filter(|l| l.split(',').nth(1) == Some(range)).count(), 2, "{design}");
     }
     assert!(!out.join("sweep.png").exists(), "a hypercube's points fill no grid: the frame alone answers");
+}
+
+#[test]
+fn a_point_split_into_parts_over_shards_merges_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let trials = ["--trials", "200000"]; // 4 chunks of 65,536 trials each point
+    let whole = dir.path().join("whole");
+    sweep_with(MC_SWEEP, &whole, &trials, &[]);
+    // The same sweep with every point in 2 parts, all in one process.
+    let halves = dir.path().join("halves");
+    sweep_with(MC_SWEEP, &halves, &trials, &["--split", "2"]);
+    assert_same(&whole, &halves);
+    // 16 points x 3 parts = 48 tasks over 5 shards, so most points' parts land in
+    // different shards.
+    let parts: Vec<PathBuf> = (1..=5).map(|k| dir.path().join(format!("part-{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        sweep_with(MC_SWEEP, part, &trials, &["--split", "3", "--shard", &format!("{}/5", k + 1)]);
+    }
+    let merged = dir.path().join("merged");
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["--out", merged.to_str().unwrap()]);
+    stdout_of(&args);
+    assert_same(&whole, &merged);
+    // A split finer than the trials' chunks is refused.
+    let refused = cli::run(&[
+        "sweep",
+        MC_SWEEP,
+        "--trials",
+        "1000",
+        "--split",
+        "2",
+        "--out",
+        dir.path().join("no").to_str().unwrap(),
+    ]);
+    assert_contains(&error_line(&refused), &["split 2: 1000 trials are 1 chunk(s)"]);
+}
+
+/// Runs `sweep` with `trials` and `extra` flags into `out`, checking it succeeded.
+fn sweep_with(file: &str, out: &Path, trials: &[&str], extra: &[&str]) {
+    let out = out.to_str().unwrap();
+    let mut args = vec!["sweep", file, "--out", out];
+    args.extend_from_slice(trials);
+    args.extend_from_slice(extra);
+    let ran = cli::run(&args);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
 }

@@ -106,7 +106,7 @@ pub(crate) async fn sweep(
     let slot = slot(&state)?;
     let rules_dir = state.config.rules_dir.clone();
     let work = move |progress: &Progress, stop: &AtomicBool| {
-        sweep::run(&found, rules_dir.as_deref(), monte_carlo, None, &|d, p| progress.set(d, p), stop)
+        sweep::run(&found, rules_dir.as_deref(), monte_carlo, (None, 1), &|d, p| progress.set(d, p), stop)
     };
     Ok(streamed(state, Some(slot), work, finish))
 }

@@ -391,7 +391,7 @@ pub fn run_study(
 }
 
 /// Trials in chunk `chunk` of a study of `trials` trials.
-fn chunk_trials(trials: u64, chunk: u64) -> u64 {
+pub fn chunk_trials(trials: u64, chunk: u64) -> u64 {
     CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS)
 }
 

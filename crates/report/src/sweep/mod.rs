@@ -319,8 +319,11 @@ pub struct SweepSummary {
     pub design: Design,
     /// Points in the whole design.
     pub points: usize,
-    /// The shard this directory holds (points K, K+N, ...), or `null` for the whole.
+    /// The shard this directory holds (tasks K, K+N, ...), or `null` for the whole.
     pub shard: Option<Shard>,
+    /// Each point's trials in this many parts (tasks), so that a sweep of few points
+    /// still spreads over many tasks.
+    pub split: u64,
     /// Master seed, the same at every point.
     pub seed: u64,
     /// Trials at every point.
@@ -341,48 +344,71 @@ pub struct SweepResult {
     pub points: Vec<PointResult>,
 }
 
-/// Runs `shard`'s points of `sweep` (every point when `None`), side by side;
-/// `progress` hears (trials done, trials planned) over the whole shard, `stop` ends it
-/// at the next batch.
+/// Runs `shard`'s tasks of `sweep` (every task when `None`) side by side. A task is a
+/// point, or with `split` above 1 one part of a point's trials (its chunks, as
+/// `run --shard` divides them), numbered point by point; shard K of N takes tasks K,
+/// K+N, ... `progress` hears (trials done, trials planned) over the whole shard, `stop`
+/// ends it at the next batch.
 pub fn run(
     sweep: &Sweep,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
-    shard: Option<Shard>,
+    (shard, split): (Option<Shard>, u64),
     progress: &(dyn Fn(u64, u64) + Sync),
     stop: &AtomicBool,
 ) -> Result<SweepResult> {
     let started = Instant::now();
+    let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
+    if split == 0 || split > chunks {
+        return Err(Error::Results(format!(
+            "split {split}: {} trials are {chunks} chunk(s) of {} and each part needs one at least; split into 1 to {chunks} parts",
+            monte_carlo.trials,
+            engine::CHUNK_TRIALS
+        )));
+    }
     let set_up = sweep.set_up(rules_dir, monte_carlo)?;
     let whole = shard.unwrap_or(Shard::WHOLE);
-    let mine: Vec<usize> =
-        (0..sweep.points.len()).filter(|i| (i % whole.count as usize) + 1 == whole.index as usize).collect();
-    let planned = mine.len() as u64 * monte_carlo.trials;
-    let mut scenarios: Vec<Option<(Document, Scenario)>> = set_up.into_iter().map(Some).collect();
-    let work: Vec<(usize, Document, Scenario)> = mine
-        .iter()
-        .map(|&i| {
-            let (doc, scenario) = scenarios[i].take().expect("each point runs once");
-            (i, doc, scenario)
-        })
+    let tasks = sweep.points.len() * split as usize;
+    let mine: Vec<(usize, u64)> = (0..tasks)
+        .filter(|t| (t % whole.count as usize) + 1 == whole.index as usize)
+        .map(|t| (t / split as usize, (t % split as usize) as u64 + 1))
         .collect();
-    // Points side by side (an exact stage is one thread's work), each point's trials
-    // on every thread: a point's numbers depend on its seed alone, never on which
-    // thread ran it or when.
+    let part = |s: u64| (split > 1).then_some(Shard { index: s, count: split });
+    let planned: u64 = mine.iter().map(|&(_, s)| trials_in(monte_carlo.trials, part(s))).sum();
+    let mut scenarios: Vec<Option<(Document, Scenario)>> = set_up.into_iter().map(Some).collect();
+    let work = mine
+        .iter()
+        .map(|&(i, s)| {
+            // A point's first task takes the scenario already set up; another part of
+            // it (in this process) sets up its own.
+            let (doc, scenario) = match scenarios[i].take() {
+                Some(set) => set,
+                None => {
+                    let doc = sweep.scenario(i)?;
+                    let scenario = Scenario::new(&doc, rules_dir, monte_carlo)?;
+                    (doc, scenario)
+                }
+            };
+            Ok((i, part(s), doc, scenario))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Tasks side by side (an exact stage is one thread's work), each task's trials on
+    // every thread: a task's numbers depend on its seed and chunks alone, never on
+    // which thread ran it or when.
     let done: Vec<AtomicU64> = work.iter().map(|_| AtomicU64::new(0)).collect();
-    let points = engine::in_pool(monte_carlo.threads, || {
+    let ran = engine::in_pool(monte_carlo.threads, || {
         work.into_par_iter()
             .zip(&done)
-            .map(|((i, doc, mut scenario), done_here)| {
+            .map(|((i, part, doc, mut scenario), done_here)| {
                 let point_started = Instant::now();
                 let exact = scenario.exact()?;
-                let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
+                let plan = Plan { scenario, text: &doc.text, shard: part, precision: None };
                 let heard = |d, _| {
                     done_here.store(d, Ordering::Relaxed);
                     progress(done.iter().map(|n| n.load(Ordering::Relaxed)).sum(), planned);
                 };
                 let result = StudyResult::run(plan, exact, point_started, &heard, stop)?;
-                Ok(PointResult { index: i, values: sweep.values(i), result })
+                Ok(PointSummary { index: i, values: sweep.values(i), summary: result.summary })
             })
             .collect::<Result<Vec<_>>>()
     })??;
@@ -395,16 +421,23 @@ pub fn run(
         design: sweep.design,
         points: sweep.points.len(),
         shard,
+        split,
         seed: monte_carlo.seed,
         trials: monte_carlo.trials,
         version: env!("CARGO_PKG_VERSION").to_string(),
         wall_time_s: started.elapsed().as_secs_f64(),
-        results: points
-            .iter()
-            .map(|p| PointSummary { index: p.index, values: p.values.clone(), summary: p.result.summary.clone() })
-            .collect(),
+        results: ran,
     };
-    Ok(SweepResult { summary, points })
+    SweepResult::assemble(summary)
+}
+
+/// Trials in one part of a point (all of them when it is whole).
+fn trials_in(trials: u64, part: Option<Shard>) -> u64 {
+    let chunks = trials.div_ceil(engine::CHUNK_TRIALS);
+    match part {
+        None => trials,
+        Some(p) => p.chunks(chunks).map(|c| engine::chunk_trials(trials, c)).sum(),
+    }
 }
 
 /// The sweep's long frame and the design's frame.
@@ -447,19 +480,44 @@ impl SweepResult {
         if !missing.is_empty() {
             return Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))));
         }
-        results.sort_by_key(|r| r.index);
-        let points = results
-            .iter()
-            .map(|r| {
-                Ok(PointResult {
-                    index: r.index,
-                    values: r.values.clone(),
-                    result: StudyResult::from_summary(&r.summary)?,
-                })
-            })
-            .collect::<Result<Vec<_>>>()?;
         let summary =
             SweepSummary { shard: None, wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(), results, ..first };
+        let merged = Self::assemble(summary)?;
+        if merged.points.len() != merged.summary.points {
+            return Err(Error::Results(format!(
+                "{} of the sweep's {} points are missing: merge needs every shard's directory",
+                merged.summary.points - merged.points.len(),
+                merged.summary.points
+            )));
+        }
+        Ok(merged)
+    }
+
+    /// Every point whose tasks `summary` holds all of, each merged from its parts (as
+    /// `merge` adds up a run's shards), in design order; a point with parts missing
+    /// (in a shard's directory) stays as its parts, for `merge` to add up.
+    fn assemble(mut summary: SweepSummary) -> Result<Self> {
+        summary.results.sort_by_key(|r| (r.index, r.summary.shard.map_or(0, |s| s.index)));
+        let mut results = Vec::new();
+        let mut points = Vec::new();
+        for group in summary.results.chunk_by(|a, b| a.index == b.index) {
+            let (index, values) = (group[0].index, group[0].values.clone());
+            let whole = match group {
+                [one] if one.summary.shard.is_none() => Some(StudyResult::from_summary(&one.summary)?),
+                parts if parts.len() == summary.split as usize => Some(StudyResult::merge(
+                    parts.iter().map(|p| (PathBuf::from(format!("point {}", index + 1)), p.summary.clone())).collect(),
+                )?),
+                _ => None,
+            };
+            match whole {
+                Some(result) => {
+                    results.push(PointSummary { index, values: values.clone(), summary: result.summary.clone() });
+                    points.push(PointResult { index, values, result });
+                }
+                None => results.extend(group.iter().cloned()),
+            }
+        }
+        summary.results = results;
         Ok(SweepResult { summary, points })
     }
 

@@ -41,11 +41,12 @@ pub struct Suite {
     pub scenarios: Vec<PathBuf>,
 }
 
-/// Scenario kinds the gate leaves out: comparisons are made of other scenarios.
-const NOT_GATED: [&str; 1] = ["compare"];
+/// Kinds the gate leaves out: comparisons and sweeps are made of other scenarios,
+/// which the gate holds already.
+const NOT_GATED: [&str; 2] = ["compare", "sweep"];
 
 impl Suite {
-    /// Every scenario of `experiments/` (comparisons aside), in name order.
+    /// Every scenario of `experiments/` (comparisons and sweeps aside), in name order.
     pub fn experiments(dir: &Path) -> Result<Self> {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| Error::input(dir.display().to_string(), format!("cannot list the suite ({e})")))?;

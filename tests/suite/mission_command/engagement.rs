@@ -369,3 +369,26 @@ fn the_engagement_experiments_run() {
         assert!(text.contains("winner"), "{file}: {text}");
     }
 }
+
+#[test]
+fn a_field_too_large_for_the_exact_solver_says_so_and_why() {
+    // The HMG position: the MG 42, the German section and three British sections are 5
+    // units, one more than the Markov-chain solver takes.
+    let out = crate::common::cli::stdout_of(&[
+        "fire",
+        "experiments/mc_engagement_hmg_vs_rifle_platoon.toml",
+        "--trials",
+        "1000",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["p_kill"]["exact"], serde_json::Value::Null);
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).collect();
+    assert!(
+        notes.contains(
+            &"5 units on the field, more than the 4 the exact Markov-chain solver takes: no exact odds, and every trial is played literally"
+        ),
+        "{notes:?}"
+    );
+}

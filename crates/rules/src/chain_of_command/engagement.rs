@@ -32,7 +32,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, read};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -708,7 +708,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
         wiped_out_after_breaking,
         exact: bound <= EXACT_FIELDS,
     };
-    Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })
+    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
 }
 
 /// "5 Command Dice (4 below Force Morale 6)": the dice of a level and below.

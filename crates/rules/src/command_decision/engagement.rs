@@ -36,7 +36,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::{Resolution, Streams};
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -631,7 +631,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         morale,
         rally: settings.demoralized_companies == DemoralizedCompanies::Rally,
     };
-    Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })
+    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
 }
 
 #[derive(Deserialize)]

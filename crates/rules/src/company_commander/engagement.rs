@@ -36,7 +36,7 @@ use crate::engagement::markov::MAX_STATES;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -528,5 +528,5 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         recover,
         broken: own.broken,
     };
-    Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })
+    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
 }

@@ -24,6 +24,8 @@ use num_bigint::BigUint;
 use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
 use combat_odds_core::exact::{Dist, TooLarge, marginals};
 
+use crate::ruleset::SetUp;
+
 /// The two sides, by index.
 pub const SIDES: [usize; 2] = [0, 1];
 
@@ -173,6 +175,20 @@ pub(crate) struct Engagement<B: Battle> {
     turns: u32,
     end: EndConditions,
     measures: Vec<Measure>,
+}
+
+/// An engagement set up as every ruleset's engagement ends: the experiment and the
+/// notes, with one more where the exact Markov-chain solver stands aside for the
+/// field's size, so the output says why no exact odds come with it (rule 4).
+pub(crate) fn set_up<B: Battle + 'static>(battle: B, turns: u32, end: EndConditions, mut notes: Vec<String>) -> SetUp {
+    let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
+    if units > markov::MAX_UNITS {
+        notes.push(format!(
+            "{units} units on the field, more than the {} the exact Markov-chain solver takes: no exact odds, and every trial is played literally",
+            markov::MAX_UNITS
+        ));
+    }
+    SetUp { experiment: Box::new(Engagement::new(battle, turns, end)), notes }
 }
 
 impl<B: Battle> Engagement<B> {

@@ -39,7 +39,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
+use crate::engagement::{Battle, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -555,7 +555,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         settings,
     };
     notes.extend(cx.notes);
-    Ok(SetUp { experiment: Box::new(Engagement::new(battle, setup.turns, setup.end)), notes })
+    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
 }
 
 /// Conditions the engagement sets from the field, refused where a unit names them.

@@ -87,13 +87,15 @@ impl Scenario {
     pub fn exact(&mut self) -> Result<Option<ExactTable>> {
         let exact = self.set_up.experiment.exact();
         interrupt::check()?;
-        if exact.is_none()
-            && let Some(budget) = interrupt::exact_budget_spent()
-        {
-            self.header.notes.push(format!(
-                "the exact solver stopped at its time budget of {} s (exact-seconds): Monte Carlo answers alone",
-                budget.as_secs_f64()
-            ));
+        if exact.is_none() {
+            let why = match interrupt::exact_budget_spent() {
+                Some(budget) => Some(format!(
+                    "the exact solver stopped at its time budget of {} s (exact-seconds): Monte Carlo answers alone",
+                    budget.as_secs_f64()
+                )),
+                None => self.set_up.experiment.why_not_exact(),
+            };
+            self.header.notes.extend(why);
         }
         Ok(exact)
     }

@@ -267,3 +267,20 @@ fn companies_are_required_and_named_correctly() {
     assert_located(&line, &path, &place(&text, "\"A compnay\"", 0));
     assert_contains(&line, &["unknown company `A compnay`", "did you mean `A company`?"]);
 }
+
+#[test]
+fn a_chain_too_long_for_the_exact_solver_says_so_and_why() {
+    // Three Shermans and the Panther are four units, within the solver's reach at
+    // 17.5 in.; closed to 4 in., the fight's Markov chain grows past its states.
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string("experiments/cd_engagement_shermans_vs_panther.toml").unwrap();
+    let close = crate::common::cli::write(dir.path(), "close.toml", &base.replacen("range = 17.5", "range = 4", 1));
+    let out = crate::common::cli::stdout_of(&["fire", close.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["p_kill"]["exact"], serde_json::Value::Null);
+    let last = report["notes"].as_array().unwrap().last().unwrap().as_str().unwrap();
+    assert_eq!(
+        last,
+        "the field's Markov chain reaches more than the exact solver's 20000 states: no exact odds, Monte Carlo answers alone"
+    );
+}

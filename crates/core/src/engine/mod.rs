@@ -74,6 +74,12 @@ pub trait Experiment: Sync + Send {
     /// The exact distribution of every measure, or `None` where it is out of reach.
     fn exact(&self) -> Option<ExactTable>;
 
+    /// Why [`Experiment::exact`] gave `None`, in a line the output carries, where the
+    /// experiment can say (its field too large for the solver, say).
+    fn why_not_exact(&self) -> Option<String> {
+        None
+    }
+
     /// This experiment compiled to exact distributions sampled one draw at a time
     /// (see [`Mode::Compiled`]), or `None` where that is out of reach.
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {

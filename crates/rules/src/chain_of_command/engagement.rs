@@ -200,8 +200,9 @@ pub struct Skirmish {
     /// Setback changes by face: [kind][0 breaks, 1 wiped out].
     setbacks: [[[i32; 6]; 2]; 2],
     wiped_out_after_breaking: bool,
-    /// The bound on distinct fields is within [`EXACT_FIELDS`] (CoC-E9).
-    exact: bool,
+    /// The bound on distinct fields (CoC-E9): the exact solver is tried only within
+    /// [`EXACT_FIELDS`].
+    bound: u64,
 }
 
 /// The most distinct fields an engagement may be able to reach for the exact solver
@@ -335,6 +336,12 @@ impl Battle for Skirmish {
         &self.layout
     }
 
+    fn out_of_reach(&self) -> Option<String> {
+        (self.bound > EXACT_FIELDS).then(|| {
+            format!("up to {} distinct fields, past the exact solver's {EXACT_FIELDS}: Monte Carlo answers alone", self.bound)
+        })
+    }
+
     fn initial(&self) -> FieldOf<Self> {
         crate::engagement::Field {
             sides: SIDES.map(|s| Force {
@@ -402,7 +409,7 @@ impl Battle for Skirmish {
     }
 
     fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
-        if !self.exact {
+        if self.bound > EXACT_FIELDS {
             return Err(TooLarge);
         }
         let side = Self::active(field);
@@ -688,11 +695,6 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
     ));
     let [c0, c1]: [Command; 2] = command.try_into().unwrap_or_else(|_| unreachable!("two sides"));
     let bound = field_bound(&entries, &setup.layout, &start, &thresholds);
-    if bound > EXACT_FIELDS {
-        notes.push(format!(
-            "up to {bound} distinct fields, past the exact solver's {EXACT_FIELDS}: Monte Carlo answers alone"
-        ));
-    }
     let battle = Skirmish {
         layout: setup.layout,
         schedule: setup.schedule,
@@ -706,7 +708,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
         sixes: tables.dice.sixes.clone(),
         setbacks,
         wiped_out_after_breaking,
-        exact: bound <= EXACT_FIELDS,
+        bound,
     };
     Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
 }

@@ -131,6 +131,12 @@ pub(crate) trait Battle: Sync + Send {
     /// The field before the first turn.
     fn initial(&self) -> FieldOf<Self>;
 
+    /// Why the exact solver is not tried at all, where the battle knows at once (a
+    /// bound on its fields past the solver's reach).
+    fn out_of_reach(&self) -> Option<String> {
+        None
+    }
+
     /// Whether a unit is gone for good (it counts as killed and not as a survivor).
     fn eliminated(&self, unit: &Self::Unit) -> bool;
 
@@ -178,16 +184,8 @@ pub(crate) struct Engagement<B: Battle> {
 }
 
 /// An engagement set up as every ruleset's engagement ends: the experiment and the
-/// notes, with one more where the exact Markov-chain solver stands aside for the
-/// field's size, so the output says why no exact odds come with it (rule 4).
-pub(crate) fn set_up<B: Battle + 'static>(battle: B, turns: u32, end: EndConditions, mut notes: Vec<String>) -> SetUp {
-    let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
-    if units > markov::MAX_UNITS {
-        notes.push(format!(
-            "{units} units on the field, more than the {} the exact Markov-chain solver takes: no exact odds, and every trial is played literally",
-            markov::MAX_UNITS
-        ));
-    }
+/// notes its set-up wrote.
+pub(crate) fn set_up<B: Battle + 'static>(battle: B, turns: u32, end: EndConditions, notes: Vec<String>) -> SetUp {
     SetUp { experiment: Box::new(Engagement::new(battle, turns, end)), notes }
 }
 
@@ -331,6 +329,25 @@ impl<B: Battle> Experiment for Engagement<B> {
         let layout = combat_odds_core::engine::layout(&self.measures);
         let dist = self.exact_endings().ok()?;
         Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
+    }
+
+    /// The field's size against the solver's: its units, or the states its chain
+    /// reaches (rule 4: the output says why the exact engine stands aside).
+    fn why_not_exact(&self) -> Option<String> {
+        if let Some(why) = self.battle.out_of_reach() {
+            return Some(why);
+        }
+        let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
+        Some(match units > markov::MAX_UNITS {
+            true => format!(
+                "{units} units on the field, more than the {} the exact Markov-chain solver takes: no exact odds, and every trial is played literally",
+                markov::MAX_UNITS
+            ),
+            false => format!(
+                "the field's Markov chain reaches more than the exact solver's {} states: no exact odds, Monte Carlo answers alone",
+                markov::MAX_STATES
+            ),
+        })
     }
 
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {

@@ -68,29 +68,44 @@ pub(crate) struct ScenarioRequest {
 impl ScenarioRequest {
     /// The Monte Carlo plan asked for, within the server's limits.
     pub(crate) fn monte_carlo(&self, limits: &Limits, default_trials: u64) -> Result<MonteCarlo, Refused> {
-        let trials = self.trials.unwrap_or(default_trials);
-        if trials > limits.max_trials {
-            return Err(Refused::new(
-                StatusCode::BAD_REQUEST,
-                format!("trials {trials}: at most {} per request on this server", limits.max_trials),
-            ));
-        }
-        let mode = match self.mode.as_deref() {
-            None => Mode::Compiled,
-            Some(name) => Mode::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
-                Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
-            })?,
-        };
-        let monte_carlo = MonteCarlo { trials, seed: self.seed.unwrap_or(2026), threads: None, mode };
-        monte_carlo.validate()?;
-        Ok(monte_carlo)
+        monte_carlo(limits, (self.trials, self.seed, self.mode.as_deref()), default_trials)
     }
 
     /// The scenario file as the library reads it.
     pub(crate) fn document(self) -> Document {
-        let name = self.name.unwrap_or_else(|| "page.toml".into());
-        Document::new(name.clone(), name, self.scenario)
+        document(self.name, self.scenario)
     }
+}
+
+/// The Monte Carlo plan a request's (trials, seed, mode) ask for, every request's the
+/// same way, within the server's limits; `default_trials` where it names none.
+pub(crate) fn monte_carlo(
+    limits: &Limits,
+    (trials, seed, mode): (Option<u64>, Option<u64>, Option<&str>),
+    default_trials: u64,
+) -> Result<MonteCarlo, Refused> {
+    let trials = trials.unwrap_or(default_trials);
+    if trials > limits.max_trials {
+        return Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            format!("trials {trials}: at most {} per request on this server", limits.max_trials),
+        ));
+    }
+    let mode = match mode {
+        None => Mode::Compiled,
+        Some(name) => Mode::ALL.into_iter().find(|m| m.name() == name).ok_or_else(|| {
+            Refused::new(StatusCode::BAD_REQUEST, format!("mode `{name}`: give `compiled` or `literal`"))
+        })?,
+    };
+    let monte_carlo = MonteCarlo { trials, seed: seed.unwrap_or(2026), threads: None, mode };
+    monte_carlo.validate()?;
+    Ok(monte_carlo)
+}
+
+/// A scenario file a request gives, named `page.toml` where it names none.
+pub(crate) fn document(name: Option<String>, text: String) -> Document {
+    let name = name.unwrap_or_else(|| "page.toml".into());
+    Document::new(name.clone(), name, text)
 }
 
 /// `doc` set up against its ruleset (tables overridden as the server was told), on

@@ -24,7 +24,7 @@ use combat_odds_report::sweep::balance::{self, Balance, Span, Target};
 use combat_odds_report::sweep::{self, Design, Parameter, Sweep, SweepResult};
 
 use crate::LONG_RUN;
-use crate::api::{Refused, ScenarioRequest, slot};
+use crate::api::{Refused, document, monte_carlo, slot};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 
@@ -61,12 +61,6 @@ struct Swept {
     files: Vec<(String, usize)>,
 }
 
-/// The Monte Carlo plan of a request's settings, within the server's limits.
-fn plan(state: &State, trials: Option<u64>, seed: Option<u64>, mode: Option<String>) -> Result<MonteCarlo, Refused> {
-    let request = ScenarioRequest { scenario: String::new(), name: None, trials, seed, mode };
-    request.monte_carlo(&state.config.limits, POINT_TRIALS)
-}
-
 /// Refuses work of more trials in all than one request may ask for.
 fn bounded(state: &State, runs: u64, monte_carlo: &MonteCarlo) -> Result<(), Refused> {
     let total = runs.saturating_mul(monte_carlo.trials);
@@ -88,7 +82,8 @@ pub(crate) async fn sweep(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<SweepRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
-    let monte_carlo = plan(&state, request.trials, request.seed, request.mode)?;
+    let sampling = (request.trials, request.seed, request.mode.as_deref());
+    let monte_carlo = monte_carlo(&state.config.limits, sampling, POINT_TRIALS)?;
     let doc = Document::new("page-sweep.toml", "page-sweep.toml", request.sweep);
     let base = request.base;
     let found = Sweep::read(
@@ -172,7 +167,8 @@ pub(crate) async fn balance(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<BalanceRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
-    let monte_carlo = plan(&state, request.trials, request.seed, request.mode)?;
+    let sampling = (request.trials, request.seed, request.mode.as_deref());
+    let monte_carlo = monte_carlo(&state.config.limits, sampling, POINT_TRIALS)?;
     let bad = |m: String| Refused::new(StatusCode::BAD_REQUEST, m);
     let span = match (request.values, request.from, request.to, request.step) {
         (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
@@ -191,8 +187,7 @@ pub(crate) async fn balance(
     bounded(&state, runs, &monte_carlo)?;
     let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
     let slot = if runs * monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
-    let name = request.name.unwrap_or_else(|| "page.toml".into());
-    let doc = Document::new(name.clone(), name, request.scenario);
+    let doc = document(request.name, request.scenario);
     let (key, rules_dir) = (request.vary, state.config.rules_dir.clone());
     let work = move |_: &Progress, stop: &AtomicBool| {
         balance::balance(&doc, &key, &span, &target, rules_dir.as_deref(), monte_carlo, stop)

@@ -20,9 +20,10 @@ use combat_odds_report::sensitivity::{self, Options, Sensitivity};
 use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
-use crate::api::{Refused, ScenarioRequest, blocking, set_up, slot};
+use crate::api::{Refused, ScenarioRequest, blocking, document, monte_carlo, set_up, slot};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
+use combat_odds_core::engine::Mode;
 
 /// `POST /api/percent`: what `percent-destroy` prints for the scenario.
 pub(crate) async fn percent(
@@ -68,16 +69,10 @@ pub(crate) async fn sensitivity(
     let options = Options { top: request.top.unwrap_or(20), screen: request.screen };
     // Literal, as on the command line: each change is paired with the unchanged tables
     // on common random numbers.
-    let scenario = ScenarioRequest {
-        scenario: request.scenario,
-        name: request.name,
-        trials: request.trials,
-        seed: request.seed,
-        mode: Some("literal".into()),
-    };
-    let monte_carlo = scenario.monte_carlo(&state.config.limits, 100_000)?;
+    let sampling = (request.trials, request.seed, Some(Mode::Literal.name()));
+    let monte_carlo = monte_carlo(&state.config.limits, sampling, 100_000)?;
     let slot = slot(&state)?;
-    let (plan, doc) = set_up(&state, scenario.document(), monte_carlo).await?;
+    let (plan, doc) = set_up(&state, document(request.name, request.scenario), monte_carlo).await?;
     let work = move |progress: &Progress, stop: &AtomicBool| {
         sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), stop)
     };

@@ -66,11 +66,48 @@ pub(crate) fn clopper_pearson(successes: u64, trials: u64, confidence: f64) -> E
     }
     let (x, n) = (successes as f64, trials as f64);
     let tail = (1.0 - confidence) / 2.0;
-    let quantile = |a: f64, b: f64, q: f64| Beta::new(a, b).map_or(f64::NAN, |d| d.inverse_cdf(q));
-    let low = if successes == 0 { 0.0 } else { quantile(x, n - x + 1.0, tail) };
-    let high = if successes == trials { 1.0 } else { quantile(x + 1.0, n - x, 1.0 - tail) };
+    // An outcome never (or always) seen has its far bound in closed form: (1 - p)^n =
+    // tail, so p = 1 - tail^(1/n), exact where the distribution function loses digits.
+    let never = |n: f64| -(tail.ln() / n).exp_m1();
+    let low = match successes {
+        0 => 0.0,
+        s if s == trials => 1.0 - never(n),
+        _ => beta_quantile(x, n - x + 1.0, tail),
+    };
+    let high = match successes {
+        s if s == trials => 1.0,
+        0 => never(n),
+        _ => beta_quantile(x + 1.0, n - x, 1.0 - tail),
+    };
     Estimate { estimate: x / n, low, high }
 }
+
+/// The `q` quantile of Beta(a, b), by bisection on its distribution function.
+///
+/// statrs's own inverse (AS 64 with Newton steps) never returns for shapes such as
+/// Beta(1, 8,000,000): every bound of a rare outcome in a run of 8 M trials or more
+/// hung the report. Where it does return it can stop early (the 0-of-a-million bound
+/// off by 1 part in 10^4). Halving [0, 1] until the midpoint no longer moves takes
+/// at most a few hundred evaluations and is as accurate as the distribution function.
+fn beta_quantile(a: f64, b: f64, q: f64) -> f64 {
+    let Ok(beta) = Beta::new(a, b) else { return f64::NAN };
+    let (mut low, mut high) = (0.0f64, 1.0f64);
+    for _ in 0..BISECTIONS {
+        let mid = 0.5 * (low + high);
+        if mid <= low || mid >= high {
+            break;
+        }
+        if beta.cdf(mid) < q {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    0.5 * (low + high)
+}
+
+/// Halvings of [0, 1] at most: 2^-200 is far below any bound a count of trials gives.
+const BISECTIONS: u32 = 200;
 
 /// The two-sided standard normal quantile for `confidence` (1.96 at 0.95).
 fn z_score(confidence: f64) -> f64 {
@@ -186,6 +223,24 @@ mod tests {
         assert!(none.high > 0.0 && none.high < 0.01);
         let all = wilson(1000, 1000, 0.95);
         assert_eq!(all.high, 1.0);
+    }
+
+    #[test]
+    fn rare_outcomes_in_millions_of_trials_get_their_bounds() {
+        // 0 of n: high = 1 - 0.025^(1/n); 1 of n: low = 1 - 0.975^(1/n). At 8 M trials
+        // (where statrs's Beta inverse never returned): ln(0.025) = -3.6888795 and
+        // ln(0.975) = -0.0253178, so high = 4.6111e-7 and low = 3.16473e-9.
+        for n in [8_000_000u64, 100_000_000, 1_000_000_000] {
+            let nf = n as f64;
+            let none = clopper_pearson(0, n, 0.95);
+            let expected = -(0.025f64.ln() / nf).exp_m1();
+            assert!((none.high / expected - 1.0).abs() < 1e-6, "0 of {n}: {none:?} against {expected:e}");
+            let one = clopper_pearson(1, n, 0.95);
+            let expected = -(0.975f64.ln() / nf).exp_m1();
+            assert!((one.low / expected - 1.0).abs() < 1e-6, "1 of {n}: {one:?} against {expected:e}");
+        }
+        let e = clopper_pearson(1, 8_000_000, 0.95);
+        assert!((e.low - 3.16473e-9).abs() < 1e-14 && (e.high - 6.9646e-7).abs() < 1e-10, "{e:?}");
     }
 
     #[test]

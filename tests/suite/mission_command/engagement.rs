@@ -370,25 +370,31 @@ fn the_engagement_experiments_run() {
     }
 }
 
+/// The notes and the exact `p_kill` of `fire --format json` on a scenario file.
+fn notes_and_exact(path: &str) -> (Vec<String>, serde_json::Value) {
+    let out = crate::common::cli::stdout_of(&["fire", path, "--trials", "1000", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let notes = report["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str().map(String::from)).collect();
+    (notes, report["p_kill"]["exact"].clone())
+}
+
+#[test]
+fn the_hmg_position_is_solved_exactly_with_its_sections_counted() {
+    // The MG 42, the German section and three British sections are 5 units: the three
+    // sections are one entry, so the chain counts how many stand in each condition.
+    let (notes, exact) = notes_and_exact("experiments/mc_engagement_hmg_vs_rifle_platoon.toml");
+    assert!(exact.is_number(), "no exact odds: {notes:?}");
+    assert!(!notes.iter().any(|n| n.contains("no exact odds")), "{notes:?}");
+}
+
 #[test]
 fn a_field_too_large_for_the_exact_solver_says_so_and_why() {
-    // The HMG position: the MG 42, the German section and three British sections are 5
-    // units, one more than the Markov-chain solver takes.
-    let out = crate::common::cli::stdout_of(&[
-        "fire",
-        "experiments/mc_engagement_hmg_vs_rifle_platoon.toml",
-        "--trials",
-        "1000",
-        "--format",
-        "json",
-    ]);
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["p_kill"]["exact"], serde_json::Value::Null);
-    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).collect();
-    assert!(
-        notes.contains(
-            &"5 units on the field, more than the 4 the exact Markov-chain solver takes: no exact odds, and every trial is played literally"
-        ),
-        "{notes:?}"
-    );
+    // Seven rifle sections against six HMGs: 13 units, one more than the solver takes.
+    let a = Group { name: "platoon", count: 7, keys: RIFLES };
+    let b = Group { name: "hmgs", count: 6, keys: HMG_IN_COVER };
+    let (_dir, path) = write_tmp("big.toml", &duel("range = 10", 3, &a, &b, ""));
+    let (notes, exact) = notes_and_exact(path.to_str().unwrap());
+    assert_eq!(exact, serde_json::Value::Null);
+    let why = "13 units on the field, more than the 12 the exact Markov-chain solver takes: no exact odds, and every trial is played literally";
+    assert!(notes.iter().any(|n| n == why), "{notes:?}");
 }

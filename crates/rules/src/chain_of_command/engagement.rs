@@ -32,7 +32,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, read};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -211,21 +211,30 @@ pub struct Skirmish {
 pub(crate) const EXACT_FIELDS: u64 = 1_000_000;
 
 /// An upper bound on the fields an engagement can reach: per unit, every (figures,
-/// Shock) short of the capped Shock of a Broken unit, plus wiped out; per side every
-/// Force Morale from the start down to 0; and who is active.
+/// Shock) short of the capped Shock of a Broken unit, plus wiped out, counted per
+/// entry as the exact chain lumps them (how many of its units stand in each, not
+/// which: n units over k conditions make C(n + k - 1, n) lines); per side every Force
+/// Morale from the start down to 0; and who is active.
 fn field_bound(entries: &[Vec<Entry>; 2], layout: &Layout, start: &[u32; 2], thresholds: &Thresholds) -> u64 {
     let line = |t: &super::shooting::Threshold, f: u32| u64::from(f * t.multiple + u32::from(!t.at_least));
     let mut bound: u64 = 2;
     for s in SIDES {
         bound = bound.saturating_mul(u64::from(start[s]) + 1);
-        for &g in &layout.sides[s].group_of {
+        for (g, group) in layout.sides[s].groups.iter().enumerate() {
             let most = entries[s][g].start.figures;
-            let states: u64 =
+            let k: u64 =
                 1 + (1..=most).map(|f| 1 + line(&thresholds.broken, f).max(line(&thresholds.pinned, f))).sum::<u64>();
-            bound = bound.saturating_mul(states);
+            bound = bound.saturating_mul(multisets(k, u64::from(group.count)));
         }
     }
     bound
+}
+
+/// How many ways `n` interchangeable units can stand over `k` conditions:
+/// C(n + k - 1, n), saturating at `u64::MAX`.
+fn multisets(k: u64, n: u64) -> u64 {
+    // Each partial product C(k - 1 + i, i) is whole, so the division is exact.
+    (1..=n).try_fold(1u64, |acc, i| acc.checked_mul(k - 1 + i).map(|p| p / i)).unwrap_or(u64::MAX)
 }
 
 /// Which setback a hit brings: none, Breaking (0) or being wiped out (1).
@@ -355,6 +364,12 @@ impl Battle for Skirmish {
         unit.figures == 0
     }
 
+    /// Fewer figures left ahead (none left the worst), then more Shock (ENG-1).
+    fn ahead(&self, a: &Unit, b: &Unit) -> std::cmp::Ordering {
+        let severity = |u: &Unit| (std::cmp::Reverse(u.figures), u.shock);
+        severity(b).cmp(&severity(a))
+    }
+
     /// Force Morale 0 (CoC-E2).
     fn broken(&self, _side: usize, force: &ForceOf<Self>) -> bool {
         force.companies[0].force_morale == 0
@@ -462,6 +477,11 @@ impl Battle for Skirmish {
 
 /// Compiles an engagement scenario.
 pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
+    engagement(doc, tables).map(crate::engagement::set_up)
+}
+
+/// The engagement a scenario sets up, with the notes its set-up wrote.
+fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, Vec<String>)> {
     let setup = read::<RawUnit, RawForce>(doc, INCHES)?;
     let rest: RawRest = doc.parse()?;
     let settings = Settings::resolve(doc, &rest.settings, &tables.shooting)?;
@@ -710,7 +730,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
         wiped_out_after_breaking,
         bound,
     };
-    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
+    Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
 
 /// "5 Command Dice (4 below Force Morale 6)": the dice of a level and below.
@@ -724,6 +744,65 @@ fn describe_dice(levels: &super::dice_tables::DiceByForceMorale, level: u32) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engagement::markov::lumping;
+    use crate::ruleset::Load;
+
+    /// Two rifle teams against two LMG teams at 12 in., each side spreading its
+    /// fire, for two Phases.
+    const PAIRS: &str = r#"ruleset = "chain-of-command"
+kind = "engagement"
+[engagement]
+range = 12
+turns = 2
+targets = "spread"
+[[side]]
+name = "British"
+[[side.company]]
+name = "Platoon"
+force_morale = 8
+[[side.unit]]
+name = "Rifle teams"
+count = 2
+kind = "team"
+figures = 2
+firepower = 2
+cover = "light"
+quality = "regular"
+range_bands = { close = 12, effective = 30 }
+[[side]]
+name = "Germans"
+[[side.company]]
+name = "Zug"
+force_morale = 8
+[[side.unit]]
+name = "LMG teams"
+count = 2
+kind = "team"
+figures = 2
+firepower = 4
+cover = "light"
+quality = "regular"
+range_bands = { close = 12, effective = 36 }
+"#;
+
+    #[test]
+    fn interchangeable_units_count_as_multisets_of_conditions() {
+        // Two units over 3 conditions: {aa, ab, ac, bb, bc, cc} = C(4, 2) = 6, not 3^2.
+        assert_eq!(multisets(3, 2), 6);
+        // One unit: its k conditions; none: the one empty line.
+        assert_eq!(multisets(7, 1), 7);
+        assert_eq!(multisets(7, 0), 1);
+        // Five over 20: C(24, 5) = 24 x 23 x 22 x 21 x 20 / 120 = 42,504.
+        assert_eq!(multisets(20, 5), 42_504);
+        assert_eq!(multisets(u64::MAX / 2, 3), u64::MAX, "saturates");
+    }
+
+    #[test]
+    fn lumped_states_give_the_labelled_chains_odds() {
+        let m = super::super::ChainOfCommand::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<Skirmish>(PAIRS, |doc| engagement(doc, m.tables()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
     use crate::chain_of_command::shooting::Threshold;
 
     #[test]

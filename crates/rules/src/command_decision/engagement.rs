@@ -36,7 +36,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::{Resolution, Streams};
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -408,6 +408,13 @@ impl Battle for CdBattle {
         stand.eliminated
     }
 
+    /// A stand that still has ammunition ahead of one that has run out: fire goes to
+    /// the stands still firing (ENG-1). Stands carry no other damage between turns.
+    fn ahead(&self, a: &Stand, b: &Stand) -> std::cmp::Ordering {
+        let line = |s: &Stand| (!s.eliminated, !s.depleted, s.hit);
+        line(b).cmp(&line(a))
+    }
+
     /// Broken: no company of the side can fire, each demoralized or gone (CD-E6).
     fn broken(&self, _side: usize, force: &ForceOf<Self>) -> bool {
         force.companies.iter().all(|m| *m >= Morale::Demoralized)
@@ -482,6 +489,11 @@ impl Battle for CdBattle {
 
 /// Compiles a Command Decision engagement scenario.
 pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    engagement(doc, tables, catalogue).map(crate::engagement::set_up)
+}
+
+/// The engagement a scenario sets up, with the notes its set-up wrote.
+fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CdBattle>, Vec<String>)> {
     let setup = scenario::read::<RawStand, RawCompany>(doc, INCHES)?;
     let raw_settings = doc.parse::<SettingsOnly>()?.settings;
     let settings = Settings::resolve(doc, &raw_settings)?;
@@ -631,7 +643,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         morale,
         rally: settings.demoralized_companies == DemoralizedCompanies::Rally,
     };
-    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
+    Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
 
 #[derive(Deserialize)]
@@ -688,4 +700,54 @@ fn vehicle_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Opt
             ));
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engagement::markov::lumping;
+    use crate::ruleset::Load;
+
+    /// Two Shermans against two Panthers closing from 24 in. to 8 in., each side
+    /// spreading its fire.
+    const PAIRS: &str = r#"ruleset = "command-decision"
+kind = "engagement"
+[engagement]
+range = 24
+closing = 4
+min_range = 8
+turns = 5
+targets = "spread"
+[[side]]
+name = "US"
+[[side.company]]
+name = "Tank platoon"
+morale = 6
+[[side.unit]]
+name = "Shermans"
+count = 2
+quality = "regular"
+weapon = "us_75mm_m3"
+mount = "tank"
+vehicle = "m4_sherman"
+[[side]]
+name = "German"
+[[side.company]]
+name = "Panthers"
+morale = 7
+[[side.unit]]
+name = "Panthers"
+count = 2
+quality = "veteran"
+weapon = "de_75mm_kwk42"
+mount = "tank"
+vehicle = "panther_g"
+"#;
+
+    #[test]
+    fn lumped_states_give_the_labelled_chains_odds() {
+        let m = super::super::CommandDecision::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<CdBattle>(PAIRS, |doc| engagement(doc, m.tables(), m.catalogue()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
 }

@@ -36,7 +36,7 @@ use crate::engagement::markov::MAX_STATES;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -196,6 +196,13 @@ impl Battle for CcBattle {
 
     fn eliminated(&self, unit: &Unit) -> bool {
         unit.left == 0
+    }
+
+    /// Fewer strength points left ahead (none left the worst), then suppressed, then
+    /// cautious (ENG-1).
+    fn ahead(&self, a: &Unit, b: &Unit) -> std::cmp::Ordering {
+        let severity = |u: &Unit| (std::cmp::Reverse(u.left), u.suppressed, u.cautious);
+        severity(b).cmp(&severity(a))
     }
 
     /// CC-E5: the seed has no side morale; under `side_broken = "all_suppressed"` a side
@@ -368,6 +375,11 @@ fn split(unit: Spanned<RawUnit>) -> (Spanned<RawFirer>, Spanned<RawTarget>) {
 
 /// Compiles a Company Commander engagement scenario.
 pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    engagement(doc, tables, catalogue).map(crate::engagement::set_up)
+}
+
+/// The engagement a scenario sets up, with the notes its set-up wrote.
+fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CcBattle>, Vec<String>)> {
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
     let own = file.settings.engagement(doc)?;
@@ -528,5 +540,47 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         recover,
         broken: own.broken,
     };
-    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
+    Ok((Engagement::new(battle, setup.turns, setup.end), notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engagement::markov::lumping;
+    use crate::ruleset::Load;
+
+    /// Two Shermans against two Panthers closing from 10 hexes to 2, each side
+    /// spreading its fire.
+    const PAIRS: &str = r#"ruleset = "company-commander"
+kind = "engagement"
+[engagement]
+range = 10
+closing = 2
+min_range = 2
+turns = 5
+targets = "spread"
+[[side]]
+name = "Germans"
+[[side.unit]]
+name = "Panthers"
+count = 2
+quality = "veteran"
+vehicle = "panther"
+weapons = ["ge_75mm_kwk42"]
+[[side]]
+name = "Americans"
+[[side.unit]]
+name = "Shermans"
+count = 2
+quality = "trained"
+vehicle = "m4_sherman"
+weapons = ["us_75mm_m3"]
+"#;
+
+    #[test]
+    fn lumped_states_give_the_labelled_chains_odds() {
+        let m = super::super::CompanyCommander::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<CcBattle>(PAIRS, |doc| engagement(doc, m.tables(), m.catalogue()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
 }

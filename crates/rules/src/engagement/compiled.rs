@@ -1,4 +1,4 @@
-//! A compiled engagement: the Markov chain of [`markov`], kept as a
+//! A compiled engagement: the lumped Markov chain of [`markov`], kept as a
 //! graph and walked one alias draw per turn.
 //!
 //! Every state the engagement can reach at the start of each turn (the field, the
@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 
 use num_traits::ToPrimitive;
 
-use super::{Battle, Ending, EndingOf, Engagement, SideLayout, markov};
+use super::markov::{self, States};
+use super::{Battle, Ending, EndingOf, Engagement, SideLayout};
 use combat_odds_core::engine::{Alias, ExactTable, Experiment, Measure, Streams, Tally, tally_listed};
 
 /// One state of the chain.
@@ -41,7 +42,8 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
             return None;
         }
         let mut compiled = CompiledEngagement { engagement, nodes: Vec::new(), outcomes: Vec::new() };
-        let start = Ending { field: battle.initial(), decided: None, first_kill: None };
+        let mut start = Ending { field: battle.initial(), decided: None, first_kill: None };
+        engagement.line_up(&mut start.field);
         // The nodes of the layer about to play turn `turn`, by state.
         let mut layer: Vec<(EndingOf<B>, u32)> = vec![(start, 0)];
         compiled.nodes.push(Node { next: None, ending: 0 });
@@ -56,13 +58,11 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
                 if ending.decided.is_some() {
                     continue;
                 }
-                let before = engagement.losses(&ending.field);
-                let dist = battle.turn_exact(&ending.field, turn).ok()?;
+                let dist = engagement.turn_from(ending, turn).ok()?;
                 let mut weights = Vec::with_capacity(dist.len());
                 let mut successors = Vec::with_capacity(dist.len());
                 for (field, weight) in dist.iter() {
-                    let mut after = Ending { field: field.clone(), ..ending.clone() };
-                    engagement.after_turn(&mut after, before, turn);
+                    let after = engagement.successor(ending, field, turn, States::Lumped);
                     let fresh = compiled.nodes.len() as u32;
                     let successor = *next_layer.entry(after).or_insert(fresh);
                     if successor == fresh {

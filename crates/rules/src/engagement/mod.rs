@@ -140,6 +140,15 @@ pub(crate) trait Battle: Sync + Send {
     /// Whether a unit is gone for good (it counts as killed and not as a survivor).
     fn eliminated(&self, unit: &Self::Unit) -> bool;
 
+    /// Which of two units of one entry stands ahead of the other in its line: the one
+    /// fired at first and the first to act (ENG-1). Identical units are told apart by
+    /// their condition alone, so every turn starts with each entry lined up in this
+    /// order. The default puts the worse off ahead, reading `Self::Unit`'s order as
+    /// rising severity: fire stays on the unit it has already hurt.
+    fn ahead(&self, a: &Self::Unit, b: &Self::Unit) -> std::cmp::Ordering {
+        b.cmp(a)
+    }
+
     /// Whether a side is broken by its ruleset's morale rules.
     fn broken(&self, side: usize, force: &ForceOf<Self>) -> bool;
 
@@ -185,8 +194,8 @@ pub(crate) struct Engagement<B: Battle> {
 
 /// An engagement set up as every ruleset's engagement ends: the experiment and the
 /// notes its set-up wrote.
-pub(crate) fn set_up<B: Battle + 'static>(battle: B, turns: u32, end: EndConditions, notes: Vec<String>) -> SetUp {
-    SetUp { experiment: Box::new(Engagement::new(battle, turns, end)), notes }
+pub(crate) fn set_up<B: Battle + 'static>((engagement, notes): (Engagement<B>, Vec<String>)) -> SetUp {
+    SetUp { experiment: Box::new(engagement), notes }
 }
 
 impl<B: Battle> Engagement<B> {
@@ -248,12 +257,25 @@ impl<B: Battle> Engagement<B> {
         }
     }
 
+    /// Lines every entry's units up in [`Battle::ahead`] order. A turn starts from
+    /// a field lined up, so what it does depends on how many units of an entry stand
+    /// in each condition and not on which: fields that differ only by the order within
+    /// entries are one state of the exact chain ([`markov`]'s lumped states).
+    pub(crate) fn line_up(&self, field: &mut FieldOf<B>) {
+        for (side, layout) in field.sides.iter_mut().zip(&self.battle.layout().sides) {
+            for group in layout.groups.iter().filter(|g| g.count > 1) {
+                side.units[group.units.clone()].sort_unstable_by(|a, b| self.battle.ahead(a, b));
+            }
+        }
+    }
+
     /// Plays one engagement into `ending` (reset from `start`).
     fn play(&self, start: &FieldOf<B>, ending: &mut EndingOf<B>, streams: &mut Streams) {
         ending.field.clone_from(start);
         ending.decided = None;
         ending.first_kill = None;
         for turn in 1..=self.turns {
+            self.line_up(&mut ending.field);
             let before = self.losses(&ending.field);
             self.battle.turn(&mut ending.field, turn, streams);
             self.after_turn(ending, before, turn);
@@ -300,7 +322,7 @@ impl<B: Battle> Engagement<B> {
         if units > markov::MAX_UNITS {
             return Err(TooLarge);
         }
-        markov::solve(self, markov::MAX_STATES)
+        markov::solve(self, markov::MAX_STATES, markov::States::Lumped)
     }
 }
 

@@ -39,7 +39,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -439,6 +439,11 @@ struct Entry {
 
 /// Compiles a Mission Command engagement scenario.
 pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    engagement(doc, tables, catalogue).map(crate::engagement::set_up)
+}
+
+/// The engagement a scenario sets up, with the notes its set-up wrote.
+fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<McBattle>, Vec<String>)> {
     let mut setup = scenario::read::<RawGroup, NamedCompany>(doc, CM)?;
     let settings = Settings::resolve(doc, &doc.parse::<SettingsOnly>()?.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
@@ -555,7 +560,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
         settings,
     };
     notes.extend(cx.notes);
-    Ok(crate::engagement::set_up(battle, setup.turns, setup.end, notes))
+    Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
 
 /// Conditions the engagement sets from the field, refused where a unit names them.
@@ -597,4 +602,46 @@ fn shot(cx: &mut Ctx, f: &Entry, t: &Entry, range: f64) -> Option<(Shot, i32)> {
     let hit_from = score - f.fire.modifiers() - t.target_modifiers.iter().map(|(_, v)| v).sum::<i32>();
     let effect = effect_by_face(1, &[(2, convert)]);
     Some((Shot { hit_from: Some(hit_from), effect, capped: true }, convert))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engagement::markov::lumping;
+    use crate::ruleset::Load;
+
+    /// Two rifle sections against two MG 42s closing from 15cm to 5cm, each side
+    /// spreading its fire.
+    const PAIRS: &str = r#"ruleset = "mission-command"
+kind = "engagement"
+[engagement]
+range = 15
+closing = 5
+min_range = 5
+turns = 5
+targets = "spread"
+[[side]]
+name = "British"
+[[side.unit]]
+name = "Rifle sections"
+count = 2
+weapon = "rifle_section"
+quality = "regular"
+situation = "no_or_light_cover"
+[[side]]
+name = "Germans"
+[[side.unit]]
+name = "MG 42s"
+count = 2
+weapon = "hmg"
+quality = "veteran"
+situation = "good_cover"
+"#;
+
+    #[test]
+    fn lumped_states_give_the_labelled_chains_odds() {
+        let m = super::super::MissionCommand::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<McBattle>(PAIRS, |doc| engagement(doc, m.tables(), m.catalogue()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
 }

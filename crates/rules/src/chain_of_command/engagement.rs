@@ -364,7 +364,7 @@ impl Battle for Skirmish {
         unit.figures == 0
     }
 
-    /// Fewer figures left ahead (none left the worst), then more Shock (ENG-1).
+    /// Fewer figures left ahead (none left the worst), then more Shock (E4).
     fn ahead(&self, a: &Unit, b: &Unit) -> std::cmp::Ordering {
         let severity = |u: &Unit| (std::cmp::Reverse(u.figures), u.shock);
         severity(b).cmp(&severity(a))

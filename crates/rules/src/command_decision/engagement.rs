@@ -409,7 +409,7 @@ impl Battle for CdBattle {
     }
 
     /// A stand that still has ammunition ahead of one that has run out: fire goes to
-    /// the stands still firing (ENG-1). Stands carry no other damage between turns.
+    /// the stands still firing (E4). Stands carry no other damage between turns.
     fn ahead(&self, a: &Stand, b: &Stand) -> std::cmp::Ordering {
         let line = |s: &Stand| (!s.eliminated, !s.depleted, s.hit);
         line(b).cmp(&line(a))

@@ -199,7 +199,7 @@ impl Battle for CcBattle {
     }
 
     /// Fewer strength points left ahead (none left the worst), then suppressed, then
-    /// cautious (ENG-1).
+    /// cautious (E4).
     fn ahead(&self, a: &Unit, b: &Unit) -> std::cmp::Ordering {
         let severity = |u: &Unit| (std::cmp::Reverse(u.left), u.suppressed, u.cautious);
         severity(b).cmp(&severity(a))

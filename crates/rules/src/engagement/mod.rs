@@ -141,7 +141,7 @@ pub(crate) trait Battle: Sync + Send {
     fn eliminated(&self, unit: &Self::Unit) -> bool;
 
     /// Which of two units of one entry stands ahead of the other in its line: the one
-    /// fired at first and the first to act (ENG-1). Identical units are told apart by
+    /// fired at first and the first to act (E4). Identical units are told apart by
     /// their condition alone, so every turn starts with each entry lined up in this
     /// order. The default puts the worse off ahead, reading `Self::Unit`'s order as
     /// rising severity: fire stays on the unit it has already hurt.

@@ -31,6 +31,10 @@ engagements=()
 comparisons=()
 for file in experiments/*.toml; do
   name=$(basename "$file" .toml)
+  # Sweep studies are re-run by experiments/answers.sh.
+  if grep -q '^kind = "sweep"' "$file"; then
+    continue
+  fi
   if grep -q '^kind = "compare"' "$file"; then
     comparisons+=("$file")
     continue

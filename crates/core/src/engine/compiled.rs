@@ -7,7 +7,7 @@
 //! exact answer. A trial adds one to a per-state count; the counts become measure
 //! tallies once per chunk, through the same `index` the literal mode uses.
 
-use super::{ExactTable, Experiment, Measure, Resolution, Streams, Tally};
+use super::{BLOCK, ExactTable, Experiment, Measure, Resolution, Streams, Tally};
 use crate::engine::alias::Alias;
 use crate::exact::Weight;
 
@@ -61,14 +61,40 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// A chunk's count of trials per state, in four copies: consecutive trials mostly end
+/// in the same few states, and an increment that must wait for the previous one to
+/// the same counter would set the pace, so trial `t` counts in copy `t % 4` and the
+/// copies are added up at the end.
+struct Counts(Vec<[u64; 4]>);
+
+impl Counts {
+    fn new(states: usize) -> Self {
+        Counts(vec![[0; 4]; states])
+    }
+
+    /// One trial, the `t`-th of the chunk, that ended in `state`.
+    #[inline(always)]
+    fn add(&mut self, state: usize, t: usize) {
+        self.0[state][t % 4] += 1;
+    }
+
+    /// The counts added to `tally`, `outcome` writing a state's outcome of every
+    /// measure.
+    fn into_tally(self, outcome: impl Fn(usize, &mut [usize]), tally: &mut Tally) {
+        let mut out = vec![0; tally.measures()];
+        for (state, copies) in self.0.iter().enumerate() {
+            let n: u64 = copies.iter().sum();
+            if n > 0 {
+                outcome(state, &mut out);
+                tally.record_n(&out, n);
+            }
+        }
+    }
+}
+
 /// Runs `trials` trials, each `draw` giving the index (below `states`) of the state
 /// it ends in, and adds them to `tally`, `outcome` writing a state's outcome of every
 /// measure.
-///
-/// A trial only adds one to its state's count. Consecutive trials mostly end in the
-/// same few states, and an increment that must wait for the previous one to the same
-/// counter would set the pace, so trial `t` counts in copy `t % 4` of the counters and
-/// the copies are added up at the end.
 #[inline(always)]
 pub(crate) fn tally_states(
     trials: u64,
@@ -77,18 +103,42 @@ pub(crate) fn tally_states(
     outcome: impl Fn(usize, &mut [usize]),
     tally: &mut Tally,
 ) {
-    let mut counts = vec![[0u64; 4]; states];
+    let mut counts = Counts::new(states);
     for t in 0..trials {
-        counts[draw()][(t % 4) as usize] += 1;
+        counts.add(draw(), t as usize);
     }
-    let mut out = vec![0; tally.measures()];
-    for (state, copies) in counts.iter().enumerate() {
-        let n: u64 = copies.iter().sum();
-        if n > 0 {
-            outcome(state, &mut out);
-            tally.record_n(&out, n);
+    counts.into_tally(outcome, tally);
+}
+
+/// [`tally_states`] a block of trials at a time: `fill` writes the states of whole
+/// [`BLOCK`]s, then of the few trials left.
+#[inline(always)]
+pub(crate) fn tally_blocks(
+    trials: u64,
+    states: usize,
+    mut fill: impl FnMut(&mut [usize]),
+    outcome: impl Fn(usize, &mut [usize]),
+    tally: &mut Tally,
+) {
+    let mut counts = Counts::new(states);
+    let mut block = [0usize; BLOCK];
+    let mut count = |block: &[usize]| {
+        // Blocks are a multiple of four trials, so a trial's place in its block picks
+        // the same copy as its place in the chunk.
+        for (t, &state) in block.iter().enumerate() {
+            counts.add(state, t);
         }
+    };
+    for _ in 0..trials / BLOCK as u64 {
+        fill(&mut block);
+        count(&block);
     }
+    let rest = &mut block[..(trials % BLOCK as u64) as usize];
+    if !rest.is_empty() {
+        fill(rest);
+        count(rest);
+    }
+    counts.into_tally(outcome, tally);
 }
 
 /// `tally_states` where every state's outcomes are listed: `outcomes[s]` for state `s`.

@@ -12,8 +12,8 @@ mod tally;
 
 pub use crate::streams::{Purpose, Stream, Streams};
 pub use alias::Alias;
+pub(crate) use compiled::tally_blocks;
 pub use compiled::tally_listed;
-pub(crate) use compiled::tally_states;
 pub use compiled::{CompiledResolution, Mode, Prepared};
 pub use tally::Tally;
 
@@ -95,6 +95,67 @@ pub(crate) const MAX_JOINT: usize = 4096;
 /// stack).
 pub const MAX_MEASURES: usize = 10;
 
+/// Trials the literal engine hands a resolution at once (see [`Resolution::block`]):
+/// sixteen trials of four 16-bit dice lanes each fill eight vector registers per
+/// stream, and a multiple of four keeps each trial on its own copy of the tally's
+/// counters (see `tally_blocks`).
+pub const BLOCK: usize = 16;
+
+/// A trial's outcome of every measure as one mixed-radix number: measure `m` counts
+/// `stride(m)` times its outcome index, the last measure once. Every combination of
+/// outcomes then has its own number below [`Joint::states`], and a chunk counts one
+/// number per trial, spread into the measures once at its end.
+#[derive(Debug, Clone)]
+pub struct Joint {
+    /// Outcomes per measure.
+    sizes: [usize; MAX_MEASURES],
+    /// Place values, zero past the last measure: the number is then a sum of
+    /// independent products over a fixed length, which unrolls, rather than a chain of
+    /// multiplies as long as the measures.
+    stride: [usize; MAX_MEASURES],
+    states: usize,
+}
+
+impl Joint {
+    /// The numbering for measures of `sizes` outcomes (at most [`MAX_MEASURES`]
+    /// measures), or `None` when the combinations pass `MAX_JOINT`.
+    pub(crate) fn new(sizes: &[usize]) -> Option<Self> {
+        let states = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)).filter(|&j| j <= MAX_JOINT)?;
+        let mut joint = Joint { sizes: [1; MAX_MEASURES], stride: [0; MAX_MEASURES], states };
+        joint.sizes[..sizes.len()].copy_from_slice(sizes);
+        let mut place = 1;
+        for (s, &n) in joint.stride[..sizes.len()].iter_mut().zip(sizes).rev() {
+            *s = place;
+            place *= n;
+        }
+        Some(joint)
+    }
+
+    /// How many numbers there are: the product of every measure's outcome count.
+    pub fn states(&self) -> usize {
+        self.states
+    }
+
+    /// What one outcome of measure `m` adds to the number.
+    #[inline(always)]
+    pub fn stride(&self, m: usize) -> usize {
+        self.stride[m]
+    }
+
+    /// The number of a trial that ended in `outcome` (an outcome index per measure).
+    #[inline(always)]
+    pub fn of(&self, outcome: &[usize; MAX_MEASURES]) -> usize {
+        outcome.iter().zip(&self.stride).map(|(o, s)| o * s).sum()
+    }
+
+    /// The outcome index of every measure back from a number.
+    fn outcome(&self, number: usize, out: &mut [usize]) {
+        for ((o, &n), &s) in out.iter_mut().zip(&self.sizes).zip(&self.stride) {
+            *o = number / s % n;
+        }
+    }
+}
+
 /// A resolution described by the state one trial ends in: every ruleset's fire and
 /// test is one. It runs one literal trial, maps a state to the outcome of every
 /// measure, and gives the state's exact distribution; the blanket [`Experiment`]
@@ -125,8 +186,35 @@ pub trait Resolution: Sync + Send {
     /// The outcome index of every measure for a state.
     fn index(&self, state: &Self::State, out: &mut [usize]);
 
+    /// `numbers.len()` literal trials (at most [`BLOCK`]; the engine hands whole blocks
+    /// but for a chunk's last few trials), each trial's outcomes written as its
+    /// [`Joint`] number in its place.
+    ///
+    /// By default the trials run one after another ([`by_trial`]). An override
+    /// evaluates a block's trials side by side, but must give exactly what the default
+    /// gives and leave every stream where the default leaves it: it is a faster reading
+    /// of the same literal trials, never another sampler, and its tests hold the two
+    /// equal count for count.
+    #[inline(always)]
+    fn block(&self, streams: &mut Streams, joint: &Joint, numbers: &mut [usize]) {
+        by_trial(self, streams, joint, numbers);
+    }
+
     /// The exact distribution of a trial's state.
     fn exact_state(&self) -> std::result::Result<Dist<Self::State, Self::Weight>, TooLarge>;
+}
+
+/// [`Resolution::block`] one trial after another: the default, and an override's cold
+/// path.
+#[inline(always)]
+pub fn by_trial<R: Resolution + ?Sized>(resolution: &R, streams: &mut Streams, joint: &Joint, numbers: &mut [usize]) {
+    let mut out = [0usize; MAX_MEASURES];
+    let measures = Resolution::measures(resolution).len();
+    for number in numbers {
+        let state = resolution.trial(streams);
+        resolution.index(&state, &mut out[..measures]);
+        *number = joint.of(&out);
+    }
 }
 
 impl<R: Resolution> Experiment for R {
@@ -139,41 +227,22 @@ impl<R: Resolution> Experiment for R {
     }
 
     /// Literal trials. Where every measure's outcomes together make at most
-    /// `MAX_JOINT` combinations, a trial's outcomes are counted as one mixed-radix
-    /// index (one increment a trial, spread into the measures once per chunk).
+    /// `MAX_JOINT` combinations, a trial's outcomes are counted as one [`Joint`] number
+    /// (one increment a trial, spread into the measures once per chunk), and trials
+    /// run a [`Resolution::block`] at a time.
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally) {
         let sizes = layout(Resolution::measures(self));
-        let measures = sizes.len();
-        let mut out = [0usize; MAX_MEASURES];
-        let joint = sizes.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)).filter(|&j| j <= MAX_JOINT);
-        let Some(joint) = joint else {
+        let Some(joint) = Joint::new(&sizes) else {
+            let mut out = [0usize; MAX_MEASURES];
             for _ in 0..trials {
                 let state = self.trial(streams);
-                self.index(&state, &mut out[..measures]);
-                tally.record(&out[..measures]);
+                self.index(&state, &mut out[..sizes.len()]);
+                tally.record(&out[..sizes.len()]);
             }
             return;
         };
-        // Each measure's place value, zero past the last measure: the index is then a
-        // sum of independent products over a fixed length, which unrolls, rather than
-        // a chain of multiplies as long as the measures.
-        let mut stride = [0usize; MAX_MEASURES];
-        let mut place = 1;
-        for (s, &n) in stride[..measures].iter_mut().zip(&sizes).rev() {
-            *s = place;
-            place *= n;
-        }
-        let draw = || {
-            let state = self.trial(streams);
-            self.index(&state, &mut out[..measures]);
-            out.iter().zip(&stride).map(|(o, s)| o * s).sum()
-        };
-        let outcome = |j: usize, out: &mut [usize]| {
-            for ((o, &n), &s) in out.iter_mut().zip(&sizes).zip(&stride) {
-                *o = j / s % n;
-            }
-        };
-        tally_states(trials, joint, draw, outcome, tally);
+        let fill = |numbers: &mut [usize]| self.block(streams, &joint, numbers);
+        tally_blocks(trials, joint.states(), fill, |j, out| joint.outcome(j, out), tally);
     }
 
     fn exact(&self) -> Option<ExactTable> {

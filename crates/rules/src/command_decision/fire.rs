@@ -5,7 +5,7 @@
 
 use super::tables::HitResult;
 use combat_odds_core::dice::D10;
-use combat_odds_core::engine::{Measure, Resolution, Streams};
+use combat_odds_core::engine::{BLOCK, Joint, MAX_MEASURES, Measure, Resolution, Stream, Streams, by_trial};
 use combat_odds_core::exact::{Dist, TooLarge};
 
 /// The result of a hit for each natural face 1..=10 of the effect die, with every
@@ -58,6 +58,9 @@ pub struct FireResolution {
     slots: Slots,
     /// Per volley, what its dice are compared with, worked out once.
     thresholds: Vec<Thresholds>,
+    /// The same, laid out over a block's dice lanes for [`Resolution::block`], where
+    /// that applies.
+    lanes: Option<Lanes>,
 }
 
 /// A volley's hit number and effect row as the literal trial's dice lanes read them.
@@ -69,6 +72,163 @@ struct Thresholds {
     /// (0 stays free for "no hit"), so the worst result of a volley is a plain maximum
     /// with no branch on whether a die hit.
     severity: [u8; 10],
+}
+
+/// The worst result of a trial by its severity code (see `Thresholds::severity`).
+const WORST: [Option<HitResult>; 4] =
+    [None, Some(HitResult::NoEffect), Some(HitResult::ForcedBack), Some(HitResult::Eliminated)];
+
+/// The most packs of four to-hit dice per trial (sixteen dice) the block path takes;
+/// a trial of more runs on its own.
+const MAX_PACKS: usize = 4;
+
+/// Lanes of the largest block: one per die of [`MAX_PACKS`] packs of [`BLOCK`] trials.
+const LANES: usize = BLOCK * 4 * MAX_PACKS;
+
+/// A volley's thresholds laid out over the dice lanes of a whole block, for
+/// [`Resolution::block`] to compare sixteen trials' dice with at once. Pack `p` of a
+/// trial is the trial's `p`-th output of the fire stream (four to-hit dice) and of the
+/// effect stream (the effect die beside each), as in `trial`: the volleys' dice in
+/// order, four to a pack, a volley starting a fresh pack. The compared arrays hold one
+/// entry per lane of the block, trial by trial, pack by pack, die by die (the first
+/// `BLOCK * 4 * packs` of them used); their fixed length lets the compiler run every
+/// comparison over whole vector registers.
+#[derive(Debug, Clone)]
+struct Lanes {
+    /// Packs per trial, 1 to [`MAX_PACKS`].
+    packs: usize,
+    /// A face (natural roll less one) below this hits; 0 on lanes past a volley's last
+    /// die, which never hit.
+    hits_below: Box<[u16; LANES]>,
+    /// What a hit adds to its trial's [`Hits`] word, by effect face `e`: the sum of `by`
+    /// over the steps with `e >= at` (see [`steps`]). Comparisons and adds run on every
+    /// lane at once, where a table lookup would be one lane at a time.
+    steps: Vec<Step>,
+    /// Per lane of one trial: the face (less one) that calls for an ammo check;
+    /// `u16::MAX`, no face, where the volley checks none or the lane has no die.
+    trigger: Vec<u16>,
+    /// Per lane of one trial: its volley's ammo check, a d10 at or below this depleting.
+    depletes_at_most: Vec<i32>,
+}
+
+/// One step of every lane's table (see [`Lanes::steps`]).
+#[derive(Debug, Clone)]
+struct Step {
+    at: Box<[u16; LANES]>,
+    by: Box<[u16; LANES]>,
+}
+
+/// A table by face as steps (face, by): `table[e]` is the sum of `by` over the steps at
+/// or below `e`, wrapping, so any table is exact; a chart row (no effect, then forced
+/// back, then eliminated as the face rises) is three steps.
+fn steps(table: [u16; 10]) -> Vec<(u16, u16)> {
+    let mut last = 0u16;
+    (0..10u16)
+        .filter_map(|face| {
+            let value = table[usize::from(face)];
+            let by = value.wrapping_sub(last);
+            last = value;
+            (by != 0).then_some((face, by))
+        })
+        .collect()
+}
+
+/// A trial's hits in the block path, counted in one 16-bit word: each die that hits
+/// adds [`Hits::of`] its result, so the sum over a trial's dice holds its hits, its
+/// hits forced back or worse, and its hits eliminated, five bits each (a trial in the
+/// block path rolls at most sixteen dice). Sums are what vector lanes add cheaply;
+/// the worst result is read back from the counts.
+#[derive(Debug, Clone, Copy)]
+struct Hits(u16);
+
+impl Hits {
+    const FIELD: u32 = 5;
+
+    /// What one hit of result `r` adds.
+    fn of(r: HitResult) -> u16 {
+        1 + (u16::from(r >= HitResult::ForcedBack) << Self::FIELD)
+            + (u16::from(r == HitResult::Eliminated) << (2 * Self::FIELD))
+    }
+
+    /// The sum of a trial's words, pack by pack. The four 16-bit lanes of a pack are
+    /// added as one 64-bit word (no lane carries into the next: a trial's sum fits
+    /// 16 bits), then folded: lanes 2 and 3 onto 0 and 1, then 1 onto 0.
+    #[inline(always)]
+    fn sum<const P: usize>(packs: &[[u16; 4]; P]) -> Self {
+        let word = packs.iter().fold(0u64, |sum, pack| {
+            sum + pack.iter().rev().fold(0, |word, &lane| word << 16 | u64::from(lane))
+        });
+        let word = word + (word >> 32);
+        Hits((word + (word >> 16)) as u16)
+    }
+
+    /// Hits.
+    #[inline(always)]
+    fn hits(self) -> u32 {
+        u32::from(self.0) & ((1 << Self::FIELD) - 1)
+    }
+
+    /// The worst result's outcome index in the target measure, as `index` reads it (no
+    /// hit and no effect are both 0), times `stride`: one stride for any hit forced
+    /// back or worse, one more for any eliminated. (Two masks, where a product would
+    /// be a multiply SSE2 lacks.)
+    #[inline(always)]
+    fn target(self, stride: usize) -> usize {
+        let forced_back = self.0 >> Self::FIELD & ((1 << Self::FIELD) - 1) != 0;
+        let eliminated = self.0 >> (2 * Self::FIELD) != 0;
+        (usize::from(forced_back).wrapping_neg() & stride) + (usize::from(eliminated).wrapping_neg() & stride)
+    }
+
+    /// The worst result, as `trial` finds it.
+    fn worst(self) -> Option<HitResult> {
+        WORST[usize::from(self.hits() != 0) + self.target(1)]
+    }
+}
+
+impl Lanes {
+    /// The lanes of `volleys`, or `None` where the block path does not apply: an
+    /// artillery response roll decides whether a trial rolls any dice at all, and a
+    /// trial of no dice or more than [`MAX_PACKS`] packs gains nothing from it.
+    fn new(volleys: &[Volley], thresholds: &[Thresholds], response: bool) -> Option<Self> {
+        // One trial's lanes: (volley, die in the volley or None past its last die).
+        let trial: Vec<(usize, Option<u32>)> = volleys
+            .iter()
+            .enumerate()
+            .flat_map(|(v, volley)| {
+                (0..volley.dice.div_ceil(4) * 4).map(move |die| (v, (die < volley.dice).then_some(die)))
+            })
+            .collect();
+        let packs = trial.len() / 4;
+        if response || packs == 0 || packs > MAX_PACKS {
+            return None;
+        }
+        let block = |lane: &dyn Fn(usize, Option<u32>) -> u16| -> Box<[u16; LANES]> {
+            let mut lanes = Box::new([0; LANES]);
+            let every = (0..BLOCK).flat_map(|_| trial.iter().map(|&(v, die)| lane(v, die)));
+            lanes.iter_mut().zip(every).for_each(|(l, value)| *l = value);
+            lanes
+        };
+        let hits_below = block(&|v, die| die.map_or(0, |_| thresholds[v].hits_below as u16));
+        let trigger = trial
+            .iter()
+            .map(|&(v, die)| match (die, volleys[v].ammo) {
+                (Some(_), Some((trigger, _))) if (1..=10).contains(&trigger) => (trigger - 1) as u16,
+                _ => u16::MAX,
+            })
+            .collect();
+        let depletes_at_most =
+            trial.iter().map(|&(v, _)| volleys[v].ammo.map_or(i32::MIN, |(_, at_most)| at_most)).collect();
+        // Every volley's table padded to the most steps any has (a step of 0 adds nothing).
+        let tables: Vec<Vec<(u16, u16)>> = volleys.iter().map(|v| steps(v.effect.map(Hits::of))).collect();
+        let most = tables.iter().map(Vec::len).max().unwrap_or(0);
+        let steps = (0..most)
+            .map(|k| Step {
+                at: block(&|v, _| tables[v].get(k).map_or(0, |s| s.0)),
+                by: block(&|v, _| tables[v].get(k).map_or(0, |s| s.1)),
+            })
+            .collect();
+        Some(Lanes { packs, hits_below, steps, trigger, depletes_at_most })
+    }
 }
 
 /// Which optional measures this resolution reports, and where.
@@ -109,14 +269,109 @@ impl FireResolution {
             slots.passengers = slot(Measure::counts("passengers_eliminated", n));
             measures.push(Measure::counts("passengers_forced_back", n));
         }
-        let thresholds = volleys
+        let thresholds: Vec<Thresholds> = volleys
             .iter()
             .map(|v| Thresholds {
                 hits_below: v.hit_at_most.clamp(0, 10) as u32,
                 severity: v.effect.map(|r| r as u8 + 1),
             })
             .collect();
-        FireResolution { volleys, response, passengers, suppresses, measures, slots, thresholds }
+        let lanes = Lanes::new(&volleys, &thresholds, response.is_some());
+        FireResolution { volleys, response, passengers, suppresses, measures, slots, thresholds, lanes }
+    }
+}
+
+impl FireResolution {
+    /// A block of trials of `P` packs each, side by side (see [`Lanes`]).
+    ///
+    /// The block's outputs are drawn first, every to-hit and effect die of every trial
+    /// at once ([`Stream::fill16`]); where one of them would have redrawn a rejected
+    /// lane, the block rewinds and runs trial by trial, so each trial still takes
+    /// exactly the dice `trial` takes. Then every lane is compared and looked up at
+    /// once, and only the ammo checks and passengers, whose dice some trials roll and
+    /// others do not, go trial by trial, in trial order, each from its own stream.
+    #[inline(always)]
+    fn block_of<const P: usize>(&self, lanes: &Lanes, st: &mut Streams, joint: &Joint, numbers: &mut [usize; BLOCK]) {
+        let mut faces = [[[0u16; 4]; P]; BLOCK];
+        let mut effects = [[[0u16; 4]; P]; BLOCK];
+        let fire = st.fire.clone();
+        if !st.fire.fill16(10, faces.as_flattened_mut()) {
+            return by_trial(self, st, joint, numbers);
+        }
+        if !st.effect.fill16(10, effects.as_flattened_mut()) {
+            st.fire = fire;
+            return by_trial(self, st, joint, numbers);
+        }
+        // Each die's `Hits` word if it hits, 0 if it misses.
+        let mut words = [[[0u16; 4]; P]; BLOCK];
+        let flat = words.as_flattened_mut().as_flattened_mut();
+        for step in &lanes.steps {
+            let effects = effects.as_flattened().as_flattened();
+            for ((word, &effect), (&at, &by)) in flat.iter_mut().zip(effects).zip(step.at.iter().zip(step.by.iter())) {
+                *word = word.wrapping_add(if effect >= at { by } else { 0 });
+            }
+        }
+        for ((word, &face), &below) in flat.iter_mut().zip(faces.as_flattened().as_flattened()).zip(lanes.hits_below.iter()) {
+            *word = if face < below { *word } else { 0 };
+        }
+        // Each trial's number: what a trial that hits nothing reports, plus its worst
+        // result and its hits in their places (ammo and passengers are added below).
+        let mut plain = [0usize; MAX_MEASURES];
+        self.index(&FireState { arrived: true, ..FireState::default() }, &mut plain[..self.measures.len()]);
+        let (plain, target) = (joint.of(&plain), joint.stride(0));
+        // Joint numbers are below `MAX_JOINT`, so this stride is a 32-bit value, and its
+        // product with a trial's hits one multiply of 32-bit halves, which SSE2 does
+        // two at a time.
+        let hits = u64::from(joint.stride(1) as u32);
+        let mut sums = [Hits(0); BLOCK];
+        for ((number, sum), trial) in numbers.iter_mut().zip(&mut sums).zip(&words) {
+            *sum = Hits::sum(trial);
+            *number = plain + sum.target(target) + (u64::from(sum.hits()) * hits) as usize;
+        }
+        if let Some(slot) = self.slots.ammo {
+            for (number, trial) in numbers.iter_mut().zip(&faces) {
+                let depleted = self.ammo_checks(lanes, trial.as_flattened(), &mut st.supply);
+                *number += usize::from(depleted) * joint.stride(slot);
+            }
+        }
+        if let Some(slot) = self.slots.passengers {
+            for (number, sum) in numbers.iter_mut().zip(&sums) {
+                let (eliminated, forced_back) = self.passengers(sum.worst(), &mut st.passengers);
+                *number += eliminated as usize * joint.stride(slot) + forced_back as usize * joint.stride(slot + 1);
+            }
+        }
+    }
+
+    /// One trial's ammo checks, die by die in rule order (each face that calls for one
+    /// rolls it): whether any depleted.
+    #[inline(always)]
+    fn ammo_checks(&self, lanes: &Lanes, faces: &[u16], supply: &mut Stream) -> bool {
+        let mut depleted = false;
+        for ((&face, &trigger), &at_most) in faces.iter().zip(&lanes.trigger).zip(&lanes.depletes_at_most) {
+            if face == trigger && D10.roll(supply) as i32 <= at_most {
+                depleted = true;
+            }
+        }
+        depleted
+    }
+
+    /// The passengers' fate given the vehicle's worst result: (eliminated, forced back).
+    ///
+    /// Seed 000, Passengers: "If a vehicle suffers a Force Back result from fire, the
+    /// passengers stay with the vehicle and are forced back with the vehicle." "If the
+    /// vehicle is eliminated by fire, the passenger stands each suffer a hit": a d10 each,
+    /// in order, on their own stream.
+    #[inline(always)]
+    fn passengers(&self, worst: Option<HitResult>, stream: &mut Stream) -> (u32, u32) {
+        match worst {
+            Some(HitResult::ForcedBack) => (0, self.passengers.len() as u32),
+            Some(HitResult::Eliminated) => self.passengers.iter().fold((0, 0), |(e, b), p| match p[D10.roll(stream) as usize - 1] {
+                HitResult::Eliminated => (e + 1, b),
+                HitResult::ForcedBack => (e, b + 1),
+                HitResult::NoEffect => (e, b),
+            }),
+            _ => (0, 0),
+        }
     }
 }
 
@@ -196,26 +451,28 @@ impl Resolution for FireResolution {
             }
         }
         // By lookup, not a branch: which result came up is the coin toss being simulated.
-        const WORST: [Option<HitResult>; 4] =
-            [None, Some(HitResult::NoEffect), Some(HitResult::ForcedBack), Some(HitResult::Eliminated)];
         s.worst = WORST[worst as usize];
         // Most fires carry no passengers: ask that (predictable) before the outcome.
-        // Seed 000, Passengers: "If a vehicle suffers a Force Back result from fire, the
-        // passengers stay with the vehicle and are forced back with the vehicle."
-        if !self.passengers.is_empty() && s.worst == Some(HitResult::ForcedBack) {
-            s.passengers_forced_back = self.passengers.len() as u32;
-        }
-        // "If the vehicle is eliminated by fire, the passenger stands each suffer a hit."
-        if !self.passengers.is_empty() && s.worst == Some(HitResult::Eliminated) {
-            for p in &self.passengers {
-                match p[D10.roll(&mut st.passengers) as usize - 1] {
-                    HitResult::Eliminated => s.passengers_eliminated += 1,
-                    HitResult::ForcedBack => s.passengers_forced_back += 1,
-                    HitResult::NoEffect => {}
-                }
-            }
+        if !self.passengers.is_empty() {
+            (s.passengers_eliminated, s.passengers_forced_back) = self.passengers(s.worst, &mut st.passengers);
         }
         s
+    }
+
+    /// Sixteen trials side by side where the block path applies (see [`Lanes`]): the
+    /// same trials `trial` rolls, die for die from the same streams, and so the same
+    /// numbers.
+    #[inline(always)]
+    fn block(&self, st: &mut Streams, joint: &Joint, numbers: &mut [usize]) {
+        if let (Some(lanes), Some(numbers)) = (&self.lanes, numbers.as_mut_array::<BLOCK>()) {
+            return match lanes.packs {
+                1 => self.block_of::<1>(lanes, st, joint, numbers),
+                2 => self.block_of::<2>(lanes, st, joint, numbers),
+                3 => self.block_of::<3>(lanes, st, joint, numbers),
+                _ => self.block_of::<4>(lanes, st, joint, numbers),
+            };
+        }
+        by_trial(self, st, joint, numbers)
     }
 
     /// The exact joint distribution of a trial's state.
@@ -263,5 +520,98 @@ impl Resolution for FireResolution {
             out[i] = s.passengers_eliminated as usize;
             out[i + 1] = s.passengers_forced_back as usize;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use combat_odds_core::engine::{CHUNK_TRIALS, Experiment, Tally, layout};
+    use HitResult::{Eliminated as E, ForcedBack as F, NoEffect as N};
+
+    /// A resolution run trial by trial: [`Resolution::block`] left to its default.
+    struct ByTrial<'a>(&'a FireResolution);
+
+    impl Resolution for ByTrial<'_> {
+        type State = FireState;
+        type Weight = u128;
+
+        fn measures(&self) -> &[Measure] {
+            Resolution::measures(self.0)
+        }
+
+        fn kill(&self) -> (usize, usize) {
+            Resolution::kill(self.0)
+        }
+
+        fn trial(&self, streams: &mut Streams) -> FireState {
+            self.0.trial(streams)
+        }
+
+        fn index(&self, state: &FireState, out: &mut [usize]) {
+            self.0.index(state, out)
+        }
+
+        fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
+            self.0.exact_state()
+        }
+    }
+
+    /// A chunk's tally, and where it leaves every stream (the next rolls of each).
+    fn chunk(experiment: &dyn Experiment, trials: u64) -> (Tally, Vec<u32>) {
+        let mut streams = Streams::for_chunk(7, 3);
+        let mut tally = Tally::new(&layout(experiment.measures()));
+        experiment.simulate(&mut streams, trials, &mut tally);
+        let Streams { fire, effect, supply, response, passengers, .. } = &mut streams;
+        let next = [fire, effect, supply, response, passengers].into_iter().flat_map(|s| (0..9).map(|_| D10.roll(s)));
+        (tally, next.collect())
+    }
+
+    fn volley(dice: u32, hit_at_most: i32, effect: EffectByFace, ammo: Option<(i32, i32)>) -> Volley {
+        Volley { dice, hit_at_most, effect, ammo }
+    }
+
+    /// Every path through the block: one to four packs a trial (and more, trial by
+    /// trial), volleys of different rows, ammo, passengers, suppression, a response roll,
+    /// and a row whose results do not rise with the face.
+    fn cases() -> Vec<(&'static str, FireResolution)> {
+        let regular = [N, N, N, F, F, F, E, E, E, E];
+        let veteran = [N, N, N, N, F, F, F, E, E, E];
+        let ap = [F, F, F, E, E, E, E, E, E, E];
+        let uneven = [E, N, F, N, E, F, N, N, E, F];
+        let ammo = Some((1, 6));
+        let fire = |volleys, response, passengers: &[EffectByFace], suppresses| {
+            FireResolution::new(volleys, response, passengers.to_vec(), suppresses)
+        };
+        let mut response = [true; 10];
+        response[..3].fill(false);
+        vec![
+            ("peer", fire(vec![volley(3, 5, regular, None)], None, &[], false)),
+            ("ammo and passengers", fire(vec![volley(2, 6, ap, ammo)], None, &[veteran, regular], false)),
+            ("two packs, suppressing", fire(vec![volley(6, 4, regular, ammo)], None, &[], true)),
+            ("two volleys, three packs", fire(vec![volley(3, 7, veteran, None), volley(5, 3, ap, ammo)], None, &[regular], false)),
+            ("four packs", fire(vec![volley(16, 2, regular, None)], None, &[], false)),
+            ("five packs", fire(vec![volley(17, 2, regular, ammo)], None, &[], false)),
+            ("response", fire(vec![volley(3, 5, regular, ammo)], Some(response), &[regular], true)),
+            ("uneven row", fire(vec![volley(4, 9, uneven, None), volley(1, 10, regular, None)], None, &[], false)),
+            ("no dice", fire(vec![volley(0, 5, regular, ammo)], None, &[regular], false)),
+        ]
+    }
+
+    #[test]
+    fn blocks_give_what_trial_by_trial_gives_count_for_count_and_leave_every_stream_where_it_does() {
+        for (name, fire) in cases() {
+            // A whole chunk (dozens of blocks redraw a lane and rewind), and chunks that
+            // end inside a block.
+            for trials in [1, 15, 16, 1000, CHUNK_TRIALS] {
+                assert_eq!(chunk(&fire, trials), chunk(&ByTrial(&fire), trials), "{name}, {trials} trials");
+            }
+        }
+    }
+
+    #[test]
+    fn the_block_path_takes_one_to_four_packs_without_a_response_roll() {
+        let packs: Vec<usize> = cases().iter().map(|(_, fire)| fire.lanes.as_ref().map_or(0, |l| l.packs)).collect();
+        assert_eq!(packs, [1, 1, 2, 3, 4, 0, 0, 2, 0]);
     }
 }

@@ -452,7 +452,13 @@ fn bench(a: &BenchArgs) -> Result<()> {
     let (path, text) = defaults::ENGAGEMENT;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: 2026, threads: Some(1), mode: Mode::Compiled };
     let duel = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
-    let work = combat_odds_report::bench::Work { fire: &fire, duel: duel.set_up.experiment.as_ref() };
+    let (path, text) = defaults::PLATOON;
+    let platoon = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
+    let work = combat_odds_report::bench::Work {
+        fire: &fire,
+        duel: duel.set_up.experiment.as_ref(),
+        platoon: platoon.set_up.experiment.as_ref(),
+    };
     write(&combat_odds_report::bench::measure(options, work)?, &a.out)
 }
 

@@ -15,6 +15,13 @@ pub const COMPARISON: (&str, &str) = (
 pub const ENGAGEMENT: (&str, &str) =
     ("experiments/cd_engagement_tank_duel.toml", include_str!("../../../experiments/cd_engagement_tank_duel.toml"));
 
+/// The platoon-sized engagement `bench` times compiled over lumped states: Mission
+/// Command's HMG position against an advancing rifle platoon.
+pub const PLATOON: (&str, &str) = (
+    "experiments/mc_engagement_hmg_vs_rifle_platoon.toml",
+    include_str!("../../../experiments/mc_engagement_hmg_vs_rifle_platoon.toml"),
+);
+
 /// The hand of Command Dice `command-dice` answers for by default.
 pub const HAND: (&str, &str) = (
     "experiments/coc_five_dice_senior_leader.toml",

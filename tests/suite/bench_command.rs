@@ -22,6 +22,7 @@ fn bench_measures_every_target_and_judges_it() {
         "CD single resolution, literal, one core",
         "CD single resolution, compiled, one core",
         "CD tank duel engagements, compiled, one core",
+        "MC HMG vs rifle platoon, compiled, one core",
         "exact engine, one CD resolution",
     ] {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
@@ -32,8 +33,9 @@ fn bench_measures_every_target_and_judges_it() {
     }
     // The targets are the README's.
     let target = |name: &str| figures.iter().find(|f| f["measure"] == name).expect(name)["target"].as_f64();
-    assert_eq!(target("CD single resolution, literal, one core"), Some(100.0));
-    assert_eq!(target("CD single resolution, compiled, one core"), Some(400.0));
+    assert_eq!(target("CD single resolution, literal, one core"), Some(150.0));
+    assert_eq!(target("CD single resolution, compiled, one core"), Some(450.0));
+    assert_eq!(target("MC HMG vs rifle platoon, compiled, one core"), Some(10.0));
     assert_eq!(target("CD tank duel engagements, compiled, one core"), Some(20.0));
     assert_eq!(target("exact engine, one CD resolution"), Some(100.0));
 }

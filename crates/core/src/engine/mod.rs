@@ -85,6 +85,12 @@ pub trait Experiment: Sync + Send {
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
         None
     }
+
+    /// Why [`Experiment::compiled`] last gave `None`, in a line the output carries,
+    /// where the experiment can say (a turn weighing more than the sampler draws).
+    fn why_not_compiled(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The most outcome combinations (every measure at once) a literal chunk counts in
@@ -410,6 +416,8 @@ pub struct Ran {
     pub tally: Tally,
     /// The mode it ran in (literal where compiled was asked for but out of reach).
     pub mode: Mode,
+    /// Why it ran literal where compiled was asked for, where the experiment says.
+    pub why_literal: Option<String>,
     /// Whether the precision target (if any) was met.
     pub precise: bool,
 }
@@ -435,6 +443,8 @@ pub fn run_study(
     let plan = &study.monte_carlo;
     let prepared = Prepared::new(experiment, plan.mode);
     let (experiment, mode) = (prepared.experiment(), prepared.mode());
+    let why_literal =
+        (plan.mode == Mode::Compiled && mode == Mode::Literal).then(|| experiment.why_not_compiled()).flatten();
     let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     // This shard's chunks are walked by position, never collected: a study of 2^53
@@ -457,10 +467,10 @@ pub fn run_study(
             start = end;
             progress(tally.trials(), planned);
             if study.precision.is_some() && precise(&tally) {
-                return Ok(Ran { tally, mode, precise: true });
+                return Ok(Ran { tally, mode, why_literal, precise: true });
             }
         }
-        Ok(Ran { precise: precise(&tally), mode, tally })
+        Ok(Ran { precise: precise(&tally), mode, why_literal, tally })
     };
     in_pool(plan.threads, work)?
 }

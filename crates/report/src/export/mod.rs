@@ -214,8 +214,10 @@ impl Report {
         let experiment = scenario.set_up.experiment.as_ref();
         let whole = Study { monte_carlo: scenario.monte_carlo, shard: Shard::WHOLE, precision: None };
         let ran = engine::run_study(experiment, &whole, progress, stop)?;
+        let mut header = scenario.header;
+        header.notes.extend(ran.why_literal);
         Ok(Report::new(
-            scenario.header,
+            header,
             &MonteCarlo { mode: ran.mode, ..scenario.monte_carlo },
             experiment.measures(),
             experiment.kill(),

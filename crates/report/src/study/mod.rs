@@ -147,6 +147,8 @@ impl StudyResult {
         let experiment = scenario.set_up.experiment.as_ref();
         let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision };
         let ran = engine::run_study(experiment, &spec, progress, stop)?;
+        let mut header = scenario.header;
+        header.notes.extend(ran.why_literal);
         let facts = RunFacts {
             scenario_hash: text_hash(text),
             monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
@@ -154,14 +156,7 @@ impl StudyResult {
             precision: precision.map(|p| (p, ran.precise)),
             wall_time_s: started.elapsed().as_secs_f64(),
         };
-        Ok(StudyResult::new(
-            scenario.header,
-            facts,
-            experiment.measures(),
-            experiment.kill(),
-            &ran.tally,
-            exact.as_ref(),
-        ))
+        Ok(StudyResult::new(header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref()))
     }
 
     /// Assembles a result from a tally.

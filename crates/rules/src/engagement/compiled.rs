@@ -33,14 +33,16 @@ pub(crate) struct CompiledEngagement<'a, B: Battle> {
 }
 
 impl<'a, B: Battle> CompiledEngagement<'a, B> {
-    /// Compiles `engagement`, or `None` where its chain is out of reach: more units
-    /// or states than the exact solver takes, or a turn weighing more than 64 bits.
-    pub fn new(engagement: &'a Engagement<B>) -> Option<Self> {
+    /// Compiles `engagement`, or says why its chain is out of reach: more units or
+    /// states than the exact solver takes, or a turn weighing more than 64 bits.
+    pub fn new(engagement: &'a Engagement<B>) -> Result<Self, String> {
         let battle = engagement.battle();
+        let literally = |why: String| format!("compiled sampling stands aside: {why}; every trial is played literally");
         let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
         if units > markov::MAX_UNITS {
-            return None;
+            return Err(literally(format!("{units} units, more than the {} the chain takes", markov::MAX_UNITS)));
         }
+        let too_large = || literally("the chain outgrew the exact solver's states or time".to_string());
         let mut compiled = CompiledEngagement { engagement, nodes: Vec::new(), outcomes: Vec::new() };
         let mut start = Ending { field: battle.initial(), decided: None, first_kill: None };
         engagement.line_up(&mut start.field);
@@ -50,15 +52,20 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
         combat_odds_core::interrupt::begin_exact_stage();
         for turn in 1..=engagement.turns() {
             let mut next_layer: BTreeMap<EndingOf<B>, u32> = BTreeMap::new();
+            let mut branches = 0;
             for (ending, id) in &layer {
                 // Ctrl-C or the exact budget: stay literal.
                 if combat_odds_core::interrupt::exact_should_stop() {
-                    return None;
+                    return Err(too_large());
                 }
                 if ending.decided.is_some() {
                     continue;
                 }
-                let dist = engagement.turn_from(ending, turn).ok()?;
+                let dist = engagement.turn_from(ending, turn).map_err(|_| too_large())?;
+                branches += dist.len();
+                if branches > markov::MAX_BRANCHES {
+                    return Err(too_large());
+                }
                 let mut weights = Vec::with_capacity(dist.len());
                 let mut successors = Vec::with_capacity(dist.len());
                 for (field, weight) in dist.iter() {
@@ -68,20 +75,30 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
                     if successor == fresh {
                         compiled.nodes.push(Node { next: None, ending: 0 });
                     }
-                    weights.push(weight.to_u64()?);
+                    // The sampler draws 64-bit heights: a turn's weights must fit.
+                    let bits = || {
+                        literally(format!(
+                            "turn {turn} weighs its dice in {} bits, past the 64 the sampler draws",
+                            weight.bits()
+                        ))
+                    };
+                    weights.push(weight.to_u64().ok_or_else(bits)?);
                     successors.push(successor);
                 }
-                compiled.nodes[*id as usize].next = Some((Alias::new(&weights)?, successors));
+                let alias = Alias::new(&weights).ok_or_else(|| {
+                    literally(format!("turn {turn}'s weights add up past the 64 bits the sampler draws"))
+                })?;
+                compiled.nodes[*id as usize].next = Some((alias, successors));
             }
             if next_layer.len() > markov::MAX_STATES {
-                return None;
+                return Err(too_large());
             }
             // Nodes that stop (decided ones of this layer) get their outcomes now.
             compiled.close(layer.iter().filter(|(e, _)| e.decided.is_some()));
             layer = next_layer.into_iter().collect();
         }
         compiled.close(layer.iter());
-        Some(compiled)
+        Ok(compiled)
     }
 
     /// Gives each node where a trial stops its slot in `outcomes`.

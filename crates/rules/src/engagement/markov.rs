@@ -27,6 +27,10 @@ pub(crate) const MAX_UNITS: usize = 12;
 /// The most distinct states a turn may hold before exact solution is given up.
 pub(crate) const MAX_STATES: usize = 20_000;
 
+/// The most fields one turn may branch into, summed over its states before equal
+/// ones merge: a field too large gives up within a turn's work, not after it.
+pub(crate) const MAX_BRANCHES: usize = 2_000_000;
+
 /// How the chain keeps the fields a turn leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum States {
@@ -80,6 +84,7 @@ pub fn solve<B: Battle>(
     let mut dist: Dist<EndingOf<B>, BigUint> = Dist::certain(start);
     combat_odds_core::interrupt::begin_exact_stage();
     for turn in 1..=engagement.turns() {
+        let branches = std::cell::Cell::new(0);
         dist = dist.try_then(|e| {
             // Ctrl-C or the exact budget: give up, and Monte Carlo answers alone.
             if combat_odds_core::interrupt::exact_should_stop() {
@@ -89,6 +94,10 @@ pub fn solve<B: Battle>(
                 return Ok(Dist::certain(e.clone()));
             }
             let next = engagement.turn_from(e, turn)?;
+            branches.set(branches.get() + next.len());
+            if branches.get() > MAX_BRANCHES {
+                return Err(TooLarge);
+            }
             Ok(next.map(|field| engagement.successor(e, field, turn, states)))
         })?;
         if dist.len() > max_states {

@@ -190,6 +190,8 @@ pub(crate) struct Engagement<B: Battle> {
     turns: u32,
     end: EndConditions,
     measures: Vec<Measure>,
+    /// Why the chain did not compile, the last time it was asked to.
+    why_not_compiled: std::sync::Mutex<Option<String>>,
 }
 
 /// An engagement set up as every ruleset's engagement ends: the experiment and the
@@ -218,7 +220,7 @@ impl<B: Battle> Engagement<B> {
                 measures.push(Measure::new(&format!("state_{}", g.slug), battle.group_states().iter().copied()));
             }
         }
-        Engagement { battle, turns, end, measures }
+        Engagement { battle, turns, end, measures, why_not_compiled: std::sync::Mutex::new(None) }
     }
 
     /// The battle behind it.
@@ -373,6 +375,13 @@ impl<B: Battle> Experiment for Engagement<B> {
     }
 
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
-        compiled::CompiledEngagement::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+        let compiled = compiled::CompiledEngagement::new(self);
+        let mut why = self.why_not_compiled.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *why = compiled.as_ref().err().cloned();
+        compiled.ok().map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+    }
+
+    fn why_not_compiled(&self) -> Option<String> {
+        self.why_not_compiled.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }

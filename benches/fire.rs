@@ -1,7 +1,8 @@
-//! Criterion benches: dice throughput; one Command Decision fire resolution (literal
-//! trial, literal and compiled chunks, exact engine); Mission Command, Company
-//! Commander and Chain of Command resolutions from shipped experiments in both modes;
-//! whole engagements; and `run` end to end on 1 to all threads.
+//! Criterion benches: dice throughput, one at a time and in blocks; one Command
+//! Decision fire resolution (literal trial, literal chunks in blocks and trial by trial,
+//! compiled chunk, exact engine); shipped Command Decision, Mission Command, Company
+//! Commander and Chain of Command resolutions in both modes; whole engagements; and
+//! `run` end to end on 1 to all threads.
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use combat_odds_core::dice::{D6, D10, D20, D100, Die};
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
+use combat_odds_core::engine::{self, ByTrial, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
 use combat_odds_rules::Scenario;
 use combat_odds_rules::command_decision::{CommandDecision, FireResolution};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -43,6 +44,22 @@ fn dice(c: &mut Criterion) {
             })
         });
     }
+    // The literal block path's draw: 16 outputs of four d10 lanes each, a refused block
+    // (a lane Lemire rejects, about one in 170) drawn again pack by pack.
+    let mut rng = Stream::from_key(2026);
+    group.bench_function(BenchmarkId::new("block_of_64", "d10"), |b| {
+        let mut packs = [[0u16; 4]; 16];
+        b.iter(|| {
+            let mut sum = 0u32;
+            for _ in 0..ROLLS / 64 {
+                if !rng.fill16(10, &mut packs) {
+                    packs.iter_mut().for_each(|p| *p = rng.pack16(10).map(|d| d as u16));
+                }
+                sum = packs.as_flattened().iter().fold(sum, |s, &d| s.wrapping_add(u32::from(d)));
+            }
+            sum
+        })
+    });
     group.finish();
 }
 
@@ -89,9 +106,22 @@ fn cd_resolution(c: &mut Criterion) {
     group.bench_function("exact_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).exact()));
     group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
     group.bench_function("literal_chunk_rof3_hit5_regular", |b| chunk(b, &fire));
+    group.bench_function("literal_by_trial_chunk_rof3_hit5_regular", |b| chunk(b, &ByTrial(&fire)));
     let compiled = fire.compiled().expect("a single fire compiles");
     group.bench_function("compiled_chunk_rof3_hit5_regular", |b| chunk(b, compiled.as_ref()));
     group.finish();
+}
+
+/// Shipped Command Decision fires beside the peer's: ammo and passengers (the tank
+/// duel), two firers' volleys (infantry in cover), and an artillery response roll,
+/// which keeps literal trials one at a time (the IDF mission).
+fn cd_shipped(c: &mut Criterion) {
+    let cases = [
+        ("tank_duel", include_str!("../experiments/cd_tank_duel.toml")),
+        ("infantry_in_cover", include_str!("../experiments/cd_infantry_in_cover.toml")),
+        ("idf_mission", include_str!("../experiments/cd_idf_mission.toml")),
+    ];
+    shipped(c, "cd_shipped", &cases);
 }
 
 fn mc_resolution(c: &mut Criterion) {
@@ -166,6 +196,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = dice, cd_resolution, mc_resolution, cc_resolution, coc_resolution, engagements, run_threads
+    targets = dice, cd_resolution, cd_shipped, mc_resolution, cc_resolution, coc_resolution, engagements, run_threads
 }
 criterion_main!(benches);

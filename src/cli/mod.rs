@@ -454,8 +454,10 @@ fn bench(a: &BenchArgs) -> Result<()> {
     let duel = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
     let (path, text) = defaults::PLATOON;
     let platoon = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
+    let by_trial = engine::ByTrial(&fire);
     let work = combat_odds_report::bench::Work {
         fire: &fire,
+        fire_by_trial: &by_trial,
         duel: duel.set_up.experiment.as_ref(),
         platoon: platoon.set_up.experiment.as_ref(),
     };

@@ -3,8 +3,9 @@
 //!
 //! Criterion (`cargo bench`) gives the careful numbers with their spread; this gives
 //! one table in a few seconds from the installed binary. Each figure is the best of a
-//! few timed repeats of real work through the engine: the single Command Decision fire
-//! resolution of the peer comparison (ROF 3, hit number 5, Regular target) literal and
+//! few timed repeats of real work through the engine: d10s one at a time and in blocks,
+//! the single Command Decision fire resolution of the peer comparison (ROF 3, hit
+//! number 5, Regular target) literal (in blocks of trials, and trial by trial) and
 //! compiled on one thread, the exact engine on it, the embedded tank duel compiled on
 //! one thread, and `run` on one thread against all of them.
 
@@ -90,6 +91,9 @@ fn rate(experiment: &dyn Experiment, trials: u64, threads: usize, repeats: u32) 
 pub struct Work<'a> {
     /// One fire resolution, with an exact distribution and a compiled form.
     pub fire: &'a dyn Experiment,
+    /// The same resolution run trial by trial (`engine::ByTrial`): the literal
+    /// reference its blocks of trials are measured against.
+    pub fire_by_trial: &'a dyn Experiment,
     /// A whole engagement, with a compiled form.
     pub duel: &'a dyn Experiment,
     /// A platoon-sized engagement, compiled over lumped states (Mission Command's
@@ -113,7 +117,21 @@ pub fn measure(options: Options, work: Work) -> Result<Bench> {
             let sum = (0..rolls).fold(0u32, |s, _| s.wrapping_add(combat_odds_core::dice::D10.roll(&mut stream)));
             black_box(sum);
         });
+    // As the literal block path draws them: 16 outputs of four d10 lanes a block, a
+    // refused block (a lane Lemire rejects) drawn again pack by pack.
+    let mut packs = [[0u16; 4]; 16];
+    let d10_blocks = rolls as f64
+        / best_seconds(repeats, || {
+            let sum = (0..rolls / 64).fold(0u32, |s, _| {
+                if !stream.fill16(10, &mut packs) {
+                    packs.iter_mut().for_each(|p| *p = stream.pack16(10).map(|d| d as u16));
+                }
+                packs.as_flattened().iter().fold(s, |s, &d| s.wrapping_add(u32::from(d)))
+            });
+            black_box(sum);
+        });
     let literal = rate(fire, trials, 1, repeats)?;
+    let by_trial = rate(work.fire_by_trial, trials, 1, repeats)?;
     let compiled = rate(compiled_fire.as_ref(), trials * 4, 1, repeats)?;
     let solves = 200;
     let exact_us =
@@ -132,7 +150,9 @@ pub fn measure(options: Options, work: Work) -> Result<Bench> {
     };
     let mut figures = vec![
         per_core("d10 rolls, one core", d10 / 1e6, None),
+        per_core("d10 rolls in blocks of 64, one core", d10_blocks / 1e6, None),
         per_core("CD single resolution, literal, one core", literal / 1e6, Some(150.0)),
+        per_core("CD single resolution, trial by trial, one core", by_trial / 1e6, None),
         per_core("CD single resolution, compiled, one core", compiled / 1e6, Some(450.0)),
         per_core("CD tank duel engagements, compiled, one core", duel_rate / 1e6, Some(20.0)),
         per_core("MC HMG vs rifle platoon, compiled, one core", platoon_rate / 1e6, Some(10.0)),

@@ -223,6 +223,38 @@ pub fn by_trial<R: Resolution + ?Sized>(resolution: &R, streams: &mut Streams, j
     }
 }
 
+/// A resolution run trial by trial: `R` in every [`Resolution`] method but
+/// [`Resolution::block`], left to its default. The literal reference a block path is
+/// held to, count for count, and the speed it is measured against.
+pub struct ByTrial<'a, R>(pub &'a R);
+
+impl<R: Resolution> Resolution for ByTrial<'_, R> {
+    type State = R::State;
+    type Weight = R::Weight;
+
+    fn measures(&self) -> &[Measure] {
+        self.0.measures()
+    }
+
+    fn kill(&self) -> (usize, usize) {
+        self.0.kill()
+    }
+
+    #[inline(always)]
+    fn trial(&self, streams: &mut Streams) -> Self::State {
+        self.0.trial(streams)
+    }
+
+    #[inline(always)]
+    fn index(&self, state: &Self::State, out: &mut [usize]) {
+        self.0.index(state, out)
+    }
+
+    fn exact_state(&self) -> std::result::Result<Dist<Self::State, Self::Weight>, TooLarge> {
+        self.0.exact_state()
+    }
+}
+
 impl<R: Resolution> Experiment for R {
     fn measures(&self) -> &[Measure] {
         Resolution::measures(self)

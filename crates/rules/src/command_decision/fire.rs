@@ -459,9 +459,9 @@ impl Resolution for FireResolution {
         s
     }
 
-    /// Sixteen trials side by side where the block path applies (see [`Lanes`]): the
-    /// same trials `trial` rolls, die for die from the same streams, and so the same
-    /// numbers.
+    /// Sixteen trials side by side for fires of one to four packs of four dice a trial
+    /// and no artillery response roll; others trial by trial. Either way the same
+    /// trials `trial` rolls, die for die from the same streams, and so the same numbers.
     #[inline(always)]
     fn block(&self, st: &mut Streams, joint: &Joint, numbers: &mut [usize]) {
         if let (Some(lanes), Some(numbers)) = (&self.lanes, numbers.as_mut_array::<BLOCK>()) {
@@ -526,36 +526,8 @@ impl Resolution for FireResolution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use combat_odds_core::engine::{CHUNK_TRIALS, Experiment, Tally, layout};
+    use combat_odds_core::engine::{ByTrial, CHUNK_TRIALS, Experiment, Tally, layout};
     use HitResult::{Eliminated as E, ForcedBack as F, NoEffect as N};
-
-    /// A resolution run trial by trial: [`Resolution::block`] left to its default.
-    struct ByTrial<'a>(&'a FireResolution);
-
-    impl Resolution for ByTrial<'_> {
-        type State = FireState;
-        type Weight = u128;
-
-        fn measures(&self) -> &[Measure] {
-            Resolution::measures(self.0)
-        }
-
-        fn kill(&self) -> (usize, usize) {
-            Resolution::kill(self.0)
-        }
-
-        fn trial(&self, streams: &mut Streams) -> FireState {
-            self.0.trial(streams)
-        }
-
-        fn index(&self, state: &FireState, out: &mut [usize]) {
-            self.0.index(state, out)
-        }
-
-        fn exact_state(&self) -> Result<Dist<FireState>, TooLarge> {
-            self.0.exact_state()
-        }
-    }
 
     /// A chunk's tally, and where it leaves every stream (the next rolls of each).
     fn chunk(experiment: &dyn Experiment, trials: u64) -> (Tally, Vec<u32>) {

@@ -749,41 +749,7 @@ mod tests {
 
     /// Two rifle teams against two LMG teams at 12 in., each side spreading its
     /// fire, for two Phases.
-    const PAIRS: &str = r#"ruleset = "chain-of-command"
-kind = "engagement"
-[engagement]
-range = 12
-turns = 2
-targets = "spread"
-[[side]]
-name = "British"
-[[side.company]]
-name = "Platoon"
-force_morale = 8
-[[side.unit]]
-name = "Rifle teams"
-count = 2
-kind = "team"
-figures = 2
-firepower = 2
-cover = "light"
-quality = "regular"
-range_bands = { close = 12, effective = 30 }
-[[side]]
-name = "Germans"
-[[side.company]]
-name = "Zug"
-force_morale = 8
-[[side.unit]]
-name = "LMG teams"
-count = 2
-kind = "team"
-figures = 2
-firepower = 4
-cover = "light"
-quality = "regular"
-range_bands = { close = 12, effective = 36 }
-"#;
+    const PAIRS: &str = include_str!("../../fixtures/lumping_coc.toml");
 
     #[test]
     fn interchangeable_units_count_as_multisets_of_conditions() {

@@ -710,39 +710,7 @@ mod tests {
 
     /// Two Shermans against two Panthers closing from 24 in. to 8 in., each side
     /// spreading its fire.
-    const PAIRS: &str = r#"ruleset = "command-decision"
-kind = "engagement"
-[engagement]
-range = 24
-closing = 4
-min_range = 8
-turns = 5
-targets = "spread"
-[[side]]
-name = "US"
-[[side.company]]
-name = "Tank platoon"
-morale = 6
-[[side.unit]]
-name = "Shermans"
-count = 2
-quality = "regular"
-weapon = "us_75mm_m3"
-mount = "tank"
-vehicle = "m4_sherman"
-[[side]]
-name = "German"
-[[side.company]]
-name = "Panthers"
-morale = 7
-[[side.unit]]
-name = "Panthers"
-count = 2
-quality = "veteran"
-weapon = "de_75mm_kwk42"
-mount = "tank"
-vehicle = "panther_g"
-"#;
+    const PAIRS: &str = include_str!("../../fixtures/lumping_cd.toml");
 
     #[test]
     fn lumped_states_give_the_labelled_chains_odds() {

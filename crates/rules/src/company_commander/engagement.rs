@@ -551,31 +551,7 @@ mod tests {
 
     /// Two Shermans against two Panthers closing from 10 hexes to 2, each side
     /// spreading its fire.
-    const PAIRS: &str = r#"ruleset = "company-commander"
-kind = "engagement"
-[engagement]
-range = 10
-closing = 2
-min_range = 2
-turns = 5
-targets = "spread"
-[[side]]
-name = "Germans"
-[[side.unit]]
-name = "Panthers"
-count = 2
-quality = "veteran"
-vehicle = "panther"
-weapons = ["ge_75mm_kwk42"]
-[[side]]
-name = "Americans"
-[[side.unit]]
-name = "Shermans"
-count = 2
-quality = "trained"
-vehicle = "m4_sherman"
-weapons = ["us_75mm_m3"]
-"#;
+    const PAIRS: &str = include_str!("../../fixtures/lumping_cc.toml");
 
     #[test]
     fn lumped_states_give_the_labelled_chains_odds() {

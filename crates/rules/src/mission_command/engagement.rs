@@ -612,31 +612,7 @@ mod tests {
 
     /// Two rifle sections against two MG 42s closing from 15cm to 5cm, each side
     /// spreading its fire.
-    const PAIRS: &str = r#"ruleset = "mission-command"
-kind = "engagement"
-[engagement]
-range = 15
-closing = 5
-min_range = 5
-turns = 5
-targets = "spread"
-[[side]]
-name = "British"
-[[side.unit]]
-name = "Rifle sections"
-count = 2
-weapon = "rifle_section"
-quality = "regular"
-situation = "no_or_light_cover"
-[[side]]
-name = "Germans"
-[[side.unit]]
-name = "MG 42s"
-count = 2
-weapon = "hmg"
-quality = "veteran"
-situation = "good_cover"
-"#;
+    const PAIRS: &str = include_str!("../../fixtures/lumping_mc.toml");
 
     #[test]
     fn lumped_states_give_the_labelled_chains_odds() {

@@ -62,9 +62,17 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     /// From (state, weight) pairs; equal states add up. At least one weight must be
     /// positive; a total past the weight's range is [`TooLarge`].
     pub fn from_weights(pairs: impl IntoIterator<Item = (S, W)>) -> Result<Self, TooLarge> {
+        Self::from_checked(pairs.into_iter().map(Ok))
+    }
+
+    /// As [`Dist::from_weights`], from pairs whose weight may itself be out of range.
+    /// Pairs merge as they arrive, so the work in hand is the distinct states, never
+    /// every branch at once: a turn of a large field may branch millions of times.
+    fn from_checked(pairs: impl IntoIterator<Item = Result<(S, W), TooLarge>>) -> Result<Self, TooLarge> {
         let mut weights: BTreeMap<S, W> = BTreeMap::new();
         let mut total = W::zero();
-        for (s, w) in pairs {
+        for pair in pairs {
+            let (s, w) = pair?;
             if !w.is_zero() {
                 total = total.checked_add(&w).ok_or(TooLarge)?;
                 let slot = weights.entry(s).or_insert_with(W::zero);
@@ -113,13 +121,12 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
         other: &Dist<T, W>,
         f: impl Fn(&S, &T) -> U,
     ) -> Result<Dist<U, W>, TooLarge> {
-        let mut pairs = Vec::with_capacity(self.weights.len() * other.weights.len());
-        for (a, wa) in self.iter() {
-            for (b, wb) in other.iter() {
-                pairs.push((f(a, b), wa.checked_mul(wb).ok_or(TooLarge)?));
-            }
-        }
-        Dist::from_weights(pairs)
+        let f = &f;
+        Dist::from_checked(
+            self.iter().flat_map(|(a, wa)| {
+                other.iter().map(move |(b, wb)| Ok((f(a, b), wa.checked_mul(wb).ok_or(TooLarge)?)))
+            }),
+        )
     }
 
     /// `n` independent copies of `self` folded into `start` by `f`.
@@ -137,23 +144,60 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
         self.try_then(|s| Ok(next(s)))
     }
 
+    /// As [`Dist::then`], giving up past `max_states` distinct states (see
+    /// [`Dist::try_then_within`]).
+    pub fn then_within<T: Ord + Clone>(
+        &self,
+        max_states: usize,
+        next: impl Fn(&S) -> Dist<T, W>,
+    ) -> Result<Dist<T, W>, TooLarge> {
+        self.try_then_within(max_states, |s| Ok(next(s)))
+    }
+
     /// Conditional chaining where a branch may itself be out of reach.
     pub fn try_then<T: Ord + Clone>(
         &self,
         next: impl Fn(&S) -> Result<Dist<T, W>, TooLarge>,
     ) -> Result<Dist<T, W>, TooLarge> {
-        let branches: Vec<(&W, Dist<T, W>)> =
-            self.iter().map(|(s, w)| next(s).map(|d| (w, d))).collect::<Result<_, _>>()?;
-        // Bring every branch to a common total, then weight each by its parent.
-        let common = branches.iter().try_fold(W::one(), |l, (_, d)| lcm(&l, &d.total))?;
-        let mut pairs = Vec::new();
-        for (w, d) in &branches {
-            let scale = w.checked_mul(&(common.clone() / d.total.clone())).ok_or(TooLarge)?;
-            for (t, wt) in d.iter() {
-                pairs.push((t.clone(), wt.checked_mul(&scale).ok_or(TooLarge)?));
+        self.try_then_within(usize::MAX, next)
+    }
+
+    /// As [`Dist::try_then`], giving up as soon as more than `max_states` distinct
+    /// states are in hand: the memory a step holds is bounded, not only its result.
+    pub fn try_then_within<T: Ord + Clone>(
+        &self,
+        max_states: usize,
+        next: impl Fn(&S) -> Result<Dist<T, W>, TooLarge>,
+    ) -> Result<Dist<T, W>, TooLarge> {
+        // Each branch is weighted by its parent over a common total of the branches
+        // (the lcm of their totals), merged as it comes: a turn may branch millions of
+        // times into a few thousand distinct states. When a branch's total grows the
+        // common one, the weights merged so far are brought up to it.
+        let mut weights: BTreeMap<T, W> = BTreeMap::new();
+        let mut common = W::one();
+        for (s, w) in self.iter() {
+            let branch = next(s)?;
+            let grown = lcm(&common, &branch.total)?;
+            if grown != common {
+                let factor = grown.clone() / common;
+                for v in weights.values_mut() {
+                    *v = v.checked_mul(&factor).ok_or(TooLarge)?;
+                }
+                common = grown;
+            }
+            let scale = w.checked_mul(&(common.clone() / branch.total)).ok_or(TooLarge)?;
+            for (t, wt) in branch.weights {
+                let wt = wt.checked_mul(&scale).ok_or(TooLarge)?;
+                let slot = weights.entry(t).or_insert_with(W::zero);
+                *slot = slot.checked_add(&wt).ok_or(TooLarge)?;
+            }
+            if weights.len() > max_states {
+                return Err(TooLarge);
             }
         }
-        Dist::from_weights(pairs)
+        // Every branch's weights sum to its parent's weight times the common total.
+        let total = self.total.checked_mul(&common).ok_or(TooLarge)?;
+        Ok(Dist { weights, total }.reduced())
     }
 
     /// Divides every weight and the total by their greatest common divisor, stopping
@@ -222,6 +266,26 @@ mod tests {
         assert_eq!(score.probability(|&s| s == 6), Ratio::new(1, 20));
         assert_eq!(score.probability(|&s| s == 0), Ratio::new(7, 10));
         assert_eq!(score.probability(|_| true), Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn branches_of_different_totals_merge_over_their_common_total() {
+        // A d10; on 1-3 a d6, else a d4 (the common total grows from 6 to 12 midway).
+        // P(1) = 3/10 * 1/6 + 7/10 * 1/4 = 1/20 + 7/40 = 9/40; P(6) = 3/10 * 1/6 = 1/20.
+        let first: Dist<bool> = Dist::roll(D10, |f| f <= 3);
+        let score = first.then(|&six| Dist::roll(if six { D6 } else { Die::new(4) }, |f| f)).unwrap();
+        assert_eq!(score.probability(|&s| s == 1), Ratio::new(9, 40));
+        assert_eq!(score.probability(|&s| s == 6), Ratio::new(1, 20));
+        assert_eq!(score.probability(|_| true), Ratio::new(1, 1));
+    }
+
+    #[test]
+    fn chaining_gives_up_once_it_holds_more_states_than_allowed() {
+        // A d10 then a d6 added to it: totals 2..=16, 15 distinct states.
+        let first: Dist<u32> = Dist::roll(D10, |f| f);
+        let sum = |&a: &u32| Dist::roll(D6, move |f| a + f);
+        assert_eq!(first.then_within(15, sum).unwrap().len(), 15);
+        assert_eq!(first.then_within(14, sum).unwrap_err(), TooLarge);
     }
 
     #[test]

@@ -280,10 +280,9 @@ impl Battle for CcBattle {
         }
         let r = self.schedule.index(turn);
         let mut dist = Dist::certain(field.clone());
-        let bounded = |d: Dist<FieldOf<Self>, BigUint>| if d.len() > MAX_STATES { Err(TooLarge) } else { Ok(d) };
         for side in SIDES {
             for u in 0..field.sides[side].units.len() {
-                dist = bounded(dist.then(|f| {
+                dist = dist.then_within(MAX_STATES, |f| {
                     let mut g = f.clone();
                     if g.sides[side].units[u].left == 0 {
                         return Dist::certain(g);
@@ -304,10 +303,10 @@ impl Battle for CcBattle {
                             })
                         }
                     }
-                })?)?;
+                })?;
             }
             for u in 0..field.sides[side].units.len() {
-                dist = bounded(dist.try_then(|f| {
+                dist = dist.try_then_within(MAX_STATES, |f| {
                     let unit = f.sides[side].units[u];
                     let mut up = f.clone();
                     recovered(&mut up.sides[side].units[u]);
@@ -329,7 +328,7 @@ impl Battle for CcBattle {
                             }
                         }
                     }
-                })?)?;
+                })?;
             }
         }
         Ok(dist)

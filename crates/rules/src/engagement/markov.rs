@@ -24,7 +24,8 @@ use combat_odds_core::exact::{Dist, TooLarge};
 /// Monte Carlo answers alone.
 pub(crate) const MAX_UNITS: usize = 12;
 
-/// The most distinct states a turn may hold before exact solution is given up.
+/// The most distinct states a turn may hold before exact solution is given up; the
+/// turn gives up as soon as it holds more, so this bounds the solver's memory too.
 pub(crate) const MAX_STATES: usize = 20_000;
 
 /// The most fields one turn may branch into, summed over its states before equal
@@ -85,7 +86,7 @@ pub fn solve<B: Battle>(
     combat_odds_core::interrupt::begin_exact_stage();
     for turn in 1..=engagement.turns() {
         let branches = std::cell::Cell::new(0);
-        dist = dist.try_then(|e| {
+        dist = dist.try_then_within(max_states, |e| {
             // Ctrl-C or the exact budget: give up, and Monte Carlo answers alone.
             if combat_odds_core::interrupt::exact_should_stop() {
                 return Err(TooLarge);
@@ -100,9 +101,6 @@ pub fn solve<B: Battle>(
             }
             Ok(next.map(|field| engagement.successor(e, field, turn, states)))
         })?;
-        if dist.len() > max_states {
-            return Err(TooLarge);
-        }
     }
     Ok(dist)
 }

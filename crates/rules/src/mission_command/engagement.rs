@@ -305,11 +305,6 @@ fn outcome(shot: &Shot, from: i32, to_hit: u32, convert: u32) -> Outcome {
     }
 }
 
-/// Bails out of a turn whose branches outgrow the exact solver's budget.
-fn within_budget<S: Ord + Clone>(d: Dist<S, BigUint>) -> std::result::Result<Dist<S, BigUint>, TooLarge> {
-    if d.len() > markov::MAX_STATES { Err(TooLarge) } else { Ok(d) }
-}
-
 impl Battle for McBattle {
     type Unit = Element;
     type Company = ();
@@ -386,7 +381,7 @@ impl Battle for McBattle {
         let mut dist: Dist<FieldOf<Self>, BigUint> = Dist::certain(field.clone());
         for side in SIDES {
             for g in 0..self.layout.sides[side].groups.len() {
-                dist = within_budget(dist.then(|f| {
+                dist = dist.then_within(markov::MAX_STATES, |f| {
                     let mut f = f.clone();
                     match self.test_of(&mut f, side, g) {
                         None => Dist::certain(f),
@@ -396,10 +391,10 @@ impl Battle for McBattle {
                             f
                         }),
                     }
-                })?)?;
+                })?;
             }
             for u in 0..field.sides[side].units.len() {
-                dist = within_budget(dist.try_then(|f| {
+                dist = dist.try_then_within(markov::MAX_STATES, |f| {
                     let Some((t, from, shot)) = self.aim(f, side, u, r) else { return Ok(Dist::certain(f.clone())) };
                     // 20 x 20 equally likely pairs of faces, by outcome.
                     let mut weights = [0u32; 3];
@@ -414,7 +409,7 @@ impl Battle for McBattle {
                         Self::land(&mut f, side, t, o);
                         (f, BigUint::from(w))
                     }))
-                })?)?;
+                })?;
             }
             dist = dist.map(|f| {
                 let mut f = f.clone();

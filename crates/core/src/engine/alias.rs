@@ -14,10 +14,17 @@ use super::Stream;
 pub struct Alias {
     /// Column height: the total weight.
     height: u64,
-    /// Heights below which a column keeps its own outcome.
-    keep: Vec<u64>,
-    /// The outcome a column hands the rest of its height to.
-    alias: Vec<u32>,
+    /// Every column, its keep and its alias side by side: a draw reads one of them.
+    columns: Vec<Column>,
+}
+
+/// One column of the table.
+#[derive(Debug, Clone, Copy)]
+struct Column {
+    /// The height below which the column keeps its own outcome.
+    keep: u64,
+    /// The outcome the column hands the rest of its height to.
+    alias: u32,
 }
 
 impl Alias {
@@ -48,7 +55,8 @@ impl Alias {
         }
         // What is left is exactly full: scaled weights always sum to n * W.
         debug_assert!(small.iter().chain(&large).all(|&i| scaled[i] == height));
-        Some(Alias { height: total, keep, alias })
+        let columns = keep.into_iter().zip(alias).map(|(keep, alias)| Column { keep, alias }).collect();
+        Some(Alias { height: total, columns })
     }
 
     /// One outcome: a uniform column and a uniform height, each exactly uniform.
@@ -56,7 +64,7 @@ impl Alias {
     /// engagement turn shipped) take both from one generator output.
     #[inline(always)]
     pub fn sample(&self, stream: &mut Stream) -> usize {
-        let n = self.keep.len();
+        let n = self.columns.len();
         let (column, height) = if n <= 1 << 16 && self.height <= 1 << 32 {
             let (column, height) = stream.below16_and_32(n as u32, self.height);
             (column as usize, height)
@@ -65,15 +73,16 @@ impl Alias {
         };
         // Which side of the column a draw lands on is a coin toss the branch predictor
         // cannot learn: choose without a branch.
-        std::hint::select_unpredictable(height < self.keep[column], column, self.alias[column] as usize)
+        let Column { keep, alias } = self.columns[column];
+        std::hint::select_unpredictable(height < keep, column, alias as usize)
     }
 
     /// How many of the `n * W` (column, height) pairs each outcome owns: `n * w_i`
     /// when the table is right.
     #[cfg(test)]
     fn owned(&self) -> Vec<u128> {
-        let mut owned = vec![0u128; self.keep.len()];
-        for (column, (&keep, &alias)) in self.keep.iter().zip(&self.alias).enumerate() {
+        let mut owned = vec![0u128; self.columns.len()];
+        for (column, &Column { keep, alias }) in self.columns.iter().enumerate() {
             owned[column] += u128::from(keep);
             owned[alias as usize] += u128::from(self.height - keep);
         }

@@ -384,6 +384,9 @@ fn print_study(result: &StudyResult, out: &Path) -> Result<()> {
         k.ci_low,
         k.ci_high,
     );
+    for why in &result.aside {
+        text += &format!("{why}\n");
+    }
     if let Some(p) = s.precision {
         text += &format!(
             "precision {p}: {} (widest half-width {:.6})

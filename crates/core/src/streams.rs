@@ -147,6 +147,21 @@ impl Stream {
             }
         }
     }
+
+    /// A uniform integer in `0..n` for any `n >= 1` up to 2^128: two outputs make 128
+    /// bits, masked to the bits `n - 1` needs, and a value past `n` is drawn again
+    /// (fewer than one draw in two). Exact by rejection, as Lemire's method is.
+    pub(crate) fn below128(&mut self, n: u128) -> u128 {
+        debug_assert!(n >= 1);
+        let mask = u128::MAX.checked_shr((n - 1).leading_zeros()).unwrap_or(0);
+        loop {
+            let high = u128::from(self.generator.next_u64());
+            let value = (high << 64 | u128::from(self.generator.next_u64())) & mask;
+            if value < n {
+                return value;
+            }
+        }
+    }
 }
 
 /// Whether any lane of the next `outputs` outputs of `generator` is one Lemire's map

@@ -28,6 +28,17 @@ pub struct Header {
     pub rules_hash: String,
     /// How the numbers were reached.
     pub notes: Vec<String>,
+    /// Where the exact engine or the compiled sampler stood aside, and why: among the
+    /// notes too, and the notes a terminal shows.
+    pub aside: Vec<String>,
+}
+
+impl Header {
+    /// Records that the exact engine or the compiled sampler stood aside, and why.
+    pub fn stand_aside(&mut self, why: String) {
+        self.notes.push(why.clone());
+        self.aside.push(why);
+    }
 }
 
 /// The keys every scenario file opens with.
@@ -77,6 +88,7 @@ impl Scenario {
             kind: head.kind.into_inner(),
             rules_hash: tables::rules_hash(ruleset.files()),
             notes: set_up.notes.clone(),
+            aside: Vec::new(),
         };
         Ok(Scenario { ruleset, set_up, header, monte_carlo })
     }
@@ -95,7 +107,9 @@ impl Scenario {
                 )),
                 None => self.set_up.experiment.why_not_exact(),
             };
-            self.header.notes.extend(why);
+            if let Some(why) = why {
+                self.header.stand_aside(why);
+            }
         }
         Ok(exact)
     }

@@ -11,7 +11,7 @@ mod compiled;
 mod tally;
 
 pub use crate::streams::{Purpose, Stream, Streams};
-pub use alias::Alias;
+pub use alias::{Alias, Height};
 pub(crate) use compiled::tally_blocks;
 pub use compiled::tally_listed;
 pub use compiled::{CompiledResolution, Mode, Prepared};

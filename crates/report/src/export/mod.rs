@@ -215,7 +215,9 @@ impl Report {
         let whole = Study { monte_carlo: scenario.monte_carlo, shard: Shard::WHOLE, precision: None };
         let ran = engine::run_study(experiment, &whole, progress, stop)?;
         let mut header = scenario.header;
-        header.notes.extend(ran.why_literal);
+        if let Some(why) = ran.why_literal {
+            header.stand_aside(why);
+        }
         Ok(Report::new(
             header,
             &MonteCarlo { mode: ran.mode, ..scenario.monte_carlo },

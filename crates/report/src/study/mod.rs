@@ -92,6 +92,9 @@ pub struct StudyResult {
     pub summary: Summary,
     /// The report (rows with intervals) behind the frames.
     pub report: Report,
+    /// Where the exact engine or the compiled sampler stood aside, and why (for the
+    /// terminal; the summary's notes hold them too).
+    pub aside: Vec<String>,
 }
 
 /// Scenario identity for merging: FNV-1a of the text (as the rules hash).
@@ -148,7 +151,9 @@ impl StudyResult {
         let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision };
         let ran = engine::run_study(experiment, &spec, progress, stop)?;
         let mut header = scenario.header;
-        header.notes.extend(ran.why_literal);
+        if let Some(why) = ran.why_literal {
+            header.stand_aside(why);
+        }
         let facts = RunFacts {
             scenario_hash: text_hash(text),
             monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
@@ -168,6 +173,7 @@ impl StudyResult {
         tally: &Tally,
         exact: Option<&ExactTable>,
     ) -> Self {
+        let aside = header.aside.clone();
         let report = Report::new(header.clone(), &facts.monte_carlo, measures, kill, tally, exact);
         let summary = Summary {
             format: FORMAT,
@@ -206,7 +212,7 @@ impl StudyResult {
                 .collect(),
             notes: header.notes,
         };
-        StudyResult { summary, report }
+        StudyResult { summary, report, aside }
     }
 
     /// Adds up shards of one study into the result one machine would have produced.
@@ -318,6 +324,7 @@ impl StudyResult {
             kind: first.kind.clone(),
             rules_hash: first.rules_hash.clone(),
             notes: first.notes.clone(),
+            aside: Vec::new(),
         };
         let facts = RunFacts {
             scenario_hash: first.scenario_hash.clone(),

@@ -14,28 +14,41 @@ use num_traits::ToPrimitive;
 
 use super::markov::{self, States};
 use super::{Battle, Ending, EndingOf, Engagement, SideLayout};
-use combat_odds_core::engine::{Alias, ExactTable, Experiment, Measure, Streams, Tally, tally_listed};
+use combat_odds_core::engine::{Alias, ExactTable, Experiment, Height, Measure, Streams, Tally, tally_listed};
 
-/// One state of the chain.
-struct Node {
+/// One state of the chain, its sampler's columns `H` high.
+struct Node<H> {
     /// The next turn's successors and their sampler; `None` where the trial stops.
-    next: Option<(Alias, Vec<u32>)>,
+    next: Option<(Alias<H>, Vec<u32>)>,
     /// Where a trial stopping here is counted (an index into `outcomes`).
     ending: u32,
 }
 
+/// Compiles `engagement` to its Markov chain, or says why it stands aside: more
+/// units or states than the exact solver takes, or a turn weighing more than 128
+/// bits. Columns are 64 bits high where every turn's weights fit, the one-output draw
+/// single resolutions make, else 128 (a field of platoons can weigh a turn's dice in
+/// 70-odd bits).
+pub(crate) fn compile<B: Battle>(engagement: &Engagement<B>) -> Result<Box<dyn Experiment + '_>, String> {
+    let wide = CompiledEngagement::<B, u128>::new(engagement)?;
+    Ok(match wide.narrowed() {
+        Some(narrow) => Box::new(narrow),
+        None => Box::new(wide),
+    })
+}
+
 /// An [`Engagement`] compiled to its Markov chain.
-pub(crate) struct CompiledEngagement<'a, B: Battle> {
+pub(crate) struct CompiledEngagement<'a, B: Battle, H> {
     engagement: &'a Engagement<B>,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<H>>,
     /// The outcome of every measure, per ending a trial can stop in.
     outcomes: Vec<Vec<usize>>,
 }
 
-impl<'a, B: Battle> CompiledEngagement<'a, B> {
-    /// Compiles `engagement`, or says why its chain is out of reach: more units or
-    /// states than the exact solver takes, or a turn weighing more than 64 bits.
-    pub fn new(engagement: &'a Engagement<B>) -> Result<Self, String> {
+impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
+    /// Compiles `engagement` with 128-bit columns, or says why its chain is out of
+    /// reach.
+    fn new(engagement: &'a Engagement<B>) -> Result<Self, String> {
         let battle = engagement.battle();
         let literally = |why: String| format!("compiled sampling stands aside: {why}; every trial is played literally");
         let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
@@ -75,18 +88,23 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
                     if successor == fresh {
                         compiled.nodes.push(Node { next: None, ending: 0 });
                     }
-                    // The sampler draws 64-bit heights: a turn's weights must fit.
+                    // The sampler draws heights of at most 128 bits: a turn's weights must fit.
                     let bits = || {
                         literally(format!(
-                            "turn {turn} weighs its dice in {} bits, past the 64 the sampler draws",
+                            "turn {turn} weighs its dice in {} bits, past the 128 the sampler draws",
                             weight.bits()
                         ))
                     };
-                    weights.push(weight.to_u64().ok_or_else(bits)?);
+                    weights.push(weight.to_u128().ok_or_else(bits)?);
                     successors.push(successor);
                 }
                 let alias = Alias::new(&weights).ok_or_else(|| {
-                    literally(format!("turn {turn}'s weights add up past the 64 bits the sampler draws"))
+                    literally(format!(
+                        "turn {turn} weighs its dice in {} bits over {} outcomes, past the 128 bits the \
+                         sampler draws (outcomes x weight)",
+                        dist.total().bits(),
+                        weights.len()
+                    ))
                 })?;
                 compiled.nodes[*id as usize].next = Some((alias, successors));
             }
@@ -99,6 +117,19 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
         }
         compiled.close(layer.iter());
         Ok(compiled)
+    }
+
+    /// The same chain with 64-bit columns, where every turn's weights fit in them.
+    fn narrowed(&self) -> Option<CompiledEngagement<'a, B, u64>> {
+        let nodes = self.nodes.iter().map(|node| {
+            let next = match &node.next {
+                Some((alias, successors)) => Some((alias.narrowed()?, successors.clone())),
+                None => None,
+            };
+            Some(Node { next, ending: node.ending })
+        });
+        let nodes = nodes.collect::<Option<_>>()?;
+        Some(CompiledEngagement { engagement: self.engagement, nodes, outcomes: self.outcomes.clone() })
     }
 
     /// Gives each node where a trial stops its slot in `outcomes`.
@@ -115,7 +146,7 @@ impl<'a, B: Battle> CompiledEngagement<'a, B> {
     }
 }
 
-impl<B: Battle> Experiment for CompiledEngagement<'_, B> {
+impl<B: Battle, H: Height> Experiment for CompiledEngagement<'_, B, H> {
     fn measures(&self) -> &[Measure] {
         self.engagement.measures()
     }

@@ -375,10 +375,10 @@ impl<B: Battle> Experiment for Engagement<B> {
     }
 
     fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
-        let compiled = compiled::CompiledEngagement::new(self);
+        let compiled = compiled::compile(self);
         let mut why = self.why_not_compiled.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         *why = compiled.as_ref().err().cloned();
-        compiled.ok().map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+        compiled.ok()
     }
 
     fn why_not_compiled(&self) -> Option<String> {

@@ -324,7 +324,7 @@ impl<B: Battle> Engagement<B> {
         if units > markov::MAX_UNITS {
             return Err(TooLarge);
         }
-        markov::solve(self, markov::MAX_STATES, markov::States::Lumped)
+        markov::solve(self, markov::States::Lumped)
     }
 }
 
@@ -368,8 +368,11 @@ impl<B: Battle> Experiment for Engagement<B> {
                 markov::MAX_UNITS
             ),
             false => format!(
-                "the field's Markov chain reaches more than the exact solver's {} states: no exact odds, Monte Carlo answers alone",
-                markov::MAX_STATES
+                "the field's Markov chain reaches more than the exact solver's {} undecided states a turn, {} states in all \
+                 or {} branches a turn: no exact odds, Monte Carlo answers alone",
+                markov::MAX_STATES,
+                markov::MAX_ENDINGS,
+                markov::MAX_BRANCHES
             ),
         })
     }

@@ -52,9 +52,7 @@ fn dice(c: &mut Criterion) {
         b.iter(|| {
             let mut sum = 0u32;
             for _ in 0..ROLLS / 64 {
-                if !rng.fill16(10, &mut packs) {
-                    packs.iter_mut().for_each(|p| *p = rng.pack16(10).map(|d| d as u16));
-                }
+                rng.packs16(10, &mut packs);
                 sum = packs.as_flattened().iter().fold(sum, |s, &d| s.wrapping_add(u32::from(d)));
             }
             sum

@@ -120,6 +120,15 @@ impl Stream {
         true
     }
 
+    /// [`Stream::fill16`], or where it refuses, the calls of [`Stream::pack16`] one by
+    /// one: `packs` always holds what those calls give.
+    #[inline(always)]
+    pub fn packs16(&mut self, n: u16, packs: &mut [[u16; 4]]) {
+        if !self.fill16(n, packs) {
+            packs.iter_mut().for_each(|p| *p = self.pack16(u32::from(n)).map(|d| d as u16));
+        }
+    }
+
     /// A uniform integer in `0..a` (`a <= 2^16`) and one in `0..b` (`b <= 2^32`) from
     /// one output: its top 16 bits and its low 32, each by Lemire's method. An output
     /// that either would reject is replaced whole; the accepted outputs are a product

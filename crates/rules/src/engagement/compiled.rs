@@ -32,8 +32,8 @@ struct Node<H> {
 pub(crate) fn compile<B: Battle>(engagement: &Engagement<B>) -> Result<Box<dyn Experiment + '_>, String> {
     let wide = CompiledEngagement::<B, u128>::new(engagement)?;
     Ok(match wide.narrowed() {
-        Some(narrow) => Box::new(narrow),
-        None => Box::new(wide),
+        Ok(narrow) => Box::new(narrow),
+        Err(wide) => Box::new(wide),
     })
 }
 
@@ -119,17 +119,25 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
         Ok(compiled)
     }
 
-    /// The same chain with 64-bit columns, where every turn's weights fit in them.
-    fn narrowed(&self) -> Option<CompiledEngagement<'a, B, u64>> {
-        let nodes = self.nodes.iter().map(|node| {
-            let next = match &node.next {
-                Some((alias, successors)) => Some((alias.narrowed()?, successors.clone())),
-                None => None,
-            };
-            Some(Node { next, ending: node.ending })
+    /// The same chain with 64-bit columns where every turn's weights fit in them, else
+    /// itself.
+    fn narrowed(self) -> Result<CompiledEngagement<'a, B, u64>, Self> {
+        // Per node: its narrowed alias (`None` where the trial stops), or `None` overall
+        // as soon as one turn does not fit.
+        let narrow: Option<Vec<Option<Alias<u64>>>> = self
+            .nodes
+            .iter()
+            .map(|node| match &node.next {
+                Some((alias, _)) => alias.narrowed().map(Some),
+                None => Some(None),
+            })
+            .collect();
+        let Some(narrow) = narrow else { return Err(self) };
+        let nodes = self.nodes.into_iter().zip(narrow).map(|(node, alias)| Node {
+            next: alias.zip(node.next).map(|(alias, (_, successors))| (alias, successors)),
+            ending: node.ending,
         });
-        let nodes = nodes.collect::<Option<_>>()?;
-        Some(CompiledEngagement { engagement: self.engagement, nodes, outcomes: self.outcomes.clone() })
+        Ok(CompiledEngagement { engagement: self.engagement, nodes: nodes.collect(), outcomes: self.outcomes })
     }
 
     /// Gives each node where a trial stops its slot in `outcomes`.

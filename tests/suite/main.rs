@@ -26,6 +26,7 @@ mod readme;
 mod regress;
 mod run_command;
 mod sensitivity;
+mod side_order;
 mod sweep;
 mod value_stability;
 mod web;

@@ -81,3 +81,17 @@ pub fn r(num: u128, den: u128) -> Ratio {
 pub fn experiment_file(name: &str) -> Document {
     Document::read(&experiment_path(name)).unwrap_or_else(|e| panic!("{e}"))
 }
+
+impl Exact {
+    /// Every (measure, outcome) with its exact probability, keyed by name and label,
+    /// so two scenarios that list the same units differently can be held side by side.
+    pub fn by_label(&self) -> std::collections::BTreeMap<(String, String), Ratio> {
+        let mut all = std::collections::BTreeMap::new();
+        for (m, row) in self.measures.iter().zip(&self.table) {
+            for (o, p) in m.outcomes.iter().zip(row) {
+                all.insert((m.name.clone(), o.clone()), p.clone());
+            }
+        }
+        all
+    }
+}

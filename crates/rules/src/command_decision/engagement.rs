@@ -29,7 +29,7 @@ use super::catalogue::{Afv, AntiArmour, Catalogue, RawVehicle, RawWeapon};
 use super::fire::{FireResolution, FireState};
 use super::quality::Quality;
 use super::scenario::{RawFirer, RawTarget, ScenarioFile, direct_fire_resolution};
-use super::settings::{DemoralizedCompanies, RawSettings, Settings};
+use super::settings::{DemoralizedCompanies, RawSettings, Settings, ShakenCompanies, StationaryPersonnel};
 use super::tables::{HitResult, Tables};
 use combat_odds_core::dice::D10;
 use combat_odds_core::document::Document;
@@ -224,7 +224,15 @@ pub struct CdBattle {
     /// Per side, per company: morale number with its standing modifiers.
     morale: [Vec<i32>; 2],
     chart: MoraleChart,
-    rally: bool,
+    rally: Rally,
+}
+
+/// Which companies the battalion issues Rally orders to (settings
+/// `demoralized_companies` and `shaken_companies`).
+#[derive(Debug, Clone, Copy)]
+struct Rally {
+    demoralized: bool,
+    shaken: bool,
 }
 
 /// The most companies a side may field (checks live in fixed arrays, so a turn
@@ -234,20 +242,32 @@ const MAX_COMPANIES: usize = 16;
 /// The morale number each company checks against this turn (`None`: no check).
 type Checks = [[Option<i32>; MAX_COMPANIES]; 2];
 
+/// What one side's fire-phase results leave for its morale phase, per company.
+#[derive(Default, Clone, Copy)]
+struct Losses {
+    forced_back: [usize; MAX_COMPANIES],
+    eliminated: [usize; MAX_COMPANIES],
+    fired_at: [bool; MAX_COMPANIES],
+    /// A friendly company lost its last stand this turn (every company sees it).
+    saw_loss: bool,
+}
+
 impl CdBattle {
-    /// Demoralized companies rally (CD-E4): they become shaken and do not fire this
-    /// turn. Returns which companies rally, as a bit per company per side.
+    /// Companies under a Rally order recover a step (CD-E4, CD-E10): demoralized
+    /// becomes shaken, shaken becomes pinned ("Rally orders do not remove pin
+    /// markers"), and a rallying company does not fire this turn. Returns which
+    /// companies rally, as a bit per company per side.
     fn rally(&self, field: &mut FieldOf<Self>) -> [u16; 2] {
         let mut rallying = [0u16; 2];
-        if !self.rally {
-            return rallying;
-        }
         for side in SIDES {
             for (c, m) in field.sides[side].companies.iter_mut().enumerate() {
-                if *m == Morale::Demoralized {
-                    *m = Morale::Shaken;
-                    rallying[side] |= 1 << c;
-                }
+                let recovered = match *m {
+                    Morale::Demoralized if self.rally.demoralized => Morale::Shaken,
+                    Morale::Shaken if self.rally.shaken => Morale::Pinned,
+                    _ => continue,
+                };
+                *m = recovered;
+                rallying[side] |= 1 << c;
             }
         }
         rallying
@@ -304,37 +324,26 @@ impl CdBattle {
         field.sides[side].units[u].depleted |= depleted;
     }
 
-    /// The end of the fire phase: eliminated stands come off, unrequired morale
-    /// phases take pins off, and the companies that must check get their number.
+    /// The end of the fire phase: eliminated stands come off, a company that lost its
+    /// last stand is gone, unrequired morale phases take pins off, and the companies
+    /// that must check get their number.
+    ///
+    /// Fire is simultaneous and "the results of fire do not apply to a stand until the
+    /// end of the fire phase" (seed 000 "Combat"): every side's results land before
+    /// any company looks across at the enemy, so neither side sees stands it has just
+    /// destroyed, whichever the scenario lists first.
     fn checks(&self, field: &mut FieldOf<Self>, turn: u32) -> Checks {
         let close = self.schedule.range(turn) <= CLOSE_PROXIMITY;
+        let losses = SIDES.map(|side| self.remove_losses(field, side));
         let mut checks = [[None; MAX_COMPANIES]; 2];
         for side in SIDES {
-            let layout = &self.layout.sides[side];
-            let [mut forced_back, mut eliminated] = [[0usize; MAX_COMPANIES]; 2];
-            let [mut fired_at, mut left] = [[false; MAX_COMPANIES]; 2];
-            for (u, stand) in field.sides[side].units.iter_mut().enumerate() {
-                let c = layout.company_of(u);
-                fired_at[c] |= stand.hit.is_some();
-                match stand.hit.take() {
-                    Some(HitResult::Eliminated) => {
-                        stand.eliminated = true;
-                        eliminated[c] += 1;
-                    }
-                    Some(HitResult::ForcedBack) => forced_back[c] += 1,
-                    _ => {}
-                }
-                left[c] |= !stand.eliminated;
-            }
-            let companies = layout.companies.len();
-            // A company that lost its last stand this turn is seen eliminated by the rest.
-            let saw_loss = (0..companies).any(|c| !left[c] && eliminated[c] > 0);
+            let Losses { forced_back, eliminated, fired_at, saw_loss } = losses[side];
             let foe = enemy(side);
             let near_personnel = close && self.living(&field.sides[foe], foe, |k| !k.vehicle);
             let near_afv = close && self.living(&field.sides[foe], foe, |k| k.afv);
-            for c in 0..companies {
+            for c in 0..self.layout.sides[side].companies.len() {
                 let status = &mut field.sides[side].companies[c];
-                if !left[c] || *status == Morale::Eliminated {
+                if *status == Morale::Eliminated {
                     continue;
                 }
                 if !(fired_at[c] || near_personnel || near_afv || saw_loss) {
@@ -356,6 +365,38 @@ impl CdBattle {
             }
         }
         checks
+    }
+
+    /// Lands the fire phase's results on `side`: eliminated stands come off, and a
+    /// company left with no stand is eliminated at once (CD-E6: a side whose other
+    /// companies are demoralized is broken the same turn). Returns what its morale
+    /// phase reads.
+    fn remove_losses(&self, field: &mut FieldOf<Self>, side: usize) -> Losses {
+        let layout = &self.layout.sides[side];
+        let force = &mut field.sides[side];
+        let mut losses = Losses::default();
+        let mut left = [false; MAX_COMPANIES];
+        for (u, stand) in force.units.iter_mut().enumerate() {
+            let c = layout.company_of(u);
+            losses.fired_at[c] |= stand.hit.is_some();
+            match stand.hit.take() {
+                Some(HitResult::Eliminated) => {
+                    stand.eliminated = true;
+                    losses.eliminated[c] += 1;
+                }
+                Some(HitResult::ForcedBack) => losses.forced_back[c] += 1,
+                _ => {}
+            }
+            left[c] |= !stand.eliminated;
+        }
+        for (c, status) in force.companies.iter_mut().enumerate() {
+            if !left[c] {
+                // A company that lost its last stand this turn is seen eliminated by the rest.
+                losses.saw_loss |= losses.eliminated[c] > 0;
+                *status = Morale::Eliminated;
+            }
+        }
+        losses
     }
 
     /// A company's morale die: a pass takes a pin off; a failure worsens the status
@@ -495,6 +536,12 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CdBattle>, Vec<String>)> {
     let setup = scenario::read::<RawStand, RawCompany>(doc, INCHES)?;
+    if let Some(at) = setup.first_at {
+        return Err(doc.error_at(
+            at,
+            "Command Decision fire is simultaneous (seed 000 \"Combat\"): no side plays first; leave `first` out",
+        ));
+    }
     let raw_settings = doc.parse::<SettingsOnly>()?.settings;
     let settings = Settings::resolve(doc, &raw_settings)?;
     let mut notes = vec![format!(
@@ -604,7 +651,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                 let mut firer = firer_of(f);
                 firer.modifiers.extend((v & 1 != 0).then(|| mark("pinned")));
                 firer.modifiers.extend((v & 2 != 0).then(|| mark("suppressed")));
-                let mut aim = target_of(t);
+                let mut aim = target_of(t, settings.stationary_personnel);
                 aim.modifiers.extend((v & 4 != 0).then(|| mark("pinned_personnel")));
                 let file = ScenarioFile {
                     settings: raw_settings.clone(),
@@ -641,7 +688,10 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         targeting,
         kinds,
         morale,
-        rally: settings.demoralized_companies == DemoralizedCompanies::Rally,
+        rally: Rally {
+            demoralized: settings.demoralized_companies == DemoralizedCompanies::Rally,
+            shaken: settings.shaken_companies == ShakenCompanies::Rally,
+        },
     };
     Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
@@ -670,8 +720,17 @@ fn firer_of(s: &RawStand) -> RawFirer {
     }
 }
 
-/// The stand as a `[target]`.
-fn target_of(s: &RawStand) -> RawTarget {
+/// The stand as a `[target]`. Nobody moves in an engagement, so under the
+/// `light_cover` reading (CD-E11) a personnel stand whose modifiers name no cover is
+/// fired at in light cover; it still does not suppress vehicles ([`Kind`] reads the
+/// scenario's own modifiers).
+fn target_of(s: &RawStand, stationary: StationaryPersonnel) -> RawTarget {
+    let mut modifiers = s.target_modifiers.clone();
+    let personnel = s.vehicle.is_none() && s.vehicle_data.is_none();
+    let in_the_open = !modifiers.iter().any(|m| COVERS.contains(&m.get_ref().as_str()));
+    if stationary == StationaryPersonnel::LightCover && personnel && in_the_open {
+        modifiers.push(Spanned::new(s.name.span(), "light_cover".to_string()));
+    }
     RawTarget {
         name: Some(s.name.get_ref().clone()),
         quality: s.quality.clone(),
@@ -679,7 +738,7 @@ fn target_of(s: &RawStand) -> RawTarget {
         vehicle_data: s.vehicle_data.clone(),
         aspect: s.aspect.clone(),
         moving: false,
-        modifiers: s.target_modifiers.clone(),
+        modifiers,
         passengers: Vec::new(),
     }
 }
@@ -711,6 +770,68 @@ mod tests {
     /// Two Shermans against two Panthers closing from 24 in. to 8 in., each side
     /// spreading its fire.
     const PAIRS: &str = include_str!("../../fixtures/lumping_cd.toml");
+
+    /// Two regular HMG stands facing each other at 16 in., one company a side,
+    /// with `settings` under `[settings]`.
+    fn hmg_duel(settings: &str) -> String {
+        let side = |name: &str| {
+            format!(
+                "[[side]]\nname = \"{name}\"\n[[side.company]]\nname = \"{name}\"\nmorale = 20\n\
+                 [[side.unit]]\nname = \"MG {name}\"\nquality = \"regular\"\nweapon = \"hmg_platoon\"\n"
+            )
+        };
+        format!(
+            "ruleset = \"command-decision\"\nkind = \"engagement\"\n[engagement]\nrange = 16\nturns = 1\n\
+             [settings]\n{settings}\n{}{}",
+            side("A"),
+            side("B")
+        )
+    }
+
+    fn duel(settings: &str) -> Engagement<CdBattle> {
+        let m = super::super::CommandDecision::load(None).expect("embedded tables load");
+        lumping::engagement::<CdBattle>(&hmg_duel(settings), |doc| engagement(doc, m.tables(), m.catalogue()))
+    }
+
+    /// P(B's stand is hit at all) in turn 1 from `field`.
+    fn p_b_fired_on(e: &Engagement<CdBattle>, field: &FieldOf<CdBattle>) -> combat_odds_core::dice::Ratio {
+        let next = e.battle().turn_exact(field, 1).expect("a turn of two stands");
+        next.probability(|f| f.sides[1].units[0].eliminated)
+    }
+
+    #[test]
+    fn a_shaken_company_given_a_rally_order_is_pinned_and_holds_its_fire() {
+        // Seed 000 "Rally Orders": a Rally order recovers a company "from shaken to
+        // pinned", and a rallying stand fires only in contact. A is shaken at the
+        // start of the turn: under `rally` it ends the turn pinned at worst (its check
+        // can only pin it again) and B is never eliminated; under `keep_firing` A fires.
+        for (setting, a_fires) in [("rally", false), ("keep_firing", true)] {
+            let e = duel(&format!("shaken_companies = \"{setting}\"\nstationary_personnel = \"in_the_open\""));
+            let mut field = e.battle().initial();
+            field.sides[0].companies[0] = Morale::Shaken;
+            assert_eq!(!p_b_fired_on(&e, &field).is_zero(), a_fires, "{setting}");
+            if !a_fires {
+                let next = e.battle().turn_exact(&field, 1).expect("a turn of two stands");
+                // A's check (morale 20 - 2 pinned - 2 per stand lost) always passes,
+                // and a pass takes the pin off: steady or gone.
+                assert!(next.iter().all(|(f, _)| f.sides[0].companies[0] <= Morale::Steady
+                    || f.sides[0].companies[0] == Morale::Eliminated));
+            }
+        }
+    }
+
+    #[test]
+    fn personnel_in_the_open_are_fired_at_in_light_cover_by_default() {
+        // One HMG fire at 16 in.: three dice, each hitting on the long band's 4 (in the
+        // open) or 4 - 1 = 3 (light cover), a hit eliminating a regular stand on 7+
+        // (4/10). In the open: 1 - (1 - 16/100)^3 = 6364/15625; in light cover:
+        // 1 - (1 - 12/100)^3 = 1 - 10648/15625 = 4977/15625.
+        for (setting, kill) in [("", 4977), ("stationary_personnel = \"in_the_open\"", 6364)] {
+            let e = duel(setting);
+            let p = p_b_fired_on(&e, &e.battle().initial());
+            assert_eq!(p, combat_odds_core::dice::Ratio::new(kill, 15625), "{setting:?}");
+        }
+    }
 
     #[test]
     fn lumped_states_give_the_labelled_chains_odds() {

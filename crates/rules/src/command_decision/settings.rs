@@ -38,6 +38,10 @@ pub(crate) struct Settings {
     pub close_assault_target_modifiers: CloseAssaultTargetModifiers,
     /// In an engagement, whether demoralized companies are given a Rally order.
     pub demoralized_companies: DemoralizedCompanies,
+    /// In an engagement, whether shaken companies are given a Rally order.
+    pub shaken_companies: ShakenCompanies,
+    /// In an engagement, whether personnel stands in the open fight as in light cover.
+    pub stationary_personnel: StationaryPersonnel,
 }
 
 /// What an engagement's demoralized companies do (seed 000 "Rally Orders").
@@ -50,6 +54,29 @@ pub(crate) enum DemoralizedCompanies {
     StayDemoralized,
 }
 
+/// What an engagement's shaken companies do (seed 000 "Rally Orders": a Rally order
+/// recovers a company "from shaken to pinned").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ShakenCompanies {
+    /// The battalion issues a Rally order: next turn the company is pinned only and
+    /// neither moves nor fires; a demoralized company is steady again after two.
+    Rally,
+    /// No Rally order: the company fights on shaken (at -3 to its morale checks).
+    KeepFiring,
+}
+
+/// How an engagement's personnel stands in the open are fired at (seed 000
+/// "Suppression" 3: "stationary personnel stands in the open, receive the benefits of
+/// 'light cover' for fire purposes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StationaryPersonnel {
+    /// Nobody moves in an engagement, so a personnel stand whose target modifiers
+    /// name no cover is fired at in light cover.
+    LightCover,
+    /// The stand is fired at in the open, as its modifiers say.
+    InTheOpen,
+}
+
 /// Settings as written in a scenario's `[settings]` table.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -58,14 +85,18 @@ pub(crate) struct RawSettings {
     min_modified_rof: Option<Spanned<i64>>,
     close_assault_target_modifiers: Option<Spanned<String>>,
     demoralized_companies: Option<Spanned<String>>,
+    shaken_companies: Option<Spanned<String>>,
+    stationary_personnel: Option<Spanned<String>>,
 }
 
 /// Every setting: name, default, alternatives.
-pub const SETTINGS: [(&str, &str, &str); 4] = [
+pub const SETTINGS: [(&str, &str, &str); 6] = [
     ("artillery_response", "roll_at_most", "roll_at_least"),
     ("min_modified_rof", "1", "0"),
     ("close_assault_target_modifiers", "ignored_by_a_class", "ignored_in_every_close_assault"),
     ("demoralized_companies", "rally", "stay_demoralized"),
+    ("shaken_companies", "rally", "keep_firing"),
+    ("stationary_personnel", "light_cover", "in_the_open"),
 ];
 
 impl Settings {
@@ -92,6 +123,16 @@ impl Settings {
             } else {
                 DemoralizedCompanies::StayDemoralized
             };
+        let shaken_companies = if pick(&raw.shaken_companies, SETTINGS[4])? {
+            ShakenCompanies::Rally
+        } else {
+            ShakenCompanies::KeepFiring
+        };
+        let stationary_personnel = if pick(&raw.stationary_personnel, SETTINGS[5])? {
+            StationaryPersonnel::LightCover
+        } else {
+            StationaryPersonnel::InTheOpen
+        };
         let min_modified_rof = match &raw.min_modified_rof {
             None => 1,
             Some(v) if (0..=1).contains(v.get_ref()) => *v.get_ref() as u32,
@@ -99,6 +140,13 @@ impl Settings {
                 return Err(doc.error_at(v.span().start, format!("min_modified_rof is 0 or 1, not {}", v.get_ref())));
             }
         };
-        Ok(Settings { artillery_response, min_modified_rof, close_assault_target_modifiers, demoralized_companies })
+        Ok(Settings {
+            artillery_response,
+            min_modified_rof,
+            close_assault_target_modifiers,
+            demoralized_companies,
+            shaken_companies,
+            stationary_personnel,
+        })
     }
 }

@@ -88,6 +88,7 @@ struct RawEngagement {
     turns: Spanned<i64>,
     end: Option<Vec<Spanned<String>>>,
     targets: Option<Spanned<String>>,
+    first: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +123,11 @@ pub(crate) struct Setup<U, C> {
     pub end: EndConditions,
     /// How units pick targets.
     pub targets: TargetPolicy,
+    /// The side that plays first, where a ruleset's turn is played side by side in
+    /// turn: `first = "<side>"`, or the side listed first.
+    pub first: usize,
+    /// Where `first` is written, for a ruleset whose sides act at once to refuse it.
+    pub first_at: Option<usize>,
     /// Each side's unit entries as written, in [`Layout`] order.
     pub units: [Vec<Spanned<U>>; 2],
     /// Each side's company entries as written (none where the side lists none, and
@@ -195,6 +201,12 @@ pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result
     if a.name == b.name {
         return Err(doc.error(format!("both sides are called `{}`; give each its own name", a.name)));
     }
+    let first = match &e.first {
+        None => 0,
+        Some(f) => [&a.name, &b.name].iter().position(|n| *n == f.get_ref()).ok_or_else(|| {
+            doc.error_at(f.span().start, unknown("side", f.get_ref(), [a.name.as_str(), b.name.as_str()]))
+        })?,
+    };
     let mut slugs: Vec<&str> = Vec::new();
     for g in a.groups.iter().chain(&b.groups) {
         if slugs.contains(&g.slug.as_str()) {
@@ -211,6 +223,8 @@ pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result
         turns,
         end,
         targets,
+        first,
+        first_at: e.first.as_ref().map(|f| f.span().start),
         units: [units_a, units_b],
         companies: [companies_a, companies_b],
     })

@@ -248,6 +248,72 @@ fn a_company_destroyed_by_fire_counts_as_gone_the_same_turn() {
     assert!(e.p("state_mg_y", "steady").is_zero() && e.p("state_mg_y", "pinned").is_zero());
 }
 
+/// Veteran engineers (`count` stands; company morale `morale` with `modifiers`)
+/// in contact with a regular Panther (company morale 20), fought in the open, one turn.
+fn engineers_in_contact(count: u32, morale: u32, modifiers: &str) -> String {
+    let mut text = format!(
+        "ruleset = \"command-decision\"\nkind = \"engagement\"\n\n{}\n",
+        head(0.0, 0.0, 0.0, 1, &format!("end = [\"eliminated\"]{IN_THE_OPEN}"))
+    );
+    text += &format!(
+        "\n[[side]]\nname = \"US\"\n\n[[side.company]]\nname = \"Engineers\"\nmorale = {morale}\nmodifiers = [{modifiers}]\n\n"
+    );
+    text += &unit(
+        "Engineers",
+        &format!("count = {count}\nquality = \"veteran\"\nweapon = \"engineer_platoon\"\nrole = \"engineer\""),
+    );
+    text += "\n[[side]]\nname = \"German\"\n\n[[side.company]]\nname = \"Panther\"\nmorale = 20\n\n";
+    text += &unit(
+        "Panther",
+        "quality = \"regular\"\nweapon = \"de_75mm_kwk42\"\nmount = \"tank\"\nvehicle = \"panther_g\"",
+    );
+    text
+}
+
+#[test]
+fn engineers_in_contact_close_assault_a_panther_one_stand_at_a_time() {
+    // At 0 in. the sides are in contact (CD-E12): the engineers close assault as in
+    // experiments/cd_close_assault.toml, hit number 6 +1 veteran -2 A class vs a strong
+    // AFV = 5, one die, and an engineer's hit destroys: P = 1/2. The Panther's company
+    // (20 - 1 for personnel within 12 in.) never fails its check, so only the assault
+    // takes it. Out of contact an A-class stand could not fire at it at all.
+    let one = Exact::of("one engineer stand in contact", &engineers_in_contact(1, 20, ""));
+    assert_eq!(one.p("survivors_panther", "0"), ratio(1, 2));
+    // Two stands in contact: "only one personnel stand may actually conduct a close
+    // assault attack" on an AFV, and the other has no other target: still 1/2, not
+    // 1 - (1/2)^2 = 3/4.
+    let two = Exact::of("two engineer stands in contact", &engineers_in_contact(2, 20, ""));
+    assert_eq!(two.p("survivors_panther", "0"), ratio(1, 2));
+}
+
+#[test]
+fn demoralized_stands_in_contact_with_an_unpinned_enemy_are_eliminated() {
+    // The engineers' assault destroys the Panther with 1/2 (as above). Their check:
+    // - Panther left: 0 - 2 (road march) - 2 (AFV within 12 in.) = -4, one less if the
+    //   Panther's fire forced them back. A d10 of 1-2 (1 if forced back) demoralizes
+    //   them, more eliminates them; and demoralized in contact with the Panther,
+    //   steady after its own check (20 - 1), they are eliminated at the end of the
+    //   morale phase. So they never end demoralized.
+    // - Panther gone: no AFV within 12 in., so 0 - 2 = -2 (-3 forced back): 3-4 (2-3)
+    //   demoralizes them, 2/10 either way, and nothing unpinned is left in contact.
+    // P(demoralized at the end) = 1/2 * (P(no effect) + P(forced back)) * 2/10, with
+    // the Panther's fire at them taken from the same fire as a `fire` scenario. Left
+    // in contact unpunished, the first case would add 1/2 * (2 P(no effect) + P(forced
+    // back)) / 10.
+    let fire = Exact::of(
+        "Panther fires at veteran engineers in contact",
+        "ruleset = \"command-decision\"\nkind = \"direct_fire\"\nrange = 0\n\n[[firer]]\nweapon = \"de_75mm_kwk42\"\n\
+         quality = \"regular\"\nmount = \"tank\"\n\n[target]\nquality = \"veteran\"\n",
+    );
+    let (no_effect, forced_back) = (fire.p("target", "no_effect"), fire.p("target", "forced_back"));
+    // (a/b + c/d) / 10 = (a d + c b) / (10 b d), with no effect a/b and forced back c/d.
+    let (a, b, c, d) = (no_effect.numer(), no_effect.denom(), forced_back.numer(), forced_back.denom());
+    let want = Ratio::from_big(a * d + c * b, BigUint::from(10u32) * b * d);
+    let e = Exact::of("demoralized in contact", &engineers_in_contact(1, 0, "\"road_march\""));
+    assert_eq!(e.p("state_engineers", "demoralized"), want);
+    assert!(!want.is_zero());
+}
+
 fn base() -> String {
     hmg_duel(3)
 }

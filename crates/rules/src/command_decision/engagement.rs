@@ -50,10 +50,11 @@ const CLOSE_PROXIMITY: f64 = 12.0;
 /// The target modifiers that put personnel in cover, for suppression of vehicles.
 const COVERS: [&str; 4] = ["light_cover", "medium_cover", "hard_cover", "fortification"];
 /// Modifiers the engagement sets from a stand's condition, never named by the user.
-const FROM_CONDITION: [(&str, &str); 3] = [
+const FROM_CONDITION: [(&str, &str); 4] = [
     ("pinned", "the company's morale status"),
     ("suppressed", "close proximity to enemy personnel in cover"),
     ("pinned_personnel", "the target company's morale status"),
+    ("rally_regroup", "the Rally orders of the `demoralized_companies` and `shaken_companies` settings"),
 ];
 /// Morale rows the engagement applies by itself.
 const AUTOMATIC_MORALE: [(&str, &str); 7] = [
@@ -146,9 +147,9 @@ impl Morale {
 
 /// One firer's compiled fire at one target at one range, in each condition that
 /// changes it: bit 0 the firer is pinned, bit 1 it is suppressed, bit 2 the target is
-/// pinned personnel.
+/// pinned personnel; in close assault, bit 3 the firer is under a Rally order.
 pub(super) struct Shot {
-    variants: [Variant; 8],
+    variants: Vec<Variant>,
 }
 
 struct Variant {
@@ -176,6 +177,8 @@ struct Kind {
     vehicle: bool,
     afv: bool,
     personnel_in_cover: bool,
+    /// A personnel stand (mount `personnel`): in contact it close assaults.
+    assaults: bool,
 }
 
 /// The Morale chart folded to integers before the first turn.
@@ -239,6 +242,10 @@ struct Rally {
 /// allocates nothing).
 const MAX_COMPANIES: usize = 16;
 
+/// The most stands a side may field in an engagement that reaches contact (the AFVs
+/// close assaulted in a phase live in a fixed bit set).
+const MAX_CONTACT_STANDS: usize = 256;
+
 /// The morale number each company checks against this turn (`None`: no check).
 type Checks = [[Option<i32>; MAX_COMPANIES]; 2];
 
@@ -287,34 +294,82 @@ impl CdBattle {
     /// The fire of stand `u` of `side` this phase, if it may fire and has a target:
     /// (target stand, compiled variant). Fire is simultaneous, and nothing a fire
     /// changes (the target's hit, the firer's own ammunition) is read here, so each
-    /// stand's choice is the one it makes from the field as the phase began.
+    /// stand's choice is the one it makes from the field as the phase began. In
+    /// contact (CD-E12) a rallying stand fires too, and only one personnel stand
+    /// close assaults each AFV: `assaulted` marks the enemy AFVs already taken.
+    #[allow(clippy::too_many_arguments)]
     fn shot(
         &self,
         field: &FieldOf<Self>,
-        side: usize,
-        u: usize,
+        (side, u): (usize, usize),
         turn: u32,
         suppressing: bool,
         rallying: [u16; 2],
+        assaulted: &mut Assaulted,
     ) -> Option<(usize, &Variant)> {
         let r = self.schedule.index(turn);
+        let contact = self.in_contact(turn);
         let layout = &self.layout.sides[side];
         let force = &field.sides[side];
         let stand = force.units[u];
         let group = layout.group_of[u];
         let company = layout.groups[group].company;
         let morale = force.companies[company];
-        if stand.eliminated || stand.depleted || morale >= Morale::Demoralized || rallying[side] & (1 << company) != 0 {
+        let rallies = rallying[side] & (1 << company) != 0;
+        let assaults = contact && self.kinds[side][group].assaults;
+        if stand.eliminated || stand.depleted || morale >= Morale::Demoralized || (rallies && !assaults) {
             return None;
         }
         let foe = enemy(side);
         let enemy_force = &field.sides[foe];
-        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| !enemy_force.units[t].eliminated)?;
+        let afv = |t: usize| self.kinds[foe][self.layout.sides[foe].group_of[t]].afv;
+        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| {
+            !enemy_force.units[t].eliminated && !(assaults && afv(t) && assaulted.taken(t))
+        })?;
+        if assaults && afv(t) {
+            assaulted.take(t);
+        }
         let target_group = self.layout.sides[foe].group_of[t];
         let target_pinned = enemy_force.companies[self.layout.sides[foe].company_of(t)] >= Morale::Pinned;
-        let v = usize::from(morale >= Morale::Pinned) | usize::from(suppressing) << 1 | usize::from(target_pinned) << 2;
+        let v = usize::from(morale >= Morale::Pinned)
+            | usize::from(suppressing) << 1
+            | usize::from(target_pinned) << 2
+            | usize::from(rallies) << 3;
         let shot = self.fires.get(side, group, target_group, r).expect("targets are chosen within reach");
         Some((t, &shot.variants[v]))
+    }
+
+    /// Whether the sides are in physical contact this turn: the range is 0 (CD-E12).
+    fn in_contact(&self, turn: u32) -> bool {
+        self.schedule.range(turn) == 0.0
+    }
+
+    /// The end of the morale phase in contact: "Any demoralized stand(s) in contact
+    /// with unpinned enemy personnel or AFV stands at the end of ... the morale phase
+    /// are automatically eliminated" (seed 000 "Demoralized"). Both sides are read
+    /// from the same field, so neither goes first.
+    fn overrun(&self, field: &mut FieldOf<Self>, turn: u32) {
+        if !self.in_contact(turn) {
+            return;
+        }
+        let unpinned = SIDES.map(|side| {
+            let layout = &self.layout.sides[side];
+            let force = &field.sides[side];
+            force.units.iter().enumerate().any(|(u, s)| {
+                let kind = self.kinds[side][layout.group_of[u]];
+                !s.eliminated && force.companies[layout.company_of(u)] == Morale::Steady && (!kind.vehicle || kind.afv)
+            })
+        });
+        for side in SIDES {
+            if !unpinned[enemy(side)] {
+                continue;
+            }
+            for c in 0..self.layout.sides[side].companies.len() {
+                if field.sides[side].companies[c] == Morale::Demoralized {
+                    self.eliminate_company(field, side, c);
+                }
+            }
+        }
     }
 
     /// One fire's result, applied at the end of the phase: the target keeps its worst.
@@ -413,13 +468,34 @@ impl CdBattle {
         }
         *status = (*status).max(self.chart.result(excess));
         if *status == Morale::Eliminated {
-            let layout = &self.layout.sides[side];
-            for (u, stand) in force.units.iter_mut().enumerate() {
-                if layout.company_of(u) == company {
-                    stand.eliminated = true;
-                }
+            self.eliminate_company(field, side, company);
+        }
+    }
+
+    /// Removes every stand of a company, and the company with them.
+    fn eliminate_company(&self, field: &mut FieldOf<Self>, side: usize, company: usize) {
+        let layout = &self.layout.sides[side];
+        let force = &mut field.sides[side];
+        force.companies[company] = Morale::Eliminated;
+        for (u, stand) in force.units.iter_mut().enumerate() {
+            if layout.company_of(u) == company {
+                stand.eliminated = true;
             }
         }
+    }
+}
+
+/// The enemy AFVs a side's personnel have close assaulted this phase, a bit a stand.
+#[derive(Default)]
+struct Assaulted([u64; MAX_CONTACT_STANDS / 64]);
+
+impl Assaulted {
+    fn taken(&self, t: usize) -> bool {
+        self.0[t / 64] & (1 << (t % 64)) != 0
+    }
+
+    fn take(&mut self, t: usize) {
+        self.0[t / 64] |= 1 << (t % 64);
     }
 }
 
@@ -479,8 +555,9 @@ impl Battle for CdBattle {
         let rallying = self.rally(field);
         for side in SIDES {
             let suppressing = self.suppressed(field, side, turn);
+            let mut assaulted = Assaulted::default();
             for u in 0..field.sides[side].units.len() {
-                if let Some((t, v)) = self.shot(field, side, u, turn, suppressing, rallying) {
+                if let Some((t, v)) = self.shot(field, (side, u), turn, suppressing, rallying, &mut assaulted) {
                     let result = v.roll(streams);
                     Self::land(field, (side, u, t), result);
                 }
@@ -491,6 +568,7 @@ impl Battle for CdBattle {
             let face = D10.roll(&mut streams.morale);
             self.morale_result(field, side, c, morale, face);
         }
+        self.overrun(field, turn);
     }
 
     fn turn_exact(
@@ -503,8 +581,9 @@ impl Battle for CdBattle {
         let mut fired = Dist::certain(start.clone());
         for side in SIDES {
             let suppressing = self.suppressed(&start, side, turn);
+            let mut assaulted = Assaulted::default();
             for u in 0..start.sides[side].units.len() {
-                if let Some((t, v)) = self.shot(&start, side, u, turn, suppressing, rallying) {
+                if let Some((t, v)) = self.shot(&start, (side, u), turn, suppressing, rallying, &mut assaulted) {
                     fired = fired.combine(&v.exact, |f, r| {
                         let mut f = f.clone();
                         Self::land(&mut f, (side, u, t), *r);
@@ -517,13 +596,18 @@ impl Battle for CdBattle {
         fired.try_then(|f| {
             let mut f = f.clone();
             let checks = self.checks(&mut f, turn);
-            each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
+            let checked = each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
                 acc.combine(&d10, |f, &face| {
                     let mut f = f.clone();
                     self.morale_result(&mut f, side, c, morale, face);
                     f
                 })
-            })
+            })?;
+            Ok(checked.map(|f| {
+                let mut f = f.clone();
+                self.overrun(&mut f, turn);
+                f
+            }))
         })
     }
 }
@@ -603,6 +687,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                 vehicle: vehicle.is_some(),
                 afv: vehicle.is_some_and(|a| a != Afv::Soft),
                 personnel_in_cover: vehicle.is_none() && covered,
+                assaults: vehicle.is_none() && raw.mount.as_ref().is_none_or(|m| m.get_ref() == "personnel"),
             });
         }
     }
@@ -630,12 +715,19 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     ));
                 }
             };
-            // Beyond extreme range the fire has no effect: the stand cannot engage.
-            let Some(band) = weapon.bands.iter().find(|b| b.range.is_some_and(|max| range <= max)) else {
+            // In contact, personnel stands close assault with their "C" or closest band
+            // (CD-E12); vehicles fire at range 0 as at any other.
+            let close_assault = range == 0.0 && kinds[side][firer].assaults;
+            let band = match close_assault {
+                true => weapon.bands.first(),
+                // Beyond extreme range the fire has no effect: the stand cannot engage.
+                false => weapon.bands.iter().find(|b| b.range.is_some_and(|max| range <= max)),
+            };
+            let Some(band) = band else {
                 return Ok(None);
             };
-            // A class hits AFVs only in close assault, which an engagement does not fight (CD-E8).
-            if band.anti_armour == AntiArmour::A && kinds[enemy(side)][target].afv {
+            // A class hits AFVs only in close assault (CD-E8).
+            if band.anti_armour == AntiArmour::A && kinds[enemy(side)][target].afv && !close_assault {
                 return Ok(None);
             }
             // Conditions that do not apply to this pair (suppression of personnel, a
@@ -643,26 +735,31 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             let applies = 1
                 | usize::from(kinds[side][firer].vehicle) << 1
                 | usize::from(!kinds[enemy(side)][target].vehicle) << 2;
-            let mut variants = Vec::with_capacity(8);
-            for variant in 0..8usize {
+            let conditions = if close_assault { 16 } else { 8 };
+            let mut variants = Vec::with_capacity(conditions);
+            for variant in 0..conditions {
                 let v = variant & applies;
                 let at = f.name.span();
                 let mark = |name: &str| Spanned::new(at.clone(), name.to_string());
                 let mut firer = firer_of(f);
                 firer.modifiers.extend((v & 1 != 0).then(|| mark("pinned")));
                 firer.modifiers.extend((v & 2 != 0).then(|| mark("suppressed")));
+                // A rallying stand fires only in contact, at the Orders Summary's -2.
+                firer.modifiers.extend((variant & 8 != 0).then(|| mark("rally_regroup")));
                 let mut aim = target_of(t, settings.stationary_personnel);
                 aim.modifiers.extend((v & 4 != 0).then(|| mark("pinned_personnel")));
                 let file = ScenarioFile {
                     settings: raw_settings.clone(),
-                    range: Some(Spanned::new(range_at.clone(), range)),
+                    range: (!close_assault).then(|| Spanned::new(range_at.clone(), range)),
+                    close_assault: close_assault.then(|| Spanned::new(range_at.clone(), true)),
                     firer: Some(Spanned::new(at.clone(), vec![firer])),
                     target: Some(Spanned::new(t.name.span(), aim)),
                     ..ScenarioFile::default()
                 };
                 let (fire, lines) = direct_fire_resolution(doc, file, tables, catalogue)?;
                 if variant == 0 {
-                    shot_notes.push(format!("{} at {}, {range} {INCHES}:", f.name.get_ref(), t.name.get_ref()));
+                    let at = if close_assault { "close assault".to_string() } else { format!("{range} {INCHES}") };
+                    shot_notes.push(format!("{} at {}, {at}:", f.name.get_ref(), t.name.get_ref()));
                     shot_notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
                 }
                 variants.push(Variant::new(fire).map_err(|_| {
@@ -672,12 +769,25 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     )
                 })?);
             }
-            let variants: [Variant; 8] = variants.try_into().ok().expect("eight variants");
             let p_kill = variants[0].exact.probability(|(r, _)| *r == HitResult::Eliminated).to_f64();
             Ok(Some((Shot { variants }, p_kill)))
         },
     )?;
     notes.extend(shot_notes);
+    if setup.schedule.ranges.contains(&0.0) {
+        notes.push(
+            "at 0 in. the sides are in contact: personnel stands close assault, one to an AFV, and demoralized \
+             companies in contact with unpinned enemy personnel or AFVs are eliminated (CD-E12)"
+                .to_string(),
+        );
+        if let Some(side) = setup.layout.sides.iter().find(|s| s.units() > MAX_CONTACT_STANDS) {
+            return Err(doc.error(format!(
+                "side `{}` has {} stands; a fight that reaches contact (range 0) takes at most {MAX_CONTACT_STANDS} a side",
+                side.name,
+                side.units()
+            )));
+        }
+    }
     let targeting = Targeting::new(setup.targets, &fires);
     let most = setup.layout.sides.iter().map(|s| s.units()).max().unwrap_or(0);
     let battle = CdBattle {

@@ -639,6 +639,11 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             _ => "broken (every company demoralized or gone)",
         }
     )];
+    notes.push(
+        "not played (CD-E1): movement, prep and opportunity fire, indirect fire missions, and small-arms hits \
+         spread over the 4-inch target area; every stand fires in the General Fire Phase"
+            .to_string(),
+    );
     let chart = &tables.morale_modifiers;
     let automatic: Vec<(&str, &str)> = AUTOMATIC_MORALE.to_vec();
     let mut morale: [Vec<i32>; 2] = [Vec::new(), Vec::new()];

@@ -63,18 +63,21 @@ const SIX_POUNDER: &str = "weapon = \"br_6pdr\"\nquality = \"elite\"\nsituation 
 /// Standing conditions the fight would otherwise count itself (MC-E10).
 const NAMED_ROWS: &str = "derived_reaction_rows = \"named\"";
 /// Raw and out of command (-8): the rows the fight gives decide how often it holds.
-const RAW_RIFLES: &str = "weapon = \"rifle_section\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"";
+const RAW_RIFLES: &str =
+    "weapon = \"rifle_section\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"";
 /// A 155mm battery bombarding (area fire, MC-E11).
 const BATTERY_155: &str = "area_fire = { system = \"gun_mortar_howitzer_110_155mm\", weapon = \"guns_152_155mm\", intensity = \"bombardment\" }\nsituation = \"heavy_weapons\"";
 /// A 105mm battery's area fire against AFVs, standard or bombardment.
 const BATTERY_105: &str = "area_fire = { system = \"gun_howitzer_75_110mm\", weapon = \"howitzers_25pdr_105_122mm\" }\nsituation = \"heavy_weapons\"";
-const BATTERY_105_BOMBARDING: &str = "area_fire = { system = \"gun_howitzer_75_110mm\", intensity = \"bombardment\" }\nsituation = \"heavy_weapons\"";
+const BATTERY_105_BOMBARDING: &str =
+    "area_fire = { system = \"gun_howitzer_75_110mm\", intensity = \"bombardment\" }\nsituation = \"heavy_weapons\"";
 /// 3-inch mortars firing direct at their targets: bombardment up to 15cm.
 const MORTARS_DIRECT: &str = "area_fire = { system = \"gun_mortar_howitzer_75_110mm\", weapon = \"mortar_br_3in\", intensity = \"direct_fire\" }\nquality = \"green\"\nsituation = \"heavy_weapons\"";
 /// MG 42s holding a medium building.
 const HMG_IN_BUILDING: &str = "weapon = \"hmg\"\nquality = \"veteran\"\nsituation = \"fortified\"\nstructure = \"medium\"\nreaction_modifiers = [\"good_cover_or_field_fortifications\"]";
 /// Rifles holding a light building.
-const RIFLES_IN_HUT: &str = "weapon = \"rifle_section\"\nquality = \"green\"\nsituation = \"fortified\"\nstructure = \"light\"";
+const RIFLES_IN_HUT: &str =
+    "weapon = \"rifle_section\"\nquality = \"green\"\nsituation = \"fortified\"\nstructure = \"light\"";
 
 /// One-on-one duels: foot and armour, fixed and closing range, both end conditions,
 /// each quality and both readings of the engagement settings.
@@ -157,7 +160,13 @@ fn fights_with_the_new_phases() -> Vec<(String, String)> {
         ),
         (
             "155mm battery vs hmgs in a building, markers kept",
-            battle("range = 40", 5, &[&g("battery", 1, BATTERY_155)], &[&g("hmgs", 2, HMG_IN_BUILDING)], "suppression_markers = \"kept\""),
+            battle(
+                "range = 40",
+                5,
+                &[&g("battery", 1, BATTERY_155)],
+                &[&g("hmgs", 2, HMG_IN_BUILDING)],
+                "suppression_markers = \"kept\"",
+            ),
         ),
         (
             "105mm battery vs panzers, 40 to 20cm, one roll per template",
@@ -291,9 +300,10 @@ fn foot_retreating_within_5cm_of_an_afv_surrender_as_hand_computed() {
     assert_eq!(e.p("winner", "Attackers"), r(3402, 4000));
     assert_eq!(e.p("state_team", "in_action"), r(4000 - 3402, 4000));
     // Named as a standing condition instead, the row gives the same odds here.
-    let named = text
-        .replace("[settings]\n", &format!("[settings]\n{NAMED_ROWS}\n"))
-        .replace("[\"under_fire_from_unlocated\"]", "[\"under_fire_from_afv_within_15cm\", \"under_fire_from_unlocated\"]");
+    let named = text.replace("[settings]\n", &format!("[settings]\n{NAMED_ROWS}\n")).replace(
+        "[\"under_fire_from_unlocated\"]",
+        "[\"under_fire_from_afv_within_15cm\", \"under_fire_from_unlocated\"]",
+    );
     assert_eq!(Exact::of("named", &named).p("state_team", "eliminated"), r(3402, 4000));
     // At 20cm the Panzer is not within 15cm. Against a raw, out-of-command 6 pdr crew
     // (heavy weapons; standing: unlocated): to hit 5 (16 of 20), casualty 12 ("Other
@@ -566,7 +576,9 @@ fn mission_command_refusals_name_the_rule() {
     assert_located(&line, &path, &place(&battery, "\"multi_barrel\"", 0));
     assert_contains(&line, &["unit `Battery`", "no to-hit d20", "fire_modifiers"]);
     // A misspelt system names the nearest of both area fire tables.
-    let text = battery.replace("\nfire_modifiers = [\"multi_barrel\"]", "").replace("gun_howitzer_75_110mm", "gun_howitzer_75_110");
+    let text = battery
+        .replace("\nfire_modifiers = [\"multi_barrel\"]", "")
+        .replace("gun_howitzer_75_110mm", "gun_howitzer_75_110");
     let (_d, path, line) = scenario_error("system.toml", &text);
     assert_located(&line, &path, &place(&text, "\"gun_howitzer_75_110\"", 0));
     assert_contains(&line, &["firing system", "did you mean `gun_howitzer_75_110mm`?"]);

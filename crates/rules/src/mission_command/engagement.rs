@@ -181,11 +181,13 @@ pub struct Element {
     pub markers: u8,
     /// It was hit since its group's last reaction test: a trigger for the next.
     pub hit: bool,
-    /// An enemy AFV fired at it at 15cm or less since its group's last reaction test
-    /// (MC-E10).
+    /// An enemy AFV fired at its group at 15cm or less since the group's last
+    /// reaction test (MC-E10). Every element of the group carries it alike, so it
+    /// tells no two elements apart.
     pub afv_fire: bool,
-    /// It moved away from the enemy within 15cm in its side's last player turn, by a
-    /// Cease fire, Retreat or Rout result (MC-E10).
+    /// An element of its side moved away from the enemy within 15cm in the side's
+    /// last player turn, by a Cease fire, Retreat or Rout result (MC-E10). Every
+    /// element of the side carries it alike.
     pub moved: bool,
     /// It lay under an HE template in the enemy's player turn just ended: -2 on its
     /// next shot (MC-E11).
@@ -395,10 +397,19 @@ impl McBattle {
         self.chart.afv_fire != 0 && range <= WITHIN_15CM && self.kinds[side][self.layout.sides[side].group_of[u]].afv
     }
 
+    /// Marks the group of enemy element `t` as under fire from an AFV within 15cm.
+    fn under_afv_fire(&self, field: &mut FieldOf<Self>, side: usize, t: usize) {
+        let foe = &self.layout.sides[enemy(side)];
+        let group = foe.groups[foe.group_of[t]].units.clone();
+        field.sides[enemy(side)].units[group].iter_mut().for_each(|e| e.afv_fire = true);
+    }
+
     /// One shot's result on its target (MC-E2); `afv_close` as [`Self::afv_close`].
-    fn land(field: &mut FieldOf<Self>, side: usize, t: usize, outcome: Outcome, afv_close: bool) {
+    fn land(&self, field: &mut FieldOf<Self>, side: usize, t: usize, outcome: Outcome, afv_close: bool) {
+        if afv_close {
+            self.under_afv_fire(field, side, t);
+        }
         let target = &mut field.sides[enemy(side)].units[t];
-        target.afv_fire |= afv_close;
         match outcome {
             Outcome::Miss => {}
             Outcome::Suppressed => {
@@ -440,13 +451,22 @@ impl McBattle {
     /// A template's result on the living elements under it (MC-E11): KOs and
     /// casualties to the first in line, suppression markers to the rest, and every
     /// one of them under HE fire for its next shot.
-    fn land_template(field: &mut FieldOf<Self>, side: usize, under: Range<usize>, result: Template, afv_close: bool) {
+    fn land_template(
+        &self,
+        field: &mut FieldOf<Self>,
+        side: usize,
+        under: Range<usize>,
+        result: Template,
+        afv_close: bool,
+    ) {
+        if afv_close {
+            self.under_afv_fire(field, side, under.start);
+        }
         let (mut casualties, markers) = match result {
             Template::Kos(kos) => (kos, 0),
             Template::Building(level) => (BUILDING_CASUALTIES[level as usize], BUILDING_MARKERS[level as usize]),
         };
         for e in field.sides[enemy(side)].units[under].iter_mut().filter(|e| e.status != Status::Eliminated) {
-            e.afv_fire |= afv_close;
             e.under_he = true;
             if casualties > 0 {
                 casualties -= 1;
@@ -463,9 +483,12 @@ impl McBattle {
     /// results lapse, markers come off (MC-E3), and HE fire taken in the enemy's turn
     /// has cost its shot.
     fn end_of_turn(&self, field: &mut FieldOf<Self>, side: usize, range: f64) {
-        let moving = self.chart.moved_away != 0 && range <= WITHIN_15CM;
-        for e in &mut field.sides[side].units {
-            e.moved = moving && matches!(e.status, Status::CeasedFire | Status::Retreating | Status::Routed);
+        let units = &mut field.sides[side].units;
+        let moved = self.chart.moved_away != 0
+            && range <= WITHIN_15CM
+            && units.iter().any(|e| matches!(e.status, Status::CeasedFire | Status::Retreating | Status::Routed));
+        for e in units {
+            e.moved = moved;
             if matches!(e.status, Status::Halted | Status::CeasedFire) {
                 e.status = Status::InAction;
             }
@@ -552,13 +575,13 @@ impl Battle for McBattle {
                         let to_hit = D20.roll(&mut streams.fire);
                         // The conversion d20 is rolled only for a hit, as in point-to-point fire.
                         let convert = if to_hit as i32 >= from { D20.roll(&mut streams.effect) } else { 1 };
-                        Self::land(field, side, t, outcome(shot, from, to_hit, convert), close);
+                        self.land(field, side, t, outcome(shot, from, to_hit, convert), close);
                     }
                     Attack::Afv(_) | Attack::Building(_) => {
                         // The area fire scenarios' own literal trial of the template.
                         let (fire, under) = self.template(field, side, t, attack);
                         let result = Self::template_result(attack, fire, &fire.trial(streams));
-                        Self::land_template(field, side, under, result, close);
+                        self.land_template(field, side, under, result, close);
                     }
                 }
             }
@@ -604,7 +627,7 @@ impl Battle for McBattle {
                         let rolled = fire.exact_state()?;
                         return Dist::from_weights(rolled.iter().map(|(state, w)| {
                             let mut f = f.clone();
-                            Self::land_template(&mut f, side, under.clone(), Self::template_result(attack, fire, state), close);
+                            self.land_template(&mut f, side, under.clone(), Self::template_result(attack, fire, state), close);
                             (f, BigUint::from(*w))
                         }));
                     };
@@ -618,7 +641,7 @@ impl Battle for McBattle {
                     let outcomes = [Outcome::Miss, Outcome::Suppressed, Outcome::Eliminated];
                     Dist::from_weights(outcomes.iter().zip(weights).map(|(&o, w)| {
                         let mut f = f.clone();
-                        Self::land(&mut f, side, t, o, close);
+                        self.land(&mut f, side, t, o, close);
                         (f, BigUint::from(w))
                     }))
                 })?;

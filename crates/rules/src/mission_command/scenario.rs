@@ -180,6 +180,9 @@ pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -
 /// The cells an area fire reads: (weapon class row, intensity).
 pub(super) type Column = (usize, Intensity);
 
+/// Why a scenario is refused, and where (`None`: the file as a whole).
+pub(super) type Refusal = (Option<usize>, String);
+
 /// An area fire's choices checked against the tables, before its range is known.
 pub(super) struct AreaAim<'s> {
     /// The firing system.
@@ -199,7 +202,7 @@ impl AreaAim<'_> {
     /// has no effect) and the intensity it counts as, or where and why the scenario is
     /// refused: "direct_fire" without a range, or an intensity the system's label
     /// fixes otherwise.
-    pub(super) fn column(&self, range: Option<f64>) -> std::result::Result<(Option<Column>, Option<Intensity>), (Option<usize>, String)> {
+    pub(super) fn column(&self, range: Option<f64>) -> std::result::Result<(Option<Column>, Option<Intensity>), Refusal> {
         let intensity = match self.asked {
             "harassing" => None,
             "direct_fire" => match range {

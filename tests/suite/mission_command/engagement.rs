@@ -30,8 +30,17 @@ struct Group<'a> {
 /// An engagement of two one-entry sides. `engagement` holds the `[engagement]` keys
 /// besides `turns`; `settings` the body of `[settings]`.
 fn duel(engagement: &str, turns: u32, a: &Group, b: &Group, settings: &str) -> String {
-    let side = |name: &str, g: &Group| {
-        format!("[[side]]\nname = \"{name}\"\n[[side.unit]]\nname = \"{}\"\ncount = {}\n{}\n", g.name, g.count, g.keys)
+    battle(engagement, turns, &[a], &[b], settings)
+}
+
+/// An engagement of two sides of any entries, as [`duel`].
+fn battle(engagement: &str, turns: u32, a: &[&Group], b: &[&Group], settings: &str) -> String {
+    let side = |name: &str, groups: &[&Group]| {
+        let mut text = format!("[[side]]\nname = \"{name}\"\n");
+        for g in groups {
+            text += &format!("[[side.unit]]\nname = \"{}\"\ncount = {}\n{}\n", g.name, g.count, g.keys);
+        }
+        text
     };
     format!(
         "ruleset = \"mission-command\"\nkind = \"engagement\"\n[settings]\n{settings}\n[engagement]\n{engagement}\nturns = {turns}\n{}{}",
@@ -43,13 +52,32 @@ fn duel(engagement: &str, turns: u32, a: &Group, b: &Group, settings: &str) -> S
 const RIFLES: &str = "weapon = \"rifle_section\"\nquality = \"regular\"\nsituation = \"no_or_light_cover\"";
 const HMG_IN_COVER: &str = "weapon = \"hmg\"\nquality = \"veteran\"\nsituation = \"good_cover\"\nreaction_modifiers = [\"good_cover_or_field_fortifications\"]";
 const GREEN_LMG: &str = "weapon = \"lmg\"\nquality = \"green\"\nsituation = \"no_or_light_cover\"";
-/// Raw, out of command and under fire from an AFV within 15cm (a standing
-/// condition): -11 before losses, so a suppressed test can rout.
+/// Raw, out of command and under fire from an AFV within 15cm (a standing condition,
+/// with `derived_reaction_rows = "named"`): -11 before losses, so a suppressed test
+/// can rout.
 const SHAKY_LMG: &str = "weapon = \"lmg\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"\nreaction_modifiers = [\"under_fire_from_afv_within_15cm\"]";
 const PANZER_IV: &str = "weapon = \"ge_75mm_l48\"\nquality = \"veteran\"\narmour_class = 6";
 const HULL_DOWN_PANZER_IV: &str = "weapon = \"ge_75mm_l48\"\nquality = \"veteran\"\narmour_class = 6\ntarget_modifiers = [\"hull_down\"]\nreaction_modifiers = [\"hull_down_afvs\"]";
 const FIREFLY: &str = "weapon = \"br_17pdr\"\nquality = \"raw\"\narmour_class = 5\nout_of_command = true";
 const SIX_POUNDER: &str = "weapon = \"br_6pdr\"\nquality = \"elite\"\nsituation = \"heavy_weapons\"";
+/// Standing conditions the fight would otherwise count itself (MC-E10).
+const NAMED_ROWS: &str = "derived_reaction_rows = \"named\"";
+/// Raw and out of command (-8): the rows the fight gives decide how often it holds.
+const RAW_RIFLES: &str =
+    "weapon = \"rifle_section\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"";
+/// A 155mm battery bombarding (area fire, MC-E11).
+const BATTERY_155: &str = "area_fire = { system = \"gun_mortar_howitzer_110_155mm\", weapon = \"guns_152_155mm\", intensity = \"bombardment\" }\nsituation = \"heavy_weapons\"";
+/// A 105mm battery's area fire against AFVs, standard or bombardment.
+const BATTERY_105: &str = "area_fire = { system = \"gun_howitzer_75_110mm\", weapon = \"howitzers_25pdr_105_122mm\" }\nsituation = \"heavy_weapons\"";
+const BATTERY_105_BOMBARDING: &str =
+    "area_fire = { system = \"gun_howitzer_75_110mm\", intensity = \"bombardment\" }\nsituation = \"heavy_weapons\"";
+/// 3-inch mortars firing direct at their targets: bombardment up to 15cm.
+const MORTARS_DIRECT: &str = "area_fire = { system = \"gun_mortar_howitzer_75_110mm\", weapon = \"mortar_br_3in\", intensity = \"direct_fire\" }\nquality = \"green\"\nsituation = \"heavy_weapons\"";
+/// MG 42s holding a medium building.
+const HMG_IN_BUILDING: &str = "weapon = \"hmg\"\nquality = \"veteran\"\nsituation = \"fortified\"\nstructure = \"medium\"\nreaction_modifiers = [\"good_cover_or_field_fortifications\"]";
+/// Rifles holding a light building.
+const RIFLES_IN_HUT: &str =
+    "weapon = \"rifle_section\"\nquality = \"green\"\nsituation = \"fortified\"\nstructure = \"light\"";
 
 /// One-on-one duels: foot and armour, fixed and closing range, both end conditions,
 /// each quality and both readings of the engagement settings.
@@ -76,7 +104,7 @@ fn grid() -> Vec<(String, String)> {
         ),
         (
             "hmg vs shaky lmg, 15cm, routs break",
-            duel("range = 15\nend = [\"broken\"]", 6, &g("hmg", HMG_IN_COVER), &g("shaky", SHAKY_LMG), ""),
+            duel("range = 15\nend = [\"broken\"]", 6, &g("hmg", HMG_IN_COVER), &g("shaky", SHAKY_LMG), NAMED_ROWS),
         ),
         ("panzer iv vs firefly, 40cm", duel("range = 40", 10, &g("panzer", PANZER_IV), &g("firefly", FIREFLY), "")),
         (
@@ -101,6 +129,73 @@ fn grid() -> Vec<(String, String)> {
                 &g("rifles", RIFLES),
                 &g("lmg", GREEN_LMG),
                 "suppression_markers = \"kept\"",
+            ),
+        ),
+    ];
+    let mut cases: Vec<(String, String)> = cases.into_iter().map(|(n, t)| (n.to_string(), t)).collect();
+    cases.extend(fights_with_the_new_phases());
+    cases
+}
+
+/// Fights that play the rows of the reaction test the fight gives (MC-E10) and area
+/// fire (MC-E11), under both readings of their settings.
+fn fights_with_the_new_phases() -> Vec<(String, String)> {
+    let g = |name, count, keys| Group { name, count, keys };
+    let (panzer, rifles) = (g("panzer", 1, PANZER_IV), g("rifles", 1, RIFLES));
+    let raw = g("raw", 2, RAW_RIFLES);
+    let cases = [
+        (
+            "panzer and rifles vs raw rifles, 15 to 5cm, rows from the fight",
+            battle("range = 15\nclosing = 5\nmin_range = 5", 5, &[&panzer, &rifles], &[&raw], ""),
+        ),
+        (
+            "raw rifles vs rifles at 10cm, spread, rows from the fight, retreats break",
+            battle(
+                "range = 10\ntargets = \"spread\"",
+                6,
+                &[&raw],
+                &[&g("rifles", 2, RIFLES)],
+                "side_broken = \"all_retreating_or_routed\"",
+            ),
+        ),
+        (
+            "155mm battery vs hmgs in a building, markers kept",
+            battle(
+                "range = 40",
+                5,
+                &[&g("battery", 1, BATTERY_155)],
+                &[&g("hmgs", 2, HMG_IN_BUILDING)],
+                "suppression_markers = \"kept\"",
+            ),
+        ),
+        (
+            "105mm battery vs panzers, 40 to 20cm, one roll per template",
+            battle(
+                "range = 40\nclosing = 10\nmin_range = 20",
+                5,
+                &[&g("battery", 1, BATTERY_105)],
+                &[&g("panzers", 2, PANZER_IV)],
+                "area_fire_roll = \"one_per_template\"",
+            ),
+        ),
+        (
+            "panzers vs bombarding 105mm battery, aimed element only",
+            battle(
+                "range = 30",
+                5,
+                &[&g("panzers", 2, PANZER_IV)],
+                &[&g("battery", 1, BATTERY_105_BOMBARDING)],
+                "template_covers = \"aimed_element\"",
+            ),
+        ),
+        (
+            "mortars and rifles vs rifles in a hut, 25 to 5cm, direct fire",
+            battle(
+                "range = 25\nclosing = 10\nmin_range = 5",
+                5,
+                &[&g("mortars", 1, MORTARS_DIRECT), &g("rifles", 1, RIFLES)],
+                &[&g("hut", 2, RIFLES_IN_HUT)],
+                "",
             ),
         ),
     ];
@@ -172,7 +267,8 @@ fn a_rout_breaks_the_side_as_hand_computed() {
     // counts) is out. Attackers: kill 289/400, or suppress 51/400 and rout 1/10.
     // Defenders win only unhit (60/400), killing 289/400.
     let broken = "weapon = \"rifle_section\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"\nreaction_modifiers = [\"under_fire_from_afv_within_15cm\"]";
-    let e = Exact::of("rout", &rifles_at_5cm(broken, "broken"));
+    let text = rifles_at_5cm(broken, "broken").replace("[settings]\n", &format!("[settings]\n{NAMED_ROWS}\n"));
+    let e = Exact::of("rout", &text);
     assert_eq!(e.p("winner", "Attackers"), r(2941, 4000));
     assert_eq!(e.p("winner", "Defenders"), r(60 * 289, 160_000));
     assert_eq!(e.p("state_b", "routed"), r(51, 4000));
@@ -186,11 +282,12 @@ fn foot_retreating_within_5cm_of_an_afv_surrender_as_hand_computed() {
     // guns up to 85mm", up to 5cm: 18 faces of 20), casualty 12 ("Other gun/how'r up to
     // 110mm < 15cm range" vs no or light cover: 9 of 20). Kill 162/400; suppress
     // 18/20 x 11/20 = 198/400. The team is raw (-4), out of command (-4), under fire
-    // from an AFV within 15cm (-3) and from an unlocated one (-2), and suppressed (-1):
+    // from an AFV within 15cm (-3, counted from the fight: the Panzer fired at it at
+    // 5cm) and from an unlocated one (-2, a standing condition), and suppressed (-1):
     // -14. Faces 1-3 score -13 to -11 (Rout) and 4-9 score -10 to -5 (Retreat): within
     // 5cm of an AFV, 9 faces in 10 surrender. Face 10 (-4) ceases fire. Either way the
     // team never fires back. Eliminated: 162/400 + 198/400 x 9/10 = 3402/4000.
-    let team = "weapon = \"panzerfaust\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"\nreaction_modifiers = [\"under_fire_from_afv_within_15cm\", \"under_fire_from_unlocated\"]";
+    let team = "weapon = \"panzerfaust\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"no_or_light_cover\"\nreaction_modifiers = [\"under_fire_from_unlocated\"]";
     let text = duel(
         "range = 5\nend = [\"eliminated\"]",
         1,
@@ -202,6 +299,90 @@ fn foot_retreating_within_5cm_of_an_afv_surrender_as_hand_computed() {
     assert_eq!(e.p("state_team", "eliminated"), r(3402, 4000));
     assert_eq!(e.p("winner", "Attackers"), r(3402, 4000));
     assert_eq!(e.p("state_team", "in_action"), r(4000 - 3402, 4000));
+    // Named as a standing condition instead, the row gives the same odds here.
+    let named = text.replace("[settings]\n", &format!("[settings]\n{NAMED_ROWS}\n")).replace(
+        "[\"under_fire_from_unlocated\"]",
+        "[\"under_fire_from_afv_within_15cm\", \"under_fire_from_unlocated\"]",
+    );
+    assert_eq!(Exact::of("named", &named).p("state_team", "eliminated"), r(3402, 4000));
+    // At 20cm the Panzer is not within 15cm. Against a raw, out-of-command 6 pdr crew
+    // (heavy weapons; standing: unlocated): to hit 5 (16 of 20), casualty 12 ("Other
+    // gun/how'r up to 110mm > 15cm range" vs heavy weapons: 9 of 20): kill 144/400,
+    // suppress 16 x 11 = 176/400. The crew tests at -11 (raw, out of command,
+    // unlocated, suppressed), not -14: face 1 (-10) to face 6 (-5) retreat, 7 to 10
+    // cease fire; it never routs, and nothing surrenders at 20cm.
+    let crew = "weapon = \"br_6pdr\"\nquality = \"raw\"\nout_of_command = true\nsituation = \"heavy_weapons\"\nreaction_modifiers = [\"under_fire_from_unlocated\"]";
+    let far = duel(
+        "range = 20\nend = [\"eliminated\"]",
+        1,
+        &Group { name: "panzer", count: 1, keys: PANZER_IV },
+        &Group { name: "crew", count: 1, keys: crew },
+        "",
+    );
+    let e = Exact::of("far", &far);
+    assert_eq!(e.p("state_crew", "eliminated"), r(144, 400));
+    assert_eq!(e.p("state_crew", "retreating"), r(176 * 6, 4000));
+    assert!(e.p("state_crew", "routed").is_zero());
+}
+
+#[test]
+fn a_bombarded_building_loses_and_shoots_back_as_hand_computed() {
+    // A 155mm battery bombards two MG 42s in a medium building at 40cm: "S6/C10/D12",
+    // one d20 for the template over both. Faces 1-5 (5/20) do nothing; 6-9 (4/20) S,
+    // a marker on each; 10-11 (2/20) C, a marker each and one casualty; 12-20 (9/20) D,
+    // two markers each and one casualty (MC-E11). Markers are kept.
+    let text = battle(
+        "range = 40\nend = [\"eliminated\"]",
+        1,
+        &[&Group { name: "battery", count: 1, keys: BATTERY_155 }],
+        &[&Group { name: "hmgs", count: 2, keys: HMG_IN_BUILDING }],
+        "suppression_markers = \"kept\"",
+    );
+    let e = Exact::of("building", &text);
+    assert_eq!(e.p("survivors_hmgs", "1"), r(11, 20));
+    assert_eq!(e.p("survivors_hmgs", "2"), r(9, 20));
+    assert_eq!(e.p("state_hmgs", "suppressed"), r(15, 20));
+    // The MG 42s shoot back at the battery (heavy weapons): to hit 15 at 40cm, +2 for
+    // lying under HE area fire and +1 a marker; casualty 14+ (7 of 20). A suppressed or
+    // hit group tests at veteran +2, good cover +2, -1 a suppressed element, -2 an
+    // eliminated one: +2 or +1, never worse than Halt, so it shoots.
+    // - no effect: two shots from 17 (4 of 20): 28/400 each, 1 - (372/400)^2;
+    // - S: two shots from 18 (3 of 20): 21/400 each, 1 - (379/400)^2;
+    // - C: one shot from 18: 21/400; D: one shot from 19 (2 of 20): 14/400.
+    // Over 20 x 400 x 400: 5 x 21,616 + 4 x 16,359 + 2 x 21 x 400 + 9 x 14 x 400.
+    let battery_lost = 5 * (160_000 - 372 * 372) + 4 * (160_000 - 379 * 379) + 2 * 21 * 400 + 9 * 14 * 400;
+    assert_eq!(battery_lost, 240_716);
+    assert_eq!(e.p("winner", "Defenders"), r(battery_lost, 3_200_000));
+    assert!(e.p("winner", "Attackers").is_zero(), "one casualty a template cannot destroy two");
+}
+
+#[test]
+fn a_template_over_two_panzers_knocks_out_at_most_one_as_hand_computed() {
+    // A 105mm battery's standard fire on two Panzer IVs (armour 6, band 5-7): "20", one
+    // d20 per AFV, "Max 1 KO per template": a KO with 1 - (19/20)^2 = 39/400.
+    let text = |battery: &str, settings: &str| {
+        battle(
+            "range = 40\nend = [\"eliminated\"]",
+            1,
+            &[&Group { name: "battery", count: 1, keys: battery }],
+            &[&Group { name: "panzers", count: 2, keys: PANZER_IV }],
+            settings,
+        )
+    };
+    let e = Exact::of("standard", &text(BATTERY_105, ""));
+    assert_eq!(e.p("survivors_panzers", "1"), r(39, 400));
+    assert!(e.p("survivors_panzers", "0").is_zero());
+    // The Panzers shoot back: to hit 7 at 40cm, +2 under HE (9+, 12 of 20); casualty 12
+    // (9 of 20): 108/400 a shot. A KO makes the group test at veteran +2, -2 for the
+    // loss: never worse than Halt. Two shots after no KO, one after a KO:
+    // (361 x (160,000 - 292^2) + 39 x 108 x 400) / (400 x 160,000).
+    assert_eq!(e.p("winner", "Defenders"), r(361 * (160_000 - 292 * 292) + 39 * 108 * 400, 64_000_000));
+    // One d20 for the template: a KO on 20 alone, 1/20.
+    let e = Exact::of("one roll", &text(BATTERY_105, "area_fire_roll = \"one_per_template\""));
+    assert_eq!(e.p("survivors_panzers", "1"), r(1, 20));
+    // Bombardment: "15", 1 - (14/20)^2 = 204/400.
+    let e = Exact::of("bombardment", &text(BATTERY_105_BOMBARDING, ""));
+    assert_eq!(e.p("survivors_panzers", "1"), r(204, 400));
 }
 
 #[test]
@@ -339,6 +520,40 @@ fn mission_command_refusals_name_the_rule() {
             "\"element_eliminated\"",
             &["applied automatically", "eliminated elements"][..],
         ),
+        // Rows the fight gives are not named (MC-E10).
+        (
+            "situation = \"no_or_light_cover\"",
+            "situation = \"no_or_light_cover\"\nreaction_modifiers = [\"enemy_seen_retreating\"]",
+            "\"enemy_seen_retreating\"",
+            &["counted from the fight", "MC-E10", "derived_reaction_rows = \"named\""][..],
+        ),
+        // Templates set "under HE area fire" (MC-E11).
+        (
+            "situation = \"no_or_light_cover\"",
+            "situation = \"no_or_light_cover\"\nfire_modifiers = [\"under_he_area_fire\"]",
+            "\"under_he_area_fire\"",
+            &["area fire", "MC-E11"][..],
+        ),
+        // One kind of fire per entry.
+        (
+            "situation = \"no_or_light_cover\"",
+            "situation = \"no_or_light_cover\"\narea_fire = { system = \"larger_artillery\" }",
+            "{ system",
+            &["unit `Rifles`", "not both"][..],
+        ),
+        // A structure is held by a fortified entry.
+        (
+            "situation = \"no_or_light_cover\"",
+            "situation = \"no_or_light_cover\"\nstructure = \"medium\"",
+            "\"medium\"",
+            &["unit `Rifles`", "`structure`", "fortified"][..],
+        ),
+        (
+            "situation = \"no_or_light_cover\"",
+            "situation = \"fortified\"\nstructure = \"medum\"",
+            "\"medum\"",
+            &["structure strength", "did you mean `medium`?"][..],
+        ),
         // Hull-down is for vehicles.
         (
             "situation = \"no_or_light_cover\"",
@@ -352,6 +567,21 @@ fn mission_command_refusals_name_the_rule() {
         assert_located(&line, &path, &place(&text, needle, 0));
         assert_contains(&line, parts);
     }
+    // Area fire rolls no to-hit d20.
+    let battery = base().replace(
+        "[[side]]\nname = \"Defenders\"",
+        &format!("[[side.unit]]\nname = \"Battery\"\n{BATTERY_105}\nfire_modifiers = [\"multi_barrel\"]\n[[side]]\nname = \"Defenders\""),
+    );
+    let (_d, path, line) = scenario_error("battery.toml", &battery);
+    assert_located(&line, &path, &place(&battery, "\"multi_barrel\"", 0));
+    assert_contains(&line, &["unit `Battery`", "no to-hit d20", "fire_modifiers"]);
+    // A misspelt system names the nearest of both area fire tables.
+    let text = battery
+        .replace("\nfire_modifiers = [\"multi_barrel\"]", "")
+        .replace("gun_howitzer_75_110mm", "gun_howitzer_75_110");
+    let (_d, path, line) = scenario_error("system.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"gun_howitzer_75_110\"", 0));
+    assert_contains(&line, &["firing system", "did you mean `gun_howitzer_75_110mm`?"]);
     // A unit that is both foot and armour.
     let text = replace_once(&ok, "armour_class = 6", "armour_class = 6\nsituation = \"good_cover\"");
     let (_d, path, line) = scenario_error("both.toml", &text);
@@ -361,7 +591,11 @@ fn mission_command_refusals_name_the_rule() {
 
 #[test]
 fn the_engagement_experiments_run() {
-    for file in ["mc_engagement_panzer_iv_vs_shermans.toml", "mc_engagement_hmg_vs_rifle_platoon.toml"] {
+    for file in [
+        "mc_engagement_panzer_iv_vs_shermans.toml",
+        "mc_engagement_hmg_vs_rifle_platoon.toml",
+        "mc_engagement_mortars_vs_farmhouse.toml",
+    ] {
         let path = experiment_path(file);
         let out = run(&["fire", path.to_str().expect("utf-8 path"), "--trials", "20000"]);
         assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));

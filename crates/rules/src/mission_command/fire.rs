@@ -86,7 +86,7 @@ impl Fire {
     }
 
     /// Kills after the cap.
-    fn kills(&self, s: &FireState) -> u32 {
+    pub fn kills(&self, s: &FireState) -> u32 {
         s.free_kills + self.cap.map_or(s.capped_kills, |c| s.capped_kills.min(c))
     }
 

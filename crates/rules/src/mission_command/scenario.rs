@@ -9,7 +9,7 @@ use super::catalogue::{Catalogue, RawWeapon, Weapon};
 use super::fire::{Counts, Fire, Shot, effect_by_face};
 use super::settings::{KoOutsideListedRanges, RawSettings, Settings};
 use super::tables::{
-    ARMOUR_CLASSES, AaCell, AreaKoCell, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell,
+    ARMOUR_CLASSES, AaCell, AreaKoCell, AreaRange, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell,
     Facing, Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
 };
 use combat_odds_core::dice::D10;
@@ -100,7 +100,7 @@ struct RawTarget {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawAreaFire {
+pub(super) struct RawAreaFire {
     name: Option<String>,
     system: Spanned<String>,
     weapon: Option<Spanned<String>>,
@@ -178,7 +178,61 @@ pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -
 }
 
 /// The cells an area fire reads: (weapon class row, intensity).
-type Column = (usize, Intensity);
+pub(super) type Column = (usize, Intensity);
+
+/// Why a scenario is refused, and where (`None`: the file as a whole).
+pub(super) type Refusal = (Option<usize>, String);
+
+/// An area fire's choices checked against the tables, before its range is known.
+pub(super) struct AreaAim<'s> {
+    /// The firing system.
+    pub(super) system: &'s AreaSystem,
+    /// The row of Ranges for Area Fire its `weapon` names, if any.
+    pub(super) reach: Option<&'s AreaRange>,
+    /// The intensity asked (one of [`AREA_INTENSITIES`]).
+    asked: &'static str,
+    /// Where `intensity` is written, for a refusal.
+    written: Option<usize>,
+    /// The d20 bonus for rockets.
+    pub(super) bonus: i32,
+}
+
+impl AreaAim<'_> {
+    /// The column the fire reads at `range` (`None` when the system or harassing fire
+    /// has no effect) and the intensity it counts as, or where and why the scenario is
+    /// refused: "direct_fire" without a range, or an intensity the system's label
+    /// fixes otherwise.
+    pub(super) fn column(&self, range: Option<f64>) -> std::result::Result<(Option<Column>, Option<Intensity>), Refusal> {
+        let intensity = match self.asked {
+            "harassing" => None,
+            "direct_fire" => match range {
+                Some(r) if r <= DIRECT_FIRE_BOMBARDMENT_CM => Some(Intensity::Bombardment),
+                Some(_) => Some(Intensity::Standard),
+                None => {
+                    return Err((
+                        None,
+                        "intensity = \"direct_fire\" needs `range` in cm: up to 15cm it counts as bombardment".into(),
+                    ));
+                }
+            },
+            "bombardment" => Some(Intensity::Bombardment),
+            _ => Some(Intensity::Standard),
+        };
+        if let (Some(fixed), Some(i), Some(at)) = (self.system.intensity, intensity, self.written)
+            && fixed != i
+        {
+            return Err((
+                Some(at),
+                format!(
+                    "{} always counts as {} fire; remove `intensity` or pick another system",
+                    self.system.label,
+                    Intensity::NAMES[fixed as usize]
+                ),
+            ));
+        }
+        Ok((self.system.class.zip(intensity.map(|i| self.system.intensity.unwrap_or(i))), intensity))
+    }
+}
 
 /// A set-up's document, tables, settings and running notes.
 pub(super) struct Ctx<'a> {
@@ -205,7 +259,7 @@ impl Target {
     }
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     fn elements(&self, v: &Option<Spanned<i64>>, what: &str) -> Result<u32> {
         count(self.doc, v, what, 1, MAX_ELEMENTS, 1)
     }
@@ -599,7 +653,61 @@ impl Ctx<'_> {
         range: &Option<Spanned<f64>>,
         systems: &'s [AreaSystem],
         rockets_bonus: i32,
-    ) -> Result<(&'s AreaSystem, Option<Column>, i32)> {
+    ) -> Result<(&'s AreaSystem, Option<Column>, i32)>
+    where
+        'a: 's,
+    {
+        let doc = self.doc;
+        let aim = self.area_aim(raw, systems, rockets_bonus)?;
+        let range = range
+            .as_ref()
+            .map(|r| self.range(r, MAX_AREA_RANGE_CM, "beyond any weapon in Ranges for Area Fire"))
+            .transpose()?;
+        if let Some(row) = aim.reach {
+            if let Some(r) = range
+                && r > row.max_cm
+            {
+                let at = raw.weapon.as_ref().map_or(0, |w| w.span().start);
+                return Err(doc.error_at(
+                    at,
+                    format!("{} ({}) reaches {}cm; range {r}cm is beyond it", row.calibre, row.weapon_type, row.max_cm),
+                ));
+            }
+            self.notes.push(format!("weapon: {} ({}), maximum range {}cm", row.calibre, row.weapon_type, row.max_cm));
+        }
+        let (column, intensity) = aim.column(range).map_err(|(at, m)| match at {
+            Some(at) => doc.error_at(at, m),
+            None => doc.error(m),
+        })?;
+        self.notes.push(format!(
+            "{}: {}, {}{}",
+            raw.name.clone().unwrap_or_else(|| "fire".into()),
+            aim.system.label,
+            match (column, intensity) {
+                (Some((_, i)), _) => format!("{} column", Intensity::NAMES[i as usize]),
+                (None, None) => "harassing fire: no effect".to_string(),
+                (None, Some(_)) => "no effect".to_string(),
+            },
+            if aim.bonus != 0 { format!(", rockets {:+} to the d20", aim.bonus) } else { String::new() }
+        ));
+        if let Some(note) = &aim.system.note {
+            self.notes.push(format!("  {note}"));
+        }
+        Ok((aim.system, column, aim.bonus))
+    }
+
+    /// What an area fire names, checked against the tables: its system, the row of
+    /// Ranges for Area Fire its `weapon` names, the intensity asked and the rockets
+    /// bonus. The column it reads depends on the range ([`AreaAim::column`]).
+    pub(super) fn area_aim<'s>(
+        &self,
+        raw: &RawAreaFire,
+        systems: &'s [AreaSystem],
+        rockets_bonus: i32,
+    ) -> Result<AreaAim<'s>>
+    where
+        'a: 's,
+    {
         let doc = self.doc;
         let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
         let picked = choice(doc, Some(&raw.system), "firing system", &names, "")?;
@@ -614,69 +722,96 @@ impl Ctx<'_> {
                 ),
             ));
         }
-        let range = range
-            .as_ref()
-            .map(|r| self.range(r, MAX_AREA_RANGE_CM, "beyond any weapon in Ranges for Area Fire"))
-            .transpose()?;
-        if let Some(w) = &raw.weapon {
-            let ranges = &self.tables.area_ranges;
-            let names: Vec<&str> = ranges.iter().map(|r| r.name.as_str()).collect();
-            let chosen = choice(doc, Some(w), "weapon in Ranges for Area Fire", &names, "")?;
-            let row = ranges.iter().find(|r| r.name == chosen).expect("a listed weapon");
-            if let Some(r) = range
-                && r > row.max_cm
-            {
-                return Err(doc.error_at(
-                    w.span().start,
-                    format!("{} ({}) reaches {}cm; range {r}cm is beyond it", row.calibre, row.weapon_type, row.max_cm),
-                ));
+        let reach = match &raw.weapon {
+            Some(w) => {
+                let ranges: &'a [AreaRange] = &self.tables.area_ranges;
+                let names: Vec<&str> = ranges.iter().map(|r| r.name.as_str()).collect();
+                let chosen = choice(doc, Some(w), "weapon in Ranges for Area Fire", &names, "")?;
+                Some(ranges.iter().find(|r| r.name == chosen).expect("a listed weapon"))
             }
-            self.notes.push(format!("weapon: {} ({}), maximum range {}cm", row.calibre, row.weapon_type, row.max_cm));
-        }
-        let asked = choice(doc, raw.intensity.as_ref(), "intensity", &AREA_INTENSITIES, "standard")?;
-        let intensity = match asked {
-            "harassing" => None,
-            "direct_fire" => match range {
-                Some(r) if r <= DIRECT_FIRE_BOMBARDMENT_CM => Some(Intensity::Bombardment),
-                Some(_) => Some(Intensity::Standard),
-                None => {
-                    return Err(doc.error(
-                        "intensity = \"direct_fire\" needs `range` in cm: up to 15cm it counts as bombardment",
-                    ));
-                }
-            },
-            "bombardment" => Some(Intensity::Bombardment),
-            _ => Some(Intensity::Standard),
+            None => None,
         };
-        if let (Some(fixed), Some(i), Some(written)) = (system.intensity, intensity, &raw.intensity)
-            && fixed != i
-        {
-            return Err(doc.error_at(
-                written.span().start,
-                format!(
-                    "{} always counts as {} fire; remove `intensity` or pick another system",
-                    system.label,
-                    Intensity::NAMES[fixed as usize]
-                ),
-            ));
+        let asked = choice(doc, raw.intensity.as_ref(), "intensity", &AREA_INTENSITIES, "standard")?;
+        let written = raw.intensity.as_ref().map(|w| w.span().start);
+        Ok(AreaAim { system, reach, asked, written, bonus: if raw.rockets { rockets_bonus } else { 0 } })
+    }
+
+    /// An engagement unit's area fire, by the system its `system` names in each area
+    /// fire table: (against AFVs, against buildings), `None` where that table has no
+    /// such system; refused where neither has it.
+    pub(super) fn area_aims(&self, raw: &RawAreaFire) -> Result<(Option<AreaAim<'a>>, Option<AreaAim<'a>>)> {
+        let (afv, bld) = (&self.tables.area_afv, &self.tables.area_buildings);
+        let has = |systems: &[AreaSystem]| systems.iter().any(|s| &s.name == raw.system.get_ref());
+        if !has(&afv.systems) && !has(&bld.systems) {
+            let mut names: Vec<&str> = afv.systems.iter().chain(&bld.systems).map(|s| s.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            choice(self.doc, Some(&raw.system), "firing system", &names, "")?;
         }
-        let column = system.class.zip(intensity.map(|i| system.intensity.unwrap_or(i)));
-        let bonus = if raw.rockets { rockets_bonus } else { 0 };
-        self.notes.push(format!(
-            "{}: {}, {}{}",
-            raw.name.clone().unwrap_or_else(|| "fire".into()),
-            system.label,
-            match (column, intensity) {
-                (Some((_, i)), _) => format!("{} column", Intensity::NAMES[i as usize]),
-                (None, None) => "harassing fire: no effect".to_string(),
-                (None, Some(_)) => "no effect".to_string(),
-            },
-            if bonus != 0 { format!(", rockets {bonus:+} to the d20") } else { String::new() }
-        ));
-        if let Some(note) = &system.note {
-            self.notes.push(format!("  {note}"));
+        let rockets = if self.settings.rockets_bonus_vs_buildings { afv.rockets_bonus } else { 0 };
+        Ok((
+            has(&afv.systems).then(|| self.area_aim(raw, &afv.systems, afv.rockets_bonus)).transpose()?,
+            has(&bld.systems).then(|| self.area_aim(raw, &bld.systems, rockets)).transpose()?,
+        ))
+    }
+
+    /// What a template reading `column` does to an AFV struck on armour class `ac`,
+    /// with `bonus` added to the d20: the level (1 = KO) of each natural face, whether
+    /// a KO counts against the template's one-KO cap (MC-5), and the cell as read.
+    pub(super) fn afv_effect(&self, column: Option<Column>, ac: i32, bonus: i32) -> ([u8; 20], bool, String) {
+        let table = &self.tables.area_afv;
+        match column {
+            None => ([0; 20], true, "no effect".to_string()),
+            Some((class, i)) => {
+                let band = table.armour_bands.index(ac);
+                let cell = table.classes[class].cells[band][i as usize];
+                let band_text = table.armour_bands.ranges()[band];
+                match cell {
+                    AreaKoCell::Score(needs) => (
+                        effect_by_face(0, &[(1, needs - bonus)]),
+                        true,
+                        format!(
+                            "armour {band_text} cell {needs}: KO on a natural d20 of {}",
+                            face_text(needs - bonus)
+                        ),
+                    ),
+                    AreaKoCell::NoEffect => ([0; 20], true, format!("armour {band_text} cell \"No effect\"")),
+                    AreaKoCell::All => {
+                        let beyond = self.settings.all_cell_beyond_cap;
+                        (
+                            [1; 20],
+                            !beyond,
+                            format!(
+                                "armour {band_text} cell \"all\": knocked out{}",
+                                if beyond { ", beyond the one-KO cap" } else { " within the one-KO cap" }
+                            ),
+                        )
+                    }
+                }
+            }
         }
-        Ok((system, column, bonus))
+    }
+
+    /// What a template reading `column` does to a structure of strength `si`, with
+    /// `bonus` added to the d20: the result (BUILDING_RESULTS) of each natural face, and
+    /// the cell as read (MC-19).
+    pub(super) fn building_effect(&self, column: Option<Column>, si: usize, bonus: i32) -> ([u8; 20], String) {
+        let table = &self.tables.area_buildings;
+        match column {
+            None => ([0; 20], "no effect".to_string()),
+            Some((class, i)) => {
+                let cell = &table.classes[class].cells[si][i as usize];
+                let effect = match cell {
+                    BuildingCell::Rolls(rolls) => {
+                        let from: Vec<(u8, i32)> = rolls.iter().map(|&(r, n)| (r as u8, n - bonus)).collect();
+                        effect_by_face(0, &from)
+                    }
+                    BuildingCell::Auto(r) => [*r as u8; 20],
+                    BuildingCell::NoEffect => [0; 20],
+                };
+                (effect, format!("cell \"{cell}\""))
+            }
+        }
     }
 
     fn area_fire_afv(&mut self, s: ScenarioFile) -> Result<Box<dyn combat_odds_core::engine::Experiment>> {
@@ -697,36 +832,7 @@ impl Ctx<'_> {
             let side_hit = v.open_topped || system.facing == Some(Facing::Side);
             let ac = if side_hit { side } else { front };
             let facing = if side_hit { "side" } else { "front" };
-            let (effect, capped, text) = match column {
-                None => ([0; 20], true, "no effect".to_string()),
-                Some((class, i)) => {
-                    let band = table.armour_bands.index(ac);
-                    let cell = table.classes[class].cells[band][i as usize];
-                    let band_text = table.armour_bands.ranges()[band];
-                    match cell {
-                        AreaKoCell::Score(needs) => (
-                            effect_by_face(0, &[(1, needs - bonus)]),
-                            true,
-                            format!(
-                                "armour {band_text} cell {needs}: KO on a natural d20 of {}",
-                                face_text(needs - bonus)
-                            ),
-                        ),
-                        AreaKoCell::NoEffect => ([0; 20], true, format!("armour {band_text} cell \"No effect\"")),
-                        AreaKoCell::All => {
-                            let beyond = self.settings.all_cell_beyond_cap;
-                            (
-                                [1; 20],
-                                !beyond,
-                                format!(
-                                    "armour {band_text} cell \"all\": knocked out{}",
-                                    if beyond { ", beyond the one-KO cap" } else { " within the one-KO cap" }
-                                ),
-                            )
-                        }
-                    }
-                }
-            };
+            let (effect, capped, text) = self.afv_effect(column, ac, bonus);
             self.notes.push(format!(
                 "  {n} x {label}: {facing} armour class {ac}{}, {text}",
                 if v.open_topped { " (open-topped)" } else { "" }
@@ -760,21 +866,7 @@ impl Ctx<'_> {
         let names: Vec<&str> = table.structures.iter().map(String::as_str).collect();
         let strength = choice(doc, Some(&structure.strength), "structure strength", &names, "")?;
         let si = names.iter().position(|n| *n == strength).expect("a listed structure");
-        let (effect, text) = match column {
-            None => ([0; 20], "no effect".to_string()),
-            Some((class, i)) => {
-                let cell = &table.classes[class].cells[si][i as usize];
-                let effect = match cell {
-                    BuildingCell::Rolls(rolls) => {
-                        let from: Vec<(u8, i32)> = rolls.iter().map(|&(r, n)| (r as u8, n - bonus)).collect();
-                        effect_by_face(0, &from)
-                    }
-                    BuildingCell::Auto(r) => [*r as u8; 20],
-                    BuildingCell::NoEffect => [0; 20],
-                };
-                (effect, format!("cell \"{cell}\""))
-            }
-        };
+        let (effect, text) = self.building_effect(column, si, bonus);
         self.notes
             .push(format!("  {}: {strength} structure, {text}", structure.name.unwrap_or_else(|| "structure".into())));
         for r in &table.results {

@@ -40,6 +40,16 @@ pub(crate) enum SideBroken {
     AllRetreatingOrRouted,
 }
 
+/// Which elements of the entry an area-fire template is aimed at lie under it, in an
+/// engagement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TemplateCovers {
+    /// Every element of the entry left on the table: a group fights together.
+    WholeEntry,
+    /// The element aimed at alone.
+    AimedElement,
+}
+
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Settings {
@@ -60,6 +70,12 @@ pub(crate) struct Settings {
     /// Area fire at AFVs: one d20 for the whole template, compared with every AFV
     /// under it (MC-17), instead of one d20 per AFV.
     pub area_fire_one_roll_per_template: bool,
+    /// Engagements: reaction rows the fight's own state gives (an AFV firing within
+    /// 15cm, an enemy seen retreating, friendly elements moved away) are counted from
+    /// it, not named (MC-E10).
+    pub reaction_rows_from_the_fight: bool,
+    /// Engagements: which elements an area-fire template covers (MC-E11).
+    pub template_covers: TemplateCovers,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -74,10 +90,12 @@ pub(crate) struct RawSettings {
     suppression_markers: Option<Spanned<String>>,
     side_broken: Option<Spanned<String>>,
     area_fire_roll: Option<Spanned<String>>,
+    derived_reaction_rows: Option<Spanned<String>>,
+    template_covers: Option<Spanned<String>>,
 }
 
 /// Every setting: name, then its readings with the default first.
-pub const SETTINGS: [(&str, &[&str]); 8] = [
+pub const SETTINGS: [(&str, &[&str]); 10] = [
     ("ko_outside_listed_ranges", &["closer_takes_nearest", "no_effect", "nearest"]),
     ("auto_cannon_bonus", &["multi_barrel_only", "every_auto_cannon"]),
     ("friendly_afv_knocked_out", &["minus_one_each", "ignored"]),
@@ -86,6 +104,8 @@ pub const SETTINGS: [(&str, &[&str]); 8] = [
     ("suppression_markers", &["off_after_own_turn", "kept"]),
     ("side_broken", &["all_routed", "all_retreating_or_routed"]),
     ("area_fire_roll", &["one_per_afv", "one_per_template"]),
+    ("derived_reaction_rows", &["from_the_fight", "named"]),
+    ("template_covers", &["whole_entry", "aimed_element"]),
 ];
 
 impl Settings {
@@ -106,6 +126,9 @@ impl Settings {
             side_broken: [SideBroken::AllRouted, SideBroken::AllRetreatingOrRouted]
                 [reading(doc, &raw.side_broken, SETTINGS[6])?],
             area_fire_one_roll_per_template: reading(doc, &raw.area_fire_roll, SETTINGS[7])? == 1,
+            reaction_rows_from_the_fight: reading(doc, &raw.derived_reaction_rows, SETTINGS[8])? == 0,
+            template_covers: [TemplateCovers::WholeEntry, TemplateCovers::AimedElement]
+                [reading(doc, &raw.template_covers, SETTINGS[9])?],
         })
     }
 }

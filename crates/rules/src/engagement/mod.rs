@@ -34,6 +34,12 @@ pub fn enemy(side: usize) -> usize {
     1 - side
 }
 
+/// The sides in the order they play where a ruleset's sides take turns: `first`
+/// (the scenario's `first`, or the side listed first), then the other.
+pub(crate) fn turn_order(first: usize) -> [usize; 2] {
+    [first, enemy(first)]
+}
+
 /// One side's condition: its companies (morale, Force Morale, ...) and its units,
 /// laid out entry by entry as the [`Layout`] lists them.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

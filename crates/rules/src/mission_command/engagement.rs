@@ -2,8 +2,8 @@
 //! turn after turn by the seed's player turns, with point-to-point and area fire,
 //! suppression markers and reaction tests.
 //!
-//! One engagement turn is one game turn: the side listed first plays its player turn,
-//! then the other (seed 004's sequence is IGO-UGO: "enemy turn just ended", "previous
+//! One engagement turn is one game turn: the side named `first` (or listed first)
+//! plays its player turn, then the other (seed 004's sequence is IGO-UGO: "enemy turn just ended", "previous
 //! friendly turn"; no fire is simultaneous). In a side's player turn (MC-E1):
 //! 1. Reaction tests: each group that took a hit in the enemy's player turn, and each
 //!    group carrying out a retreat (it "will attempt to rally next turn"), rolls a d10
@@ -48,7 +48,7 @@ use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov, turn_order};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -272,6 +272,8 @@ pub struct McBattle {
     he_modifier: i32,
     reaction: Reaction,
     settings: Settings,
+    /// The sides in the order they play their player turns.
+    order: [usize; 2],
 }
 
 /// A reaction test one group takes: its modifiers and whether it was fired upon.
@@ -559,7 +561,7 @@ impl Battle for McBattle {
 
     fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams) {
         let (r, range) = (self.schedule.index(turn), self.schedule.range(turn));
-        for side in SIDES {
+        for side in self.order {
             let moved_away = Self::start_of_turn(field, side);
             for g in 0..self.layout.sides[side].groups.len() {
                 if let Some(test) = self.test_of(field, side, g, moved_away) {
@@ -596,7 +598,7 @@ impl Battle for McBattle {
     ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
         let (r, range) = (self.schedule.index(turn), self.schedule.range(turn));
         let mut dist: Dist<FieldOf<Self>, BigUint> = Dist::certain(field.clone());
-        for side in SIDES {
+        for side in self.order {
             // Whether the side moved away in its last turn, kept for its tests.
             let mut started = dist.map(|f| {
                 let mut f = f.clone();
@@ -696,7 +698,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         SideBroken::AllRetreatingOrRouted => "every group left retreating or routed",
     };
     let mut notes = vec![format!(
-        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; the side listed first plays first",
+        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; {} plays first",
         setup.turns,
         setup.schedule.describe(CM),
         setup.targets,
@@ -704,7 +706,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             (true, true) => format!("eliminated or broken ({broken})"),
             (true, false) => "eliminated".to_string(),
             _ => format!("broken ({broken})"),
-        }
+        },
+        setup.layout.sides[setup.first].name
     )];
     let mut entries: [Vec<Entry>; 2] = [Vec::new(), Vec::new()];
     let mut kinds: [Vec<Kind>; 2] = [Vec::new(), Vec::new()];
@@ -831,6 +834,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         ));
     }
     let battle = McBattle {
+        order: turn_order(setup.first),
         layout: setup.layout,
         schedule: setup.schedule,
         fires,

@@ -410,6 +410,8 @@ fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
     // Chain of Command's `broken_then_wiped_out` is read by engagements alone.
     assert!(keys(&engagement).contains(&"broken_then_wiped_out".to_string()), "{engagement}");
     assert!(!keys(&phases).contains(&"broken_then_wiped_out".to_string()), "{phases}");
+    assert!(keys(&engagement).contains(&"rally".to_string()), "{engagement}");
+    assert!(!keys(&phases).contains(&"rally".to_string()), "{phases}");
     assert!(keys(&phases).contains(&"to_hit_quality".to_string()), "{phases}");
 }
 

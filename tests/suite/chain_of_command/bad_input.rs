@@ -754,4 +754,10 @@ fn an_engagement_setting_outside_an_engagement_is_refused_where_it_stands() {
     let at = text.lines().position(|l| l.starts_with("broken_then_wiped_out")).unwrap() + 1;
     assert_located(&line, &path, &format!("{at}:25"));
     assert_contains(&line, &["setting `broken_then_wiped_out` is for engagement scenarios", "remove it"]);
+    // So is `rally` (CoC-E10): a single fire has no Orders to split.
+    let text = format!("{HAND}\n[settings]\nrally = \"never\"\n");
+    let (_dir, path, line) = scenario_error("hand.toml", &text);
+    let at = text.lines().position(|l| l.starts_with("rally")).unwrap() + 1;
+    assert_located(&line, &path, &format!("{at}:9"));
+    assert_contains(&line, &["setting `rally` is for engagement scenarios", "remove it"]);
 }

@@ -1,6 +1,7 @@
 //! Chain of Command engagements: two forces fighting Phase after Phase (one engagement
 //! turn is one Phase). Monte Carlo agrees with the exact Markov solution on a grid of
-//! one-on-one duels; two tiny duels match hand-computed odds; tallies do not depend on
+//! one-on-one duels, under every way of splitting Orders between fire and rallying;
+//! tiny duels match hand-computed odds, a Broken Team rallied among them; tallies do not depend on
 //! the thread count, and a big engagement is refused by the exact solver at once; bad
 //! input is refused through the binary in one located line; and the experiment files
 //! run.
@@ -54,7 +55,8 @@ fn team(figures: u32, firepower: u32, cover: &str, quality: &str, shock: u32, ba
 // ------------------------------------------------------------------- 1. the grid
 
 /// Duels over weapons, ranges, qualities, cover, Shock, closing and fixed range, both
-/// end conditions and the settings an engagement reads.
+/// end conditions and the settings an engagement reads, rallying included: short
+/// enough for the exact solver, since a unit that rallies keeps every point of Shock.
 fn grid() -> Vec<(String, String)> {
     let fixed = |range: u32, turns: u32| format!("range = {range}\nturns = {turns}\n");
     let closing =
@@ -67,7 +69,7 @@ fn grid() -> Vec<(String, String)> {
                 &team(3, 4, "light", "regular", 0, (12, 36)),
                 &team(3, 3, "open", "regular", 0, (12, 30)),
                 [9, 8],
-                "",
+                "rally = \"never\"\n",
             ),
         ),
         (
@@ -118,6 +120,36 @@ fn grid() -> Vec<(String, String)> {
                 &team(2, 2, "open", "regular", 3, (12, 30)).replace("\"team\"", "\"section\""),
                 [2, 2],
                 "pinned_effects = \"none\"\n",
+            ),
+        ),
+        (
+            "both Pinned at the start, Broken rallied first".into(),
+            duel(
+                &fixed(10, 6),
+                &team(2, 3, "light", "regular", 3, (12, 30)),
+                &team(2, 2, "open", "regular", 4, (12, 30)),
+                [2, 2],
+                "rally = \"broken_first\"\n",
+            ),
+        ),
+        (
+            "Pinned rallied before fire, sections".into(),
+            duel(
+                &fixed(8, 5),
+                &team(3, 3, "open", "regular", 4, (12, 30)).replace("\"team\"", "\"section\""),
+                &team(2, 3, "light", "regular", 0, (12, 30)),
+                [2, 1],
+                "rally = \"pinned_first\"\n",
+            ),
+        ),
+        (
+            "leftover Orders rally, first edition".into(),
+            duel(
+                &closing(6, "\"eliminated\", \"broken\""),
+                &team(2, 3, "open", "regular", 2, (12, 30)),
+                &team(2, 2, "light", "regular", 3, (12, 30)),
+                [2, 2],
+                "rally = \"leftover\"\nshock_thresholds = \"first_edition\"\n",
             ),
         ),
     ]
@@ -173,6 +205,53 @@ fn a_break_at_force_morale_one_breaks_the_force_as_hand_computed() {
     assert_eq!(e.p("winner", "British"), r(11, 48));
     assert_eq!(e.p("state_landser", "broken"), r(11, 72));
     assert_eq!(e.p("state_landser", "wiped_out"), r(11, 72));
+}
+
+/// One British Phase with the British Team Broken at the start: 2 figures and 4 Shock
+/// (2e: Broken at twice the figures), 3 firepower dice, at a one-figure German Team in
+/// the open at Close range; `rally` as given, or the default where `None`.
+fn broken_at_the_start(rally: Option<&str>) -> String {
+    duel(
+        "range = 6\nturns = 1\nend = [\"eliminated\"]\n",
+        &team(2, 3, "open", "regular", 4, (12, 24)),
+        &team(1, 1, "open", "regular", 0, (12, 24)),
+        [9, 9],
+        &rally.map_or(String::new(), |r| format!("rally = \"{r}\"\n")),
+    )
+}
+
+#[test]
+fn a_broken_team_is_rallied_and_fires_again_as_hand_computed() {
+    // Broken, the Team cannot activate, so the hand's only use is its one Senior Leader
+    // (max_senior): 3 Orders when the five dice make a 4 (a 4, 1+3, 2+2, 1+1+2 or
+    // 1+1+1+1). They make none with no 4 and, of 1s (a), 2s (b), 3s (c): a = 0 and
+    // b <= 1 (3^5 + 5 x 3^4 = 648 hands), or c = 0, b = 0, 1 <= a <= 3 (3^5 - 2^5 - 10 - 1
+    // = 200), or a = 1, b = 1, c = 0 (5 x 4 x 2^3 = 160): 1008 of 7776 = 7/54. So 3 Orders
+    // come with 47/54 and none with 7/54.
+    //
+    // broken_first (the default): one Order rallies 4 -> 3 Shock, below the Broken line
+    // of 4. The Team now activates with the second Order: 3 dice, one lost to 3 Shock,
+    // halved while Pinned (3 > 2 figures) to 1. It hits the Regular target at Close on
+    // 4-6 (1/2) and kills in the open on 5-6 (1/3): 1/6. The third Order rallies 3 -> 2:
+    // no longer Pinned, so steady. The German Team is wiped out with 47/54 x 1/6 = 47/324.
+    let e = Exact::of("broken first", &broken_at_the_start(None));
+    assert_eq!(e.p("state_tommies", "steady"), r(47, 54));
+    assert_eq!(e.p("state_tommies", "broken"), r(7, 54));
+    assert_eq!(e.p("winner", "British"), r(47, 324));
+    // pinned_first: Orders rally 4 -> 3 (no longer Broken) and 3 -> 2 (no longer
+    // Pinned) before fire; the third activates the Team at full firepower less a die
+    // for 2 Shock: 2 dice, each killing with 1/6, so 1 - (5/6)^2 = 11/36 wipe the
+    // one-figure Team out: 47/54 x 11/36 = 517/1944.
+    let e = Exact::of("pinned first", &broken_at_the_start(Some("pinned_first")));
+    assert_eq!(e.p("state_tommies", "steady"), r(47, 54));
+    assert_eq!(e.p("winner", "British"), r(517, 1944));
+    // leftover: no unit can fire, so all 3 Orders rally after the fire: 4 -> 1 Shock.
+    let e = Exact::of("leftover", &broken_at_the_start(Some("leftover")));
+    assert_eq!(e.p("state_tommies", "steady"), r(47, 54));
+    assert_eq!(e.p("winner", "undecided"), r(1, 1));
+    // never: Broken for good, as engagements played before rallying.
+    let e = Exact::of("never", &broken_at_the_start(Some("never")));
+    assert_eq!(e.p("state_tommies", "broken"), r(1, 1));
 }
 
 // ------------------------------------------------------------------ 3. determinism
@@ -308,7 +387,7 @@ fn bad_engagements_are_refused_in_one_located_line() {
     ]);
     assert_setting_typos_corrected(
         &b.replace("[settings]\n\n", ""),
-        &[("broken_then_wiped_out", "break_onyl", "break_only")],
+        &[("broken_then_wiped_out", "break_onyl", "break_only"), ("rally", "brokn_first", "broken_first")],
     );
 }
 
@@ -316,7 +395,11 @@ fn bad_engagements_are_refused_in_one_located_line() {
 
 #[test]
 fn the_experiment_files_run() {
-    for file in ["coc_engagement_lmg_team_duel.toml", "coc_engagement_sections_at_the_hedge.toml"] {
+    for file in [
+        "coc_engagement_lmg_team_duel.toml",
+        "coc_engagement_sections_at_the_hedge.toml",
+        "coc_engagement_rally_under_fire.toml",
+    ] {
         let path = crate::common::experiment_path(file);
         let out = stdout_of(&["fire", path.to_str().unwrap(), "--trials", "20000"]);
         assert!(out.contains("winner"), "{file}: {out}");

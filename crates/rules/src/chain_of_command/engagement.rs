@@ -6,7 +6,9 @@
 //! allocation policy of [`PhaseDice`] turns it into Team, Section and Leader
 //! activations (7.2-7.5), and each activated Team or Section fires at the enemy
 //! ([`Fire`]: to-hit, effect by cover, Shock, Pinned and Broken, chain-of-command-facts.md
-//! sections 1-2). A Team or Section that Breaks or is wiped out makes its force roll on
+//! sections 1-2). Leaders' Orders also rally Shock away, split with fire as the
+//! `rally` setting says (7.5.2), so Pinned and Broken last only until rallied. A Team or
+//! Section that Breaks or is wiped out makes its force roll on
 //! the "Bad Things Happen" table (`setbacks.toml`, section 4), and a force at Force
 //! Morale 0 is broken. The hand's 6s decide who is active next (`sixes.toml`). The
 //! per-Phase hand, its exact distribution and every fire are set up before the
@@ -23,7 +25,7 @@ use toml::Spanned;
 use super::command_dice::{Allocation, Hand, PhaseDice, Policy};
 use super::force_morale::lowered;
 use super::scenario::{MOST_DICE, MOST_FIGURES, RawWeaponUse, base_firepower, fire_at, platoon};
-use super::settings::{RawSettings, Settings};
+use super::settings::{Rally, RawSettings, Settings};
 use super::shooting::{Fire, Firepower, QUALITIES, TARGET_OUTCOMES, Thresholds, Unit, Volley};
 use super::dice_tables::Sixes;
 use super::tables::Tables;
@@ -154,6 +156,17 @@ impl Activations {
     }
 }
 
+/// The conditions Orders rally a unit out of, the worst first (CoC-E10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shaken {
+    /// Broken: it cannot activate.
+    Broken,
+    /// Pinned: its firepower is halved.
+    Pinned,
+    /// Any Shock: a firepower die lost per 2 points.
+    Shocked,
+}
+
 /// What one hand comes to in an engagement: the activations and the sixes row.
 type PhaseOutcome = (Activations, usize);
 
@@ -200,6 +213,8 @@ pub struct Skirmish {
     /// Setback changes by face: [kind][0 breaks, 1 wiped out].
     setbacks: [[[i32; 6]; 2]; 2],
     wiped_out_after_breaking: bool,
+    /// How Orders are split between fire and rallying (CoC-E10).
+    rally: Rally,
     /// The bound on distinct fields (CoC-E9): the exact solver is tried only within
     /// [`EXACT_FIELDS`].
     bound: u64,
@@ -211,19 +226,36 @@ pub struct Skirmish {
 pub(crate) const EXACT_FIELDS: u64 = 1_000_000;
 
 /// An upper bound on the fields an engagement can reach: per unit, every (figures,
-/// Shock) short of the capped Shock of a Broken unit, plus wiped out, counted per
-/// entry as the exact chain lumps them (how many of its units stand in each, not
-/// which: n units over k conditions make C(n + k - 1, n) lines); per side every Force
-/// Morale from the start down to 0; and who is active.
-fn field_bound(entries: &[Vec<Entry>; 2], layout: &Layout, start: &[u32; 2], thresholds: &Thresholds) -> u64 {
+/// Shock) up to the most Shock it can hold, plus wiped out, counted per entry as the
+/// exact chain lumps them (how many of its units stand in each, not which: n units over
+/// k conditions make C(n + k - 1, n) lines); per side every Force Morale from the start
+/// down to 0; and who is active. Where no one rallies the most Shock is the capped
+/// Shock of a Broken unit. Where units rally no Shock is forgotten, and a unit holds at
+/// most its start plus, in each of the `turns` Phases, one point per firepower die the
+/// enemy has: a bound that grows with the fight, so only short ones stay exact.
+fn field_bound(
+    entries: &[Vec<Entry>; 2],
+    layout: &Layout,
+    start: &[u32; 2],
+    thresholds: &Thresholds,
+    rallies: bool,
+    turns: u32,
+) -> u64 {
     let line = |t: &super::shooting::Threshold, f: u32| u64::from(f * t.multiple + u32::from(!t.at_least));
+    let dice = SIDES.map(|s| layout.sides[s].group_of.iter().map(|&g| u64::from(entries[s][g].base)).sum::<u64>());
     let mut bound: u64 = 2;
     for s in SIDES {
         bound = bound.saturating_mul(u64::from(start[s]) + 1);
         for (g, group) in layout.sides[s].groups.iter().enumerate() {
-            let most = entries[s][g].start.figures;
-            let k: u64 =
-                1 + (1..=most).map(|f| 1 + line(&thresholds.broken, f).max(line(&thresholds.pinned, f))).sum::<u64>();
+            let entry = &entries[s][g].start;
+            let most_shock = u64::from(entry.shock).saturating_add(u64::from(turns).saturating_mul(dice[enemy(s)]));
+            // Every Shock from 0 to the most held, at each count of figures, and wiped out.
+            let k: u64 = (1..=entry.figures)
+                .map(|f| match rallies {
+                    true => most_shock.saturating_add(1),
+                    false => 1 + line(&thresholds.broken, f).max(line(&thresholds.pinned, f)),
+                })
+                .fold(1, u64::saturating_add);
             bound = bound.saturating_mul(multisets(k, u64::from(group.count)));
         }
     }
@@ -258,21 +290,62 @@ impl Skirmish {
         u.figures > 0 && self.thresholds.broken.reached(u.figures, u.shock)
     }
 
-    /// A unit with its Shock capped where more changes nothing: a Broken unit neither
-    /// fires nor recovers (no rally is modelled), and stays Pinned and Broken as
-    /// figures fall, so Shock past both lines is forgotten; a wiped out unit keeps
-    /// none. This keeps the exact solver's states few (CoC-E5).
+    /// A unit with its Shock capped where more changes nothing: where no one rallies,
+    /// a Broken unit neither fires nor recovers, and stays Pinned and Broken as figures
+    /// fall, so Shock past both lines is forgotten; a wiped out unit keeps none
+    /// (2e: "When a Team is wiped out, its Shock is removed"). This keeps the exact
+    /// solver's states few (CoC-E5). Where units rally every point counts: each is an
+    /// Order to rally away.
     fn settle(&self, u: Unit) -> Unit {
         if u.figures == 0 {
             return Unit { figures: 0, shock: 0 };
         }
-        if !self.is_broken(&u) {
+        if self.rally != Rally::Never || !self.is_broken(&u) {
             return u;
         }
         let line = |t: &super::shooting::Threshold| u.figures * t.multiple + u32::from(!t.at_least);
         Unit {
             figures: u.figures,
             shock: u.shock.min(line(&self.thresholds.broken).max(line(&self.thresholds.pinned))),
+        }
+    }
+
+    /// Whether `u` stands in condition `c`, the worst first of the order rallying
+    /// works down through.
+    fn shaken(&self, u: &Unit, c: Shaken) -> bool {
+        match c {
+            Shaken::Broken => self.is_broken(u),
+            Shaken::Pinned => self.pinned(u),
+            Shaken::Shocked => u.figures > 0 && u.shock > 0,
+        }
+    }
+
+    /// Spends `orders` rallying `force` (7.5.2: "removing one point of Shock for each
+    /// Order they use"): for each condition of `passes` in turn, every unit in it, in
+    /// the order the field lines them up, loses a point of Shock per Order until it is
+    /// out of that condition or the Orders run out. Pinned and Broken are read afresh
+    /// after every point, so a unit rallied below the Broken line before fire may be
+    /// activated in this Phase (a rally is not an activation, 7.5.2).
+    fn rally(&self, force: &mut ForceOf<Self>, orders: &mut u8, passes: &[Shaken]) {
+        for &c in passes {
+            for u in &mut force.units {
+                while *orders > 0 && self.shaken(u, c) {
+                    u.shock -= 1;
+                    *orders -= 1;
+                }
+            }
+        }
+    }
+
+    /// The rallies made before anyone fires, then those made with the Orders left
+    /// after firing (CoC-E10).
+    fn rallies(&self) -> (&'static [Shaken], &'static [Shaken]) {
+        const AFTER: &[Shaken] = &[Shaken::Broken, Shaken::Pinned, Shaken::Shocked];
+        match self.rally {
+            Rally::BrokenFirst => (&[Shaken::Broken], AFTER),
+            Rally::PinnedFirst => (&[Shaken::Broken, Shaken::Pinned], AFTER),
+            Rally::Leftover => (&[], AFTER),
+            Rally::Never => (&[], &[]),
         }
     }
 
@@ -297,7 +370,7 @@ impl Skirmish {
     }
 
     /// Whether unit `u` of `side` fires with the activations left, and if so at which
-    /// enemy unit and with how many dice; spends the activation.
+    /// enemy unit and with how many dice (one at least); spends the activation.
     fn pick(
         &self,
         side: usize,
@@ -316,8 +389,12 @@ impl Skirmish {
         let target = self.targeting.choose(&self.layout, side, g, u, range, |v| foe.units[v].figures > 0)?;
         let t = self.layout.sides[enemy(side)].group_of[target];
         let fire = self.fires.get(side, g, t, range)?;
-        act.take(kind);
+        // A unit its Shock leaves no dice is not activated: the Order can rally instead.
         let dice = self.firepower.dice(self.entries[side][g].base, firer.shock, false, self.pinned(firer));
+        if dice == 0 {
+            return None;
+        }
+        act.take(kind);
         Some((target, fire, dice))
     }
 
@@ -408,8 +485,10 @@ impl Battle for Skirmish {
             // A level the dice table does not list rolls no dice: no activation, no 6.
             None => (Activations::of(&Allocation::default()), 0),
         };
+        let (before, after) = self.rallies();
         let [a, b] = &mut field.sides;
-        let (own, foe) = if side == 0 { (&*a, b) } else { (&*b, a) };
+        let (own, foe) = if side == 0 { (a, b) } else { (b, a) };
+        self.rally(own, &mut act.orders, before);
         for u in 0..own.units.len() {
             let Some((target, fire, dice)) = self.pick(side, u, range, own, foe, &mut act) else { continue };
             let before = foe.units[target];
@@ -420,6 +499,7 @@ impl Battle for Skirmish {
                 *fm = lowered(*fm, change[D6.roll(&mut streams.morale) as usize - 1]);
             }
         }
+        self.rally(own, &mut act.orders, after);
         self.pass(field, side, row);
     }
 
@@ -437,8 +517,12 @@ impl Battle for Skirmish {
                 .clone()?,
             None => Dist::certain((Activations::of(&Allocation::default()), 0)),
         };
-        let own = &field.sides[side];
-        hands.try_then(|&(act, row)| {
+        let (before, after) = self.rallies();
+        hands.try_then(|&(mut act, row)| {
+            // Rallying rolls no dice: the force the active side fires with is one field.
+            let mut own = field.sides[side].clone();
+            self.rally(&mut own, &mut act.orders, before);
+            let own = &own;
             let mut foes: Dist<(ForceOf<Self>, Activations), BigUint> =
                 Dist::certain((field.sides[enemy(side)].clone(), act));
             for u in 0..own.units.len() {
@@ -465,9 +549,12 @@ impl Battle for Skirmish {
                     })
                 })?;
             }
-            Ok(foes.map(|(foe, _)| {
+            Ok(foes.map(|(foe, act)| {
                 let mut f = field.clone();
+                f.sides[side] = own.clone();
                 f.sides[enemy(side)] = foe.clone();
+                let mut orders = act.orders;
+                self.rally(&mut f.sides[side], &mut orders, after);
                 self.pass(&mut f, side, row);
                 f
             }))
@@ -486,6 +573,7 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
     let rest: RawRest = doc.parse()?;
     let settings = Settings::resolve(doc, &rest.settings, &tables.shooting)?;
     let wiped_out_after_breaking = rest.settings.wiped_out_after_breaking(doc)?;
+    let rally = rest.settings.rally(doc)?;
     let t = &tables.shooting;
     let mut notes = vec![format!(
         "one turn is one Phase: the active side rolls its Command Dice, its activated Teams and Sections fire in the order listed, and its 6s say who takes the next Phase; the {} side takes Phase 1; range {}",
@@ -713,8 +801,22 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
         "a Team or Section that Breaks or is wiped out rolls its setback on its force's Force Morale{}; a force at Force Morale 0 is broken",
         if wiped_out_after_breaking { " (a Broken one wiped out later rolls again)" } else { " (once: a Broken one wiped out later rolls nothing more)" }
     ));
+    notes.push(match rally {
+        Rally::Never => "no Leader rallies (rally = \"never\"): Shock stays, so Pinned and Broken last".to_string(),
+        r => format!(
+            "Leaders' Orders rally one point of Shock each (7.5.2), {}; Orders left after firing rally the rest, Broken units first, then Pinned, then any Shock",
+            match r {
+                Rally::BrokenFirst => "Broken units first, before anyone fires, until no longer Broken",
+                Rally::PinnedFirst => "Broken then Pinned units first, before anyone fires, until no longer Pinned",
+                _ => "only with Orders no unit needed to fire",
+            }
+        ),
+    });
+    notes.push(
+        "not played: Teams sharing a Section's Shock (no Team is placed in a Section: write a Section as one `kind = \"section\"` unit), Overwatch, grenades and Section anti-tank weapons, transferring figures, Scout Teams, moving (CoC-E11)".to_string(),
+    );
     let [c0, c1]: [Command; 2] = command.try_into().unwrap_or_else(|_| unreachable!("two sides"));
-    let bound = field_bound(&entries, &setup.layout, &start, &thresholds);
+    let bound = field_bound(&entries, &setup.layout, &start, &thresholds, rally != Rally::Never, setup.turns);
     let battle = Skirmish {
         layout: setup.layout,
         schedule: setup.schedule,
@@ -728,6 +830,7 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
         sixes: tables.dice.sixes.clone(),
         setbacks,
         wiped_out_after_breaking,
+        rally,
         bound,
     };
     Ok((Engagement::new(battle, setup.turns, setup.end), notes))
@@ -766,8 +869,14 @@ mod tests {
     #[test]
     fn lumped_states_give_the_labelled_chains_odds() {
         let m = super::super::ChainOfCommand::load(None).expect("embedded tables load");
-        let e = lumping::engagement::<Skirmish>(PAIRS, |doc| engagement(doc, m.tables()));
-        lumping::assert_lumping_changes_nothing(&e);
+        let never = format!("{PAIRS}\n[settings]\nrally = \"never\"\n");
+        // Rallying keeps every point of Shock: with Force Morale 1 and 2-dice LMG teams
+        // the field stays within the exact solver's bound.
+        let rallying = PAIRS.replace("force_morale = 8", "force_morale = 1").replace("firepower = 4", "firepower = 2");
+        for text in [never, rallying] {
+            let e = lumping::engagement::<Skirmish>(&text, |doc| engagement(doc, m.tables()));
+            lumping::assert_lumping_changes_nothing(&e);
+        }
     }
     use crate::chain_of_command::shooting::Threshold;
 
@@ -785,6 +894,29 @@ mod tests {
         assert_eq!(event(&second, &u(1, 2), &u(0, 0), true), Some(1));
         assert_eq!(event(&second, &u(1, 2), &u(0, 0), false), None, "break_only");
         assert_eq!(event(&second, &u(1, 2), &u(1, 3), true), None, "already Broken");
+    }
+
+    #[test]
+    fn rallying_works_down_from_broken_to_pinned_to_any_shock() {
+        let m = super::super::ChainOfCommand::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<Skirmish>(PAIRS, |doc| engagement(doc, m.tables()));
+        let battle = e.battle();
+        let mut force = battle.initial().sides[0].clone();
+        // Two figures each (2e): Broken at 4 Shock, Pinned past 2.
+        force.units = vec![Unit { figures: 2, shock: 4 }, Unit { figures: 2, shock: 3 }];
+        let (before, after) = battle.rallies();
+        assert_eq!(battle.rally, Rally::BrokenFirst, "the default");
+        // Before fire, 3 Orders: only the Broken unit, 4 -> 3, no longer Broken.
+        let mut orders = 3;
+        battle.rally(&mut force, &mut orders, before);
+        assert_eq!((force.units[0].shock, force.units[1].shock, orders), (3, 3, 2));
+        // After fire, 2 Orders: both Pinned, 3 -> 2 each, in listed order.
+        battle.rally(&mut force, &mut orders, after);
+        assert_eq!((force.units[0].shock, force.units[1].shock, orders), (2, 2, 0));
+        // With Orders to spare, any Shock goes; an Order with nothing to rally is unspent.
+        let mut orders = 5;
+        battle.rally(&mut force, &mut orders, after);
+        assert_eq!((force.units[0].shock, force.units[1].shock, orders), (0, 0, 1));
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub(crate) struct RawSettings {
     pinned_effects: Option<Spanned<String>>,
     halved_firepower: Option<Spanned<String>>,
     broken_then_wiped_out: Option<Spanned<String>>,
+    rally: Option<Spanned<String>>,
 }
 
 /// Every setting with a fixed list of readings: name, then its readings with the
@@ -46,7 +47,28 @@ pub const SETTINGS: [(&str, &[&str]); 4] = [
 ];
 
 /// Settings only an engagement reads, in the same shape as [`SETTINGS`].
-pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 1] = [("broken_then_wiped_out", &["both_setbacks", "break_only"])];
+pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 2] = [
+    ("broken_then_wiped_out", &["both_setbacks", "break_only"]),
+    ("rally", &["broken_first", "pinned_first", "leftover", "never"]),
+];
+
+/// How a force spends its Leaders' Orders between activating fire and rallying Shock
+/// (7.5.2: "A Leader can rally a Unit they are attached to, removing one point of Shock
+/// for each Order they use"; CoC-E10). Orders left once every unit that can fire has
+/// fired rally too, under every reading but `Never`: an unused Order is lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rally {
+    /// Before anyone fires, Broken units are rallied until no longer Broken: a Broken
+    /// unit cannot activate, so an Order does nothing else for it.
+    BrokenFirst,
+    /// Before anyone fires, Broken units and then Pinned ones are rallied until no
+    /// longer Pinned: full firepower bought with Orders that could have activated fire.
+    PinnedFirst,
+    /// Only Orders left after firing rally.
+    Leftover,
+    /// No rallying: Shock stays, as engagements played before rallying was added.
+    Never,
+}
 
 impl Settings {
     /// Defaults overridden by the scenario.
@@ -69,9 +91,17 @@ impl RawSettings {
         Ok(reading(doc, &self.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])? == 0)
     }
 
+    /// How Orders are split between fire and rallying (CoC-E10). Only engagements read it.
+    pub(crate) fn rally(&self, doc: &Document) -> Result<Rally> {
+        Ok([Rally::BrokenFirst, Rally::PinnedFirst, Rally::Leftover, Rally::Never]
+            [reading(doc, &self.rally, ENGAGEMENT_SETTINGS[1])?])
+    }
+
     /// Refuses an engagement setting in a scenario of another `kind`, where it would
     /// silently do nothing.
     pub(crate) fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
-        crate::setup::refuse_engagement_settings(doc, kind, &[(&self.broken_then_wiped_out, ENGAGEMENT_SETTINGS[0])])
+        let settings = [&self.broken_then_wiped_out, &self.rally];
+        let named: Vec<_> = settings.into_iter().zip(ENGAGEMENT_SETTINGS).collect();
+        crate::setup::refuse_engagement_settings(doc, kind, &named)
     }
 }

@@ -335,6 +335,20 @@ fn a_weapon_without_penetration_at_armour_is_refused() {
 }
 
 #[test]
+fn ranged_fire_by_infantry_at_adjacent_armour_is_refused() {
+    // Seed 003: "Infantry units that are capable of a close assault may only attack
+    // adjacent armoured units by a close assault." A bazooka team (its catalogue weapon
+    // is a Bazooka team's) at range 1 from a Sherman: a close_assault scenario asks it.
+    let text = replace_once(replace_once(PANTHER, "range = 8", "range = 1").as_str(), "\"ge_75mm_kwk42\"", "\"us_bazooka\"");
+    let (_dir, path, line) = scenario_error("bazooka_adjacent.toml", &text);
+    assert_located(&line, &path, &place(&text, "range = 1", "range = ".len()));
+    assert_contains(
+        &line,
+        &["range 1", "adjacent", "close assault", "kind = \"close_assault\"", "weapon_class = \"bazooka_piat\"", "close_assault = \"none\""],
+    );
+}
+
+#[test]
 fn a_weapon_without_the_part_the_fire_needs_is_refused() {
     // (base, the right weapon, the wrong one, message parts)
     let cases: [(&str, &str, &str, &[&str]); 3] = [

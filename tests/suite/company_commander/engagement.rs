@@ -288,6 +288,25 @@ fn a_side_all_suppressed_is_broken_only_under_its_setting() {
     assert_eq!(exact.p("winner", "B"), r(1, 4));
 }
 
+#[test]
+fn adjacent_infantry_close_assaults_armour_instead_of_firing_at_it() {
+    // Seed 003, ZOC's and Close assault: "Infantry units that are capable of a close
+    // assault may only attack adjacent armoured units by a close assault." A veteran
+    // bazooka team (the catalogue's `us_bazooka` is a Bazooka team's weapon) adjacent
+    // to a Panther's front. Fired, the bazooka's penetration 10 against 12 + d6 could
+    // never even glance. Close assaulted: hit on 3+ (4/6), "Bazooka and PIAT teams" 3
+    // or less (3/6), then 3-6 destroys (4/6) and 1-2 suppresses (2/6):
+    // destroyed 4/6 x 3/6 x 4/6 = 2/9; suppressed 4/6 x 3/6 x 2/6 = 1/9.
+    let team = "name = \"Bazooka team\"\nquality = \"veteran\"\nfront_line = true\nweapons = [\"us_bazooka\"]";
+    let panther = "name = \"Panther\"\nquality = \"veteran\"\nvehicle = \"panther\"\nweapons = [\"ge_75mm_kwk42\"]";
+    let text = engagement("", "range = 1\nturns = 1", &[team], &[panther]);
+    let exact = Exact::of("close assault", &text);
+    assert_eq!(exact.p("winner", "A"), r(2, 9));
+    // The suppressed Panther may not shoot, and rolls to recover at the end of its own
+    // player turn: veteran, 3+ on a d6 (CC-E3), so 1/9 x 2/6 = 1/27 stays suppressed.
+    assert_eq!(exact.p("state_panther", "suppressed"), r(1, 27));
+}
+
 // ---------------------------------------------------------------------------------
 // 3. Determinism, and the exact solver's limit.
 

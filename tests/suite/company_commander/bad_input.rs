@@ -339,12 +339,20 @@ fn ranged_fire_by_infantry_at_adjacent_armour_is_refused() {
     // Seed 003: "Infantry units that are capable of a close assault may only attack
     // adjacent armoured units by a close assault." A bazooka team (its catalogue weapon
     // is a Bazooka team's) at range 1 from a Sherman: a close_assault scenario asks it.
-    let text = replace_once(replace_once(PANTHER, "range = 8", "range = 1").as_str(), "\"ge_75mm_kwk42\"", "\"us_bazooka\"");
+    let text =
+        replace_once(replace_once(PANTHER, "range = 8", "range = 1").as_str(), "\"ge_75mm_kwk42\"", "\"us_bazooka\"");
     let (_dir, path, line) = scenario_error("bazooka_adjacent.toml", &text);
     assert_located(&line, &path, &place(&text, "range = 1", "range = ".len()));
     assert_contains(
         &line,
-        &["range 1", "adjacent", "close assault", "kind = \"close_assault\"", "weapon_class = \"bazooka_piat\"", "close_assault = \"none\""],
+        &[
+            "range 1",
+            "adjacent",
+            "close assault",
+            "kind = \"close_assault\"",
+            "weapon_class = \"bazooka_piat\"",
+            "close_assault = \"none\"",
+        ],
     );
 }
 
@@ -352,7 +360,11 @@ fn ranged_fire_by_infantry_at_adjacent_armour_is_refused() {
 fn close_assault_keys_are_checked() {
     // A firer that says it cannot close assault fires at adjacent armour as asked.
     let adjacent = replace_once(PANTHER, "range = 8", "range = 1");
-    let text = replace_once(&adjacent, "weapons = [\"ge_75mm_kwk42\"]", "weapons = [\"us_bazooka\"]\nclose_assault = \"none\"");
+    let text = replace_once(
+        &adjacent,
+        "weapons = [\"ge_75mm_kwk42\"]",
+        "weapons = [\"us_bazooka\"]\nclose_assault = \"none\"",
+    );
     let dir = tempfile::tempdir().unwrap();
     let out = fire(&write(dir.path(), "none.toml", &text), &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -486,7 +486,10 @@ fn misspellings_are_corrected() {
         (VALID, "\"panther\"", "\"panter\"", "vehicle", "panther"),
         (VALID, "quality = \"trained\"", "qualty = \"trained\"", "qualty", "quality"),
     ]);
-    let squad = VALID.replace("vehicle = \"m4_sherman\"\nweapons = [\"us_75mm_m3\"]", "close_assault = \"bazooka_piat\"\nweapons = [\"us_bazooka\"]");
+    let squad = VALID.replace(
+        "vehicle = \"m4_sherman\"\nweapons = [\"us_75mm_m3\"]",
+        "close_assault = \"bazooka_piat\"\nweapons = [\"us_bazooka\"]",
+    );
     assert_misspellings_corrected(&[(
         &squad,
         "\"bazooka_piat\"",

@@ -335,6 +335,59 @@ fn a_weapon_without_penetration_at_armour_is_refused() {
 }
 
 #[test]
+fn ranged_fire_by_infantry_at_adjacent_armour_is_refused() {
+    // Seed 003: "Infantry units that are capable of a close assault may only attack
+    // adjacent armoured units by a close assault." A bazooka team (its catalogue weapon
+    // is a Bazooka team's) at range 1 from a Sherman: a close_assault scenario asks it.
+    let text =
+        replace_once(replace_once(PANTHER, "range = 8", "range = 1").as_str(), "\"ge_75mm_kwk42\"", "\"us_bazooka\"");
+    let (_dir, path, line) = scenario_error("bazooka_adjacent.toml", &text);
+    assert_located(&line, &path, &place(&text, "range = 1", "range = ".len()));
+    assert_contains(
+        &line,
+        &[
+            "range 1",
+            "adjacent",
+            "close assault",
+            "kind = \"close_assault\"",
+            "weapon_class = \"bazooka_piat\"",
+            "close_assault = \"none\"",
+        ],
+    );
+}
+
+#[test]
+fn close_assault_keys_are_checked() {
+    // A firer that says it cannot close assault fires at adjacent armour as asked.
+    let adjacent = replace_once(PANTHER, "range = 8", "range = 1");
+    let text = replace_once(
+        &adjacent,
+        "weapons = [\"ge_75mm_kwk42\"]",
+        "weapons = [\"us_bazooka\"]\nclose_assault = \"none\"",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = fire(&write(dir.path(), "none.toml", &text), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A gun (no infantry team's weapon) fires at adjacent armour as before.
+    let out = fire(&write(dir.path(), "gun.toml", &adjacent), &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A misspelt class, on the firer and on an inline weapon.
+    let text = replace_once(&text, "close_assault = \"none\"", "close_assault = \"bazoka_piat\"");
+    let (_dir, path, line) = scenario_error("class.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"bazoka_piat\"", 0));
+    assert_contains(&line, &["unknown close assault weapon class `bazoka_piat`", "did you mean `bazooka_piat`?"]);
+    let text = replace_once(INLINE, "stabiliser = \"first\"", "close_assault = \"other_infantri\"");
+    let (_dir, path, line) = scenario_error("inline_class.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"other_infantri\"", 0));
+    assert_contains(&line, &["`inline weapon 1`", "unknown weapon class `other_infantri`", "other_infantry"]);
+    // On the firer of indirect fire, which never closes with its target.
+    let text = replace_once(MORTAR, "[firer]\n", "[firer]\nclose_assault = \"none\"\n");
+    let (_dir, path, line) = scenario_error("indirect.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"none\"", 0));
+    assert_contains(&line, &["close_assault", "an indirect_fire scenario never asks", "remove it"]);
+}
+
+#[test]
 fn a_weapon_without_the_part_the_fire_needs_is_refused() {
     // (base, the right weapon, the wrong one, message parts)
     let cases: [(&str, &str, &str, &[&str]); 3] = [

@@ -136,6 +136,30 @@ fn grid() -> Vec<(String, String)> {
             )],
             vec![squad("Grenadiers", "veteran", "soft").replace("[\"rifle_squad\"]", "[\"rifle_squad\", \"us_bazooka\"]")],
         ),
+        (
+            "a bazooka team closing on a Panther to 1 hex, where it close assaults",
+            s(&[]),
+            "range = 3\nclosing = 1\nmin_range = 1\nturns = 6",
+            vec![bazooka.replace("green", "veteran")],
+            vec![panther_side.into()],
+        ),
+        (
+            "a Sherman and a squad against a rifle squad at 1 hex, close assault only, one per point",
+            s(&[("infantry_beside_armour", "close_assault_only"), ("close_assault_attacks", "per_strength_point")]),
+            "range = 1\nturns = 5\ntargets = \"most_vulnerable\"",
+            vec![format!("{sherman}\nfacing = \"side\""), squad("Volksgrenadiers", "green", "soft")],
+            vec![squad("GIs", "trained", "none")],
+        ),
+        (
+            "Panzerschreck squad against an open-topped half-track and a squad at 1 hex",
+            s(&[("side_broken", "all_suppressed")]),
+            "range = 1\nturns = 6",
+            vec![
+                squad("Grenadiers", "experienced", "soft")
+                    .replace("[\"rifle_squad\"]", "[\"rifle_squad\", \"ge_panzerschreck\"]"),
+            ],
+            vec![halftrack.into(), format!("{}\nclose_assault = \"none\"", squad("Engineers", "trained", "none"))],
+        ),
     ];
     cases
         .into_iter()
@@ -172,7 +196,16 @@ fn the_grid_spans_every_engagement_setting_and_both_end_conditions() {
             assert!(with(&format!("{setting} = \"{reading}\"")) >= 1, "no case reads {setting} = {reading}");
         }
     }
-    for key in ["end = [\"broken\"]", "end = [\"eliminated\"]", "closing = ", "status = \"cautious\"", "moved = true"] {
+    for key in [
+        "end = [\"broken\"]",
+        "end = [\"eliminated\"]",
+        "closing = ",
+        "status = \"cautious\"",
+        "moved = true",
+        "range = 1\n",
+        "min_range = 1\n",
+        "close_assault = \"none\"",
+    ] {
         assert!(with(key) >= 1, "no case with {key}");
     }
     assert!(cases.iter().any(|(_, t)| !t.contains("closing")), "no fixed-range case");
@@ -286,6 +319,57 @@ fn a_side_all_suppressed_is_broken_only_under_its_setting() {
     // broken when B suppresses it (1/2 x 1/12): B wins 5/24 + 1/24 = 1/4.
     assert_eq!(exact.p("winner", "A"), r(1, 2));
     assert_eq!(exact.p("winner", "B"), r(1, 4));
+}
+
+#[test]
+fn adjacent_infantry_close_assaults_armour_instead_of_firing_at_it() {
+    // Seed 003, ZOC's and Close assault: "Infantry units that are capable of a close
+    // assault may only attack adjacent armoured units by a close assault." A veteran
+    // bazooka team (the catalogue's `us_bazooka` is a Bazooka team's weapon) adjacent
+    // to a Panther's front. Fired, the bazooka's penetration 10 against 12 + d6 could
+    // never even glance. Close assaulted: hit on 3+ (4/6), "Bazooka and PIAT teams" 3
+    // or less (3/6), then 3-6 destroys (4/6) and 1-2 suppresses (2/6):
+    // destroyed 4/6 x 3/6 x 4/6 = 2/9; suppressed 4/6 x 3/6 x 2/6 = 1/9.
+    let team = "name = \"Bazooka team\"\nquality = \"veteran\"\nfront_line = true\nweapons = [\"us_bazooka\"]";
+    let panther = "name = \"Panther\"\nquality = \"veteran\"\nvehicle = \"panther\"\nweapons = [\"ge_75mm_kwk42\"]";
+    let text = engagement("", "range = 1\nturns = 1", &[team], &[panther]);
+    let exact = Exact::of("close assault", &text);
+    assert_eq!(exact.p("winner", "A"), r(2, 9));
+    // The suppressed Panther may not shoot, and rolls to recover at the end of its own
+    // player turn: veteran, 3+ on a d6 (CC-E3), so 1/9 x 2/6 = 1/27 stays suppressed.
+    assert_eq!(exact.p("state_panther", "suppressed"), r(1, 27));
+
+    // A team that cannot close assault (CC-19) fires its bazooka, and never harms it.
+    let text = engagement("", "range = 1\nturns = 1", &[&format!("{team}\nclose_assault = \"none\"")], &[panther]);
+    assert_eq!(Exact::of("no close assault", &text).p("winner", "A"), r(0, 1));
+}
+
+#[test]
+fn beside_armour_infantry_attacks_only_armour_under_close_assault_only() {
+    // B lists a squad, then a Sherman; A's experienced rifle squad (two points, an
+    // "Other infantry teams" weapon) picks the first listed it may attack. One turn.
+    // Default (close_assault_armour): it fires at the squad, so the Sherman is never
+    // destroyed. close_assault_only: while the Sherman is left it may only close
+    // assault it: hit 4+ (1/2), other infantry 1 or less (1/6), 3-6 destroys (4/6):
+    // 1/2 x 1/6 x 4/6 = 1/18; and B's squad is never fired at.
+    let a = "name = \"Riflemen\"\nstrength = 2\nfront_line = true\nweapons = [\"rifle_squad\"]";
+    let squad = "name = \"Squad\"\nstrength = 2\nfront_line = true\nweapons = [\"rifle_squad\"]";
+    let sherman = "name = \"Sherman\"\nvehicle = \"m4_sherman\"\nweapons = [\"us_75mm_m3\"]";
+    let fight = |reading: &str| {
+        let text = engagement(
+            &settings(&[("infantry_beside_armour", reading)]),
+            "range = 1\nturns = 1\ntargets = \"first_listed\"",
+            &[a],
+            &[squad, sherman],
+        );
+        Exact::of(reading, &text)
+    };
+    let default = fight("close_assault_armour");
+    assert_eq!(default.p("state_sherman", "destroyed"), r(0, 1));
+    assert_ne!(default.p("state_squad", "intact"), r(1, 1));
+    let only = fight("close_assault_only");
+    assert_eq!(only.p("state_sherman", "destroyed"), r(1, 18));
+    assert_eq!(only.p("state_squad", "intact"), r(1, 1));
 }
 
 // ---------------------------------------------------------------------------------
@@ -402,9 +486,24 @@ fn misspellings_are_corrected() {
         (VALID, "\"panther\"", "\"panter\"", "vehicle", "panther"),
         (VALID, "quality = \"trained\"", "qualty = \"trained\"", "qualty", "quality"),
     ]);
+    let squad = VALID.replace(
+        "vehicle = \"m4_sherman\"\nweapons = [\"us_75mm_m3\"]",
+        "close_assault = \"bazooka_piat\"\nweapons = [\"us_bazooka\"]",
+    );
+    assert_misspellings_corrected(&[(
+        &squad,
+        "\"bazooka_piat\"",
+        "\"bazoka_piat\"",
+        "close assault weapon class",
+        "bazooka_piat",
+    )]);
     assert_setting_typos_corrected(
         VALID,
-        &[("side_broken", "all_supressed", "all_suppressed"), ("suppression_recovery", "alway", "always")],
+        &[
+            ("side_broken", "all_supressed", "all_suppressed"),
+            ("suppression_recovery", "alway", "always"),
+            ("infantry_beside_armour", "close_assault_onyl", "close_assault_only"),
+        ],
     );
 }
 
@@ -436,6 +535,12 @@ fn company_commander_refusals() {
     let (_d, path, line) = scenario_error("direct.toml", direct);
     assert_located(&line, &path, &place(direct, "\"all_suppressed\"", 0));
     assert_contains(&line, &["side_broken", "engagement scenarios", "a direct_fire scenario"]);
+
+    // close_assault on an armoured unit: only infantry close assaults (CC-19).
+    let text = replace("vehicle = \"panther\"", "vehicle = \"panther\"\nclose_assault = \"other_infantry\"");
+    let (_d, path, line) = scenario_error("armoured_assault.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"other_infantry\"", 0));
+    assert_contains(&line, &["unit `Panther` is armoured", "only infantry close assaults", "remove close_assault"]);
 
     // A target key that only applies to armour, on a unit without it; and `visible`,
     // which is for indirect fire the engagement does not fight.

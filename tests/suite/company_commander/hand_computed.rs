@@ -154,7 +154,14 @@ fn heat_penetration_is_the_same_at_every_range_while_the_range_band_changes() {
     let bazooka = |range: u32| {
         Exact::of(
             &format!("bazooka {range}"),
-            &direct(range, "weapons = [\"us_bazooka\"]", "vehicle = \"panther\"\nfacing = \"side\"", ""),
+            // Fired by a unit that cannot close assault: infantry that can may attack
+            // adjacent armour only by close assault (CC-19).
+            &direct(
+                range,
+                "weapons = [\"us_bazooka\"]\nclose_assault = \"none\"",
+                "vehicle = \"panther\"\nfacing = \"side\"",
+                "",
+            ),
         )
     };
     assert_eq!(bazooka(1).p_kill(), r(33, 250));

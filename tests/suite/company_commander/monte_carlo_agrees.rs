@@ -197,7 +197,13 @@ fn direct_fire_at_armour(cases: &mut Cases) {
     for (weapon, strength, range, target, extra) in heat {
         cases.push((
             format!("df {weapon} x{strength} at {range} vs {target} {extra}"),
-            direct(range, &unit("veteran", strength, &[weapon], ""), &vehicle("trained", target, extra), ""),
+            // At 1 hex only a unit that cannot close assault fires at armour (CC-19).
+            direct(
+                range,
+                &unit("veteran", strength, &[weapon], if range == 1 { "close_assault = \"none\"" } else { "" }),
+                &vehicle("trained", target, extra),
+                "",
+            ),
         ));
     }
     let long_heat = inline(

@@ -96,6 +96,10 @@ pub struct Weapon {
     pub heat: bool,
     /// How the firer carries it.
     pub mount: Mount,
+    /// The close assault weapon class (an index into `close_assault.toml`'s classes)
+    /// of the infantry team whose weapon this is: a unit carrying it is infantry able
+    /// to close assault (seed 003 "Close assault", "Weapon effectiveness"; CC-19).
+    pub close_assault: Option<usize>,
 }
 
 /// How a firer carries a weapon, where that limits when it fires (seed 003 "Rate of
@@ -191,6 +195,7 @@ pub(crate) struct RawWeapon {
     heat: bool,
     one_of: Option<Spanned<String>>,
     front_arc: Option<Spanned<bool>>,
+    close_assault: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -356,6 +361,13 @@ pub fn weapon(doc: &Document, name: &str, w: RawWeapon, tables: &Tables) -> Resu
             return Err(doc.error_at(r.span().start, format!("{who}: rangefinder value {} is past 10", r.get_ref())));
         }
     };
+    let close_assault = w
+        .close_assault
+        .as_ref()
+        .map(|c| {
+            tables.close_assault.class(c.get_ref()).map_err(|m| doc.error_at(c.span().start, format!("{who}: {m}")))
+        })
+        .transpose()?;
     Ok(Weapon {
         name: name.to_string(),
         label: w.label.unwrap_or_else(|| name.to_string()),
@@ -371,6 +383,7 @@ pub fn weapon(doc: &Document, name: &str, w: RawWeapon, tables: &Tables) -> Resu
             one_of: w.one_of.map(Spanned::into_inner),
             front_arc: w.front_arc.is_some_and(|a| *a.get_ref()),
         },
+        close_assault,
     })
 }
 

@@ -11,6 +11,10 @@
 //!    damage, or cover save and weapon strength), attacks = rate of fire x the firer's
 //!    strength points left ("multiplied by the hit points remaining"), resolved at
 //!    once: the target's new state stands for the next unit's fire (CC-E1).
+//!    Infantry able to close assault attacks an adjacent (1 hex) armoured target only
+//!    by close assault ("Infantry units that are capable of a close assault may only
+//!    attack adjacent armoured units by a close assault"): the close assault
+//!    scenario's three d6, with its numbers (CC-E9, CC-19).
 //!    A unit that did not shoot is cautious; one that shot is not ("A unit that does
 //!    not move or shoot is cautious") (CC-E2).
 //! 2. At the end of that player turn its suppressed units attempt to recover ("remain
@@ -18,7 +22,8 @@
 //!    attempt to recover"); a recovered unit is cautious (CC-E3).
 //! 3. Second player turn: the same for the other side.
 //!
-//! Readings are CC-E1 to CC-E8 in docs/interpretations.md.
+//! Overwatch fire, which answers enemy movement, is not played (CC-E10). Readings are
+//! CC-E1 to CC-E10 in docs/interpretations.md.
 
 use num_bigint::BigUint;
 use serde::Deserialize;
@@ -28,7 +33,7 @@ use toml::Spanned;
 use super::catalogue::{self, Catalogue, RawArmour, RawWeapon, WeaponRef};
 use super::fire::{FireAction, TargetState};
 use super::scenario::{Ctx, Firer, RawFirer, RawTarget, ScenarioFile, Target};
-use super::settings::{Recovery, Settings, SideBroken};
+use super::settings::{ArmourZoc, Recovery, Settings, SideBroken};
 use super::tables::{Facing, Tables};
 use combat_odds_core::dice::Die;
 use combat_odds_core::document::Document;
@@ -74,6 +79,7 @@ pub(super) struct RawUnit {
     front_line: Option<Spanned<bool>>,
     facing: Option<Spanned<String>>,
     bearing: Option<Spanned<f64>>,
+    close_assault: Option<Spanned<String>>,
 }
 
 scenario::unit_entry!(RawUnit);
@@ -129,6 +135,14 @@ pub struct CcBattle {
     /// Per side, per unit entry.
     recover: [Vec<Recover>; 2],
     broken: SideBroken,
+    /// Per side, per unit entry: infantry able to close assault (CC-19).
+    assaults: [Vec<bool>; 2],
+    /// Per side, per unit entry: armoured.
+    armoured: [Vec<bool>; 2],
+    /// Per range index: the sides are adjacent (1 hex).
+    adjacent: Vec<bool>,
+    /// What infantry beside enemy armour may attack (CC-E9).
+    armour_zoc: ArmourZoc,
     /// Whether the field's conditions are few enough for the exact solver (CC-E8).
     exact_in_reach: bool,
 }
@@ -145,9 +159,11 @@ fn land(target: Unit, full: u32, after: &TargetState) -> Unit {
 }
 
 impl CcBattle {
-    /// Who unit `u` of `side` fires at in range index `r`, and with which set-up
-    /// action, as the field stands: `None` when it is destroyed, suppressed, or has
-    /// nothing in reach.
+    /// Who unit `u` of `side` fires at (or close assaults) in range index `r`, and with
+    /// which set-up action, as the field stands: `None` when it is destroyed,
+    /// suppressed, or has nothing in reach. Under `infantry_beside_armour =
+    /// "close_assault_only"` adjacent infantry able to close assault attacks only
+    /// armour while any enemy armour is left (CC-E9).
     fn aim(&self, field: &FieldOf<Self>, side: usize, u: usize, r: usize) -> Option<(usize, &FireAction)> {
         let me = field.sides[side].units[u];
         if me.left == 0 || me.suppressed {
@@ -155,7 +171,14 @@ impl CcBattle {
         }
         let g = self.layout.sides[side].group_of[u];
         let foe = &field.sides[enemy(side)];
-        let t = self.targeting.choose(&self.layout, side, g, u, r, |t| foe.units[t].left > 0)?;
+        let armoured = |t: usize| self.armoured[enemy(side)][self.layout.sides[enemy(side)].group_of[t]];
+        let assault_only = self.armour_zoc == ArmourZoc::AssaultOnly
+            && self.adjacent[r]
+            && self.assaults[side][g]
+            && (0..foe.units.len()).any(|t| foe.units[t].left > 0 && armoured(t));
+        let t = self
+            .targeting
+            .choose(&self.layout, side, g, u, r, |t| foe.units[t].left > 0 && (!assault_only || armoured(t)))?;
         let tg = self.layout.sides[enemy(side)].group_of[t];
         let shot = self.fires.get(side, g, tg, r).expect("targets are chosen within reach");
         let target = foe.units[t];
@@ -351,6 +374,7 @@ fn split(unit: Spanned<RawUnit>) -> (Spanned<RawFirer>, Spanned<RawTarget>) {
         modifiers: u.modifiers,
         target_in_front_arc: None,
         front_arc_from_facing: true,
+        close_assault: u.close_assault,
     };
     let target = RawTarget {
         name: Some(name),
@@ -416,6 +440,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         for entry in entries {
             let at = entry.span().start;
             let name = entry.get_ref().name.get_ref().clone();
+            let assault_key = entry.get_ref().close_assault.clone();
             if entry.get_ref().weapons.is_empty() && entry.get_ref().weapon_data.is_empty() {
                 return Err(doc.error_at(
                     at,
@@ -427,11 +452,22 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             // One strength for both roles: the target's, which a `vehicle` supplies.
             // The enemy is in the unit's front arc when the unit shows it its front
             // (CC-18); only a unit with armour has a facing.
-            let firer = Firer {
+            let mut firer = Firer {
                 strength: target.strength,
                 target_in_front_arc: target.armour.map(|_| target.facing == Facing::Front),
                 ..ctx.firer(raw_firer)?
             };
+            // Only infantry close assaults: an armoured unit never does, whatever it
+            // carries (CC-19).
+            if target.armour.is_some() {
+                if let Some(k) = assault_key.filter(|k| k.get_ref() != "none") {
+                    return Err(doc.error_at(
+                        k.span().start,
+                        format!("unit `{name}` is armoured, and only infantry close assaults (seed 003 \"Close assault\"); remove close_assault or the unit's `vehicle`/`armour`"),
+                    ));
+                }
+                firer.close_assault = None;
+            }
             if firer.target_in_front_arc.is_none()
                 && let Some(w) = firer.weapons.iter().find(|w| w.mount.front_arc)
             {
@@ -458,6 +494,9 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             units[side].push((firer, target));
         }
     }
+    let assaults = units.each_ref().map(|side| side.iter().map(|(f, _)| f.close_assault.is_some()).collect::<Vec<_>>());
+    let armoured = units.each_ref().map(|side| side.iter().map(|(_, t)| t.armour.is_some()).collect::<Vec<_>>());
+    let adjacent: Vec<bool> = ranges.iter().map(|&r| r == 1).collect();
     let mut notes = vec![format!(
         "{} turns at most, range {}; targets: {:?}; ends when a side is {}; suppressed units recover: {}",
         setup.turns,
@@ -475,6 +514,20 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             Recovery::Never => "never".into(),
         }
     )];
+    // Overwatch fire answers movement in the enemy's player turn ("A unit on overwatch
+    // can fire at enemy units, during the enemy player turn"); an engagement has no
+    // movement, so there is nothing to fire at (CC-E10).
+    notes.push("overwatch fire is not played: it answers enemy movement, which an engagement does not have (CC-E10)".into());
+    let meets = |side: usize| assaults[side].iter().any(|&a| a) && armoured[enemy(side)].iter().any(|&a| a);
+    if adjacent.iter().any(|&a| a) && SIDES.into_iter().any(meets) {
+        notes.push(format!(
+            "at 1 hex, infantry able to close assault attacks armour only by close assault{} (CC-E9)",
+            match own.armour_zoc {
+                ArmourZoc::AssaultArmourFireOthers => ", and fires at other units as usual",
+                ArmourZoc::AssaultOnly => ", and nothing else while any enemy armour is left",
+            }
+        ));
+    }
     let last = ranges.len() - 1;
     let fires = Fires::build(
         doc,
@@ -486,9 +539,12 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             let range = ranges[r];
             let (firer, _) = &units[side][g];
             let (_, target) = &units[enemy(side)][tg];
+            // Infantry able to close assault "may only attack adjacent armoured units
+            // by a close assault" (seed 003 "Close assault"; CC-E9).
+            let assault = firer.close_assault.filter(|_| range == 1 && target.armour.is_some());
             let weapons: Vec<_> =
                 firer.weapons.iter().filter(|w| ctx.can_fire(firer, w, target, range)).cloned().collect();
-            if weapons.is_empty() {
+            if weapons.is_empty() && assault.is_none() {
                 return Ok(None);
             }
             let full = firer.strength;
@@ -498,8 +554,15 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     let keep = ctx.notes.len();
                     let shooter = Firer { strength: left, weapons: weapons.clone(), ..firer.clone() };
                     let aim = Target { cautious, ..target.clone() };
-                    let volleys = ctx.volleys(&shooter, &aim, (range, range_at), false, None)?;
-                    by.push(ctx.action(volleys, &aim));
+                    by.push(match assault {
+                        Some(class) => {
+                            ctx.assault(&format!("{} (close assault)", firer.label), firer.quality, class, left, &aim)
+                        }
+                        None => {
+                            let volleys = ctx.volleys(&shooter, &aim, (range, range_at), false, None)?;
+                            ctx.action(volleys, &aim)
+                        }
+                    });
                     let shown = left == full && !cautious && (r == 0 || r == last);
                     if shown {
                         ctx.notes.insert(keep, format!("{} at {}, {range} hexes:", firer.label, target.label));
@@ -538,6 +601,10 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         start,
         recover,
         broken: own.broken,
+        assaults,
+        armoured,
+        adjacent,
+        armour_zoc: own.armour_zoc,
     };
     Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
@@ -556,6 +623,16 @@ mod tests {
     fn lumped_states_give_the_labelled_chains_odds() {
         let m = super::super::CompanyCommander::load(None).expect("embedded tables load");
         let e = lumping::engagement::<CcBattle>(PAIRS, |doc| engagement(doc, m.tables(), m.catalogue()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
+
+    /// Infantry close assaulting adjacent armour, and held to it (CC-E9).
+    const ASSAULTS: &str = include_str!("../../fixtures/lumping_cc_close_assault.toml");
+
+    #[test]
+    fn lumped_states_give_the_labelled_chains_odds_with_close_assault() {
+        let m = super::super::CompanyCommander::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<CcBattle>(ASSAULTS, |doc| engagement(doc, m.tables(), m.catalogue()));
         lumping::assert_lumping_changes_nothing(&e);
     }
 }

@@ -259,6 +259,7 @@ impl Ruleset for CompanyCommander {
         views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
         let cat = &self.catalogue;
         let weapons: Vec<&Weapon> = cat.weapons.values().collect();
+        let c_names: Vec<String> = self.tables.close_assault.weapons.iter().map(|w| w.name.clone()).collect();
         let mode = |m: &Option<Mode>| {
             m.as_ref().map_or(String::new(), |m| {
                 let pen = match m.anti_armour {
@@ -281,6 +282,10 @@ impl Ruleset for CompanyCommander {
                 ("weapon", weapons.iter().map(|w| w.name.clone()).collect()),
                 ("direct", weapons.iter().map(|w| mode(&w.direct)).collect()),
                 ("indirect", weapons.iter().map(|w| mode(&w.indirect)).collect()),
+                (
+                    "close_assault",
+                    weapons.iter().map(|w| w.close_assault.map_or(String::new(), |c| c_names[c].clone())).collect(),
+                ),
             ],
         ));
         let vehicles: Vec<&Vehicle> = cat.vehicles.values().collect();

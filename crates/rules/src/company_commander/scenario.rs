@@ -76,6 +76,9 @@ pub(super) struct RawFirer {
     /// takes no `target_in_front_arc`.
     #[serde(skip)]
     pub(super) front_arc_from_facing: bool,
+    /// The close assault weapon class of infantry able to close assault, or "none";
+    /// without it, the best class of the firer's weapons (CC-19).
+    pub(super) close_assault: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -178,6 +181,8 @@ pub(super) struct Firer {
     pub(super) modifiers: Vec<String>,
     /// Whether the target is in the firer's front arc, where that is known.
     pub(super) target_in_front_arc: Option<bool>,
+    /// Infantry able to close assault: its close assault weapon class (CC-19).
+    pub(super) close_assault: Option<usize>,
 }
 
 /// A set-up's document, tables, settings and running notes.
@@ -374,6 +379,7 @@ impl Ctx<'_> {
             }
             _ => {}
         }
+        let close_assault = self.assault_class(&f.close_assault, &weapons)?;
         Ok(Firer {
             label: f.name.unwrap_or_else(|| "firer".into()),
             quality: self.quality(&f.quality)?,
@@ -383,15 +389,58 @@ impl Ctx<'_> {
             weapons,
             modifiers,
             target_in_front_arc: f.target_in_front_arc.map(|t| *t.get_ref()),
+            close_assault,
         })
     }
 
+    /// A firer's close assault weapon class (CC-19): as `close_assault` names it
+    /// (`"none"`: not infantry able to close assault), or else the class of its weapons
+    /// most likely to succeed ("the game engine ... will always choose the most
+    /// effective available weapons"), the first listed on a tie; `None` when no weapon
+    /// is an infantry team's.
+    fn assault_class(&self, key: &Option<Spanned<String>>, weapons: &[Weapon]) -> Result<Option<usize>> {
+        let ca = &self.tables.close_assault;
+        match key {
+            Some(k) if k.get_ref() == "none" => Ok(None),
+            Some(k) => {
+                let names = ca.weapons.iter().map(|w| w.name.as_str()).chain(["none"]);
+                self.doc.offer(k.span(), k.get_ref(), "close assault weapon class", names.clone());
+                ca.class(k.get_ref()).map(Some).map_err(|_| {
+                    self.doc.error_at(k.span().start, unknown("close assault weapon class", k.get_ref(), names))
+                })
+            }
+            None => Ok(weapons.iter().filter_map(|w| w.close_assault).rev().max_by_key(|&c| ca.weapons[c].success_up_to)),
+        }
+    }
+
     /// A direct or indirect fire action by one unit at one target.
+    ///
+    /// Infantry able to close assault "may only attack adjacent armoured units by a
+    /// close assault" (seed 003 "Close assault"; "ZOC's"): such direct fire at range 1
+    /// is refused, naming the close assault scenario that asks it (CC-19).
     fn fire(&mut self, mut s: ScenarioFile, indirect: bool) -> Result<FireAction> {
         let kind = if indirect { "indirect_fire" } else { "direct_fire" };
         let range = self.range(&s, kind)?;
-        let firer = self.firer(present(self.doc, s.firer.take(), "[firer]", kind)?)?;
+        let raw = present(self.doc, s.firer.take(), "[firer]", kind)?;
+        if indirect {
+            refuse_close_assault_key(self.doc, raw.get_ref(), kind)?;
+        }
+        let firer = self.firer(raw)?;
         let target = self.target(present(self.doc, s.target.take(), "[target]", kind)?, indirect, "target")?;
+        if let Some(class) = firer.close_assault
+            && range.0 == 1
+            && target.armour.is_some()
+            && !indirect
+        {
+            let class = &self.tables.close_assault.weapons[class];
+            return Err(self.doc.error_at(
+                range.1,
+                format!(
+                    "range 1 is adjacent, and {} is infantry able to close assault ({}), which may attack the adjacent armoured {} only by close assault (seed 003); ask it with kind = \"close_assault\" and [assault] weapon_class = \"{}\", or, if it cannot close assault (a gun or machine gun team), give the firer close_assault = \"none\"",
+                    firer.label, class.label, target.label, class.name
+                ),
+            ));
+        }
         self.fire_action(&firer, &target, range, indirect, None)
     }
 
@@ -887,22 +936,37 @@ impl Ctx<'_> {
         let doc = self.doc;
         let a = required(doc, s.assault.take(), "[assault]", "close_assault")?;
         let target = self.target(present(doc, s.target.take(), "[target]", "close_assault")?, false, "target")?;
-        let ca = &self.tables.close_assault;
         let quality = self.quality(&a.quality)?;
-        let class = ca.weapons.iter().find(|w| w.name == *a.weapon_class.get_ref()).ok_or_else(|| {
-            doc.error_at(
-                a.weapon_class.span().start,
-                unknown("weapon class", a.weapon_class.get_ref(), ca.weapons.iter().map(|w| w.name.as_str())),
-            )
-        })?;
+        let class = self
+            .tables
+            .close_assault
+            .class(a.weapon_class.get_ref())
+            .map_err(|m| doc.error_at(a.weapon_class.span().start, m))?;
         let strength = self.strength(&a.strength, 1)?;
+        self.notes.push(self.describe_target(&target, false));
+        let label = a.name.unwrap_or_else(|| "assault".into());
+        Ok(self.assault(&label, quality, class, strength, &target))
+    }
+
+    /// A close assault (seed 003 "Close assault": "Unit hit success", "Weapon
+    /// effectiveness", "Close assault combat outcome", three d6 in turn) by infantry of
+    /// `quality` and weapon class `class` with `strength` points left at `target`:
+    /// a close_assault scenario's, and an engagement unit's at adjacent armour (CC-E9).
+    pub(super) fn assault(
+        &mut self,
+        label: &str,
+        quality: usize,
+        class: usize,
+        strength: u32,
+        target: &Target,
+    ) -> FireAction {
+        let ca = &self.tables.close_assault;
+        let class = &ca.weapons[class];
         let attacks = if self.settings.close_assault_per_strength_point { strength } else { 1 };
         let score = ca.hit_score[quality];
         let bonus = if target.open_topped { ca.open_topped_bonus } else { 0 };
-        self.notes.push(self.describe_target(&target, false));
         self.notes.push(format!(
-            "{}: {} quality hits on d{} {}+{}; {} succeeds on {} or less; outcome {}; {attacks} attack{}",
-            a.name.clone().unwrap_or_else(|| "assault".into()),
+            "{label}: {} quality hits on d{} {}+{}; {} succeeds on {} or less; outcome {}; {attacks} attack{}",
             QUALITIES[quality],
             ca.die.sides(),
             score,
@@ -924,16 +988,15 @@ impl Ctx<'_> {
             }),
             Step::new(die, Roll::Effect, move |f| Next::End(Strike::hit(outcome[f as usize - 1]))),
         ]);
-        Ok(self.action(
-            vec![Volley { attacks, made: Made::Always, chains: [chain.clone(), chain], one_of: None }],
-            &target,
-        ))
+        self.action(vec![Volley { attacks, made: Made::Always, chains: [chain.clone(), chain], one_of: None }], target)
     }
 
     fn barrage(&mut self, mut s: ScenarioFile) -> Result<Barrage> {
         let doc = self.doc;
         let range = self.range(&s, "barrage")?;
-        let firer = self.firer(present(doc, s.firer.take(), "[firer]", "barrage")?)?;
+        let raw = present(doc, s.firer.take(), "[firer]", "barrage")?;
+        refuse_close_assault_key(doc, raw.get_ref(), "barrage")?;
+        let firer = self.firer(raw)?;
         let kinds: Vec<&str> = firer.weapons.iter().filter_map(|w| w.indirect.as_ref()?.barrage.as_deref()).collect();
         let Some(&kind) = kinds.iter().max_by_key(|k| self.tables.barrage.get(k).map_or(0, |b| b.radius)) else {
             return Err(doc.error("a barrage needs a firer weapon whose `indirect` part names a `barrage` type"));
@@ -1032,6 +1095,18 @@ impl Ctx<'_> {
             volleys.push(Volley { attacks: units, made: Made::Always, chains: [chain.clone(), chain], one_of: None });
         }
         Ok(FireAction::new(volleys, strength, false, self.settings.suppressed_again, self.settings.suppression_timing))
+    }
+}
+
+/// Refuses `close_assault` on the firer of indirect fire, which never closes with
+/// its target, where the key would silently do nothing.
+fn refuse_close_assault_key(doc: &Document, firer: &RawFirer, kind: &str) -> Result<()> {
+    match &firer.close_assault {
+        Some(k) => Err(doc.error_at(
+            k.span().start,
+            format!("close_assault says whether a firer is infantry able to close assault an adjacent armoured unit, which {} scenario never asks; remove it", article(kind)),
+        )),
+        None => Ok(()),
     }
 }
 

@@ -65,6 +65,18 @@ pub(crate) enum SideBroken {
     AllSuppressed,
 }
 
+/// What infantry able to close assault may attack while an enemy armoured unit is
+/// adjacent (CC-E9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArmourZoc {
+    /// It attacks adjacent armour only by close assault, and fires at other adjacent
+    /// units as usual (seed 003 "Close assault").
+    AssaultArmourFireOthers,
+    /// It may only close assault: no ranged fire at all while an enemy armoured unit
+    /// is adjacent (seed 003 "ZOC's", read word for word).
+    AssaultOnly,
+}
+
 /// The engagement settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct EngagementSettings {
@@ -72,6 +84,8 @@ pub(crate) struct EngagementSettings {
     pub recovery: Recovery,
     /// What breaks a side (CC-E5).
     pub broken: SideBroken,
+    /// Infantry beside enemy armour (CC-E9).
+    pub armour_zoc: ArmourZoc,
 }
 
 /// Settings as written in a scenario's `[settings]` table.
@@ -89,6 +103,7 @@ pub(crate) struct RawSettings {
     weapon_choice: Option<Spanned<String>>,
     suppression_recovery: Option<Spanned<String>>,
     side_broken: Option<Spanned<String>>,
+    infantry_beside_armour: Option<Spanned<String>>,
 }
 
 /// Every setting with a fixed list of readings: name, then its readings with the
@@ -106,9 +121,10 @@ pub const SETTINGS: [(&str, &[&str]); 8] = [
 ];
 
 /// The settings only engagements read: name, then its readings with the default first.
-pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 2] = [
+pub const ENGAGEMENT_SETTINGS: [(&str, &[&str]); 3] = [
     ("suppression_recovery", &["quality_hit_score", "always", "never"]),
     ("side_broken", &["never", "all_suppressed"]),
+    ("infantry_beside_armour", &["close_assault_armour", "close_assault_only"]),
 ];
 
 impl RawSettings {
@@ -119,13 +135,15 @@ impl RawSettings {
                 [reading(doc, &self.suppression_recovery, ENGAGEMENT_SETTINGS[0])?],
             broken: [SideBroken::Never, SideBroken::AllSuppressed]
                 [reading(doc, &self.side_broken, ENGAGEMENT_SETTINGS[1])?],
+            armour_zoc: [ArmourZoc::AssaultArmourFireOthers, ArmourZoc::AssaultOnly]
+                [reading(doc, &self.infantry_beside_armour, ENGAGEMENT_SETTINGS[2])?],
         })
     }
 
     /// Refuses an engagement setting in a scenario of another `kind`, where it would
     /// silently do nothing.
     pub(crate) fn refuse_engagement_settings(&self, doc: &Document, kind: &str) -> Result<()> {
-        let settings = [&self.suppression_recovery, &self.side_broken];
+        let settings = [&self.suppression_recovery, &self.side_broken, &self.infantry_beside_armour];
         let named: Vec<_> = settings.into_iter().zip(ENGAGEMENT_SETTINGS).collect();
         crate::setup::refuse_engagement_settings(doc, kind, &named)
     }

@@ -849,6 +849,14 @@ struct RawOutcome {
 }
 
 impl CloseAssault {
+    /// The index of the weapon class named `name`.
+    pub(crate) fn class(&self, name: &str) -> std::result::Result<usize, String> {
+        self.weapons
+            .iter()
+            .position(|w| w.name == name)
+            .ok_or_else(|| unknown("weapon class", name, self.weapons.iter().map(|w| w.name.as_str())))
+    }
+
     fn load(f: &TableFile) -> Result<Self> {
         let raw: RawCloseAssault = f.parse()?;
         let d = die(f, &raw.die, "die")?;

@@ -260,3 +260,34 @@ fn monte_carlo_twins(name: &str, text: &str, seed: u64) -> Vec<(String, f64)> {
     }
     fits
 }
+
+#[test]
+fn first_names_a_side_and_is_refused_where_fire_is_simultaneous() {
+    use crate::common::cli::{assert_contains, assert_located, place, scenario_error};
+    // A misspelt side.
+    let mc =
+        std::fs::read_to_string(crate::common::experiment_path("mc_engagement_panzer_iv_vs_shermans.toml")).unwrap();
+    let text = mc.replacen("[engagement]\n", "[engagement]\nfirst = \"Germnas\"\n", 1);
+    let (_d, path, line) = scenario_error("first.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"Germnas\"", 0));
+    assert_contains(&line, &["unknown side `Germnas`"]);
+    // Command Decision has no first side.
+    let text = shermans_vs_panther(10.0, 2).replacen("[engagement]\n", "[engagement]\nfirst = \"US\"\n", 1);
+    let (_d, path, line) = scenario_error("first_cd.toml", &text);
+    assert_located(&line, &path, &place(&text, "\"US\"", 0));
+    assert_contains(&line, &["simultaneous", "leave `first` out"]);
+}
+
+#[test]
+fn the_side_named_first_plays_first_whatever_the_listing() {
+    // Mission Command's shipped Panzer IVs against Shermans: played with the other side
+    // first, the odds move (the side that shoots first hits first).
+    let mc =
+        std::fs::read_to_string(crate::common::experiment_path("mc_engagement_panzer_iv_vs_shermans.toml")).unwrap();
+    let doc: toml::Table = mc.parse().unwrap();
+    let second = doc["side"].as_array().unwrap()[1]["name"].as_str().unwrap().to_string();
+    let listed = Exact::of("listed first plays first", &mc).by_label();
+    let other = mc.replacen("[engagement]\n", &format!("[engagement]\nfirst = \"{second}\"\n"), 1);
+    let other = Exact::of("second side plays first", &other).by_label();
+    assert_ne!(listed, other, "who plays first should matter in a fight of player turns");
+}

@@ -218,6 +218,8 @@ pub struct Skirmish {
     /// The bound on distinct fields (CoC-E9): the exact solver is tried only within
     /// [`EXACT_FIELDS`].
     bound: u64,
+    /// The side that takes Phase 1.
+    first: usize,
 }
 
 /// The most distinct fields an engagement may be able to reach for the exact solver
@@ -431,7 +433,7 @@ impl Battle for Skirmish {
     fn initial(&self) -> FieldOf<Self> {
         crate::engagement::Field {
             sides: SIDES.map(|s| Force {
-                companies: vec![ForceState { force_morale: self.start[s], active: s == 0 }],
+                companies: vec![ForceState { force_morale: self.start[s], active: s == self.first }],
                 units: self.layout.sides[s].group_of.iter().map(|&g| self.settle(self.entries[s][g].start)).collect(),
             }),
         }
@@ -577,7 +579,7 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
     let t = &tables.shooting;
     let mut notes = vec![format!(
         "one turn is one Phase: the active side rolls its Command Dice, its activated Teams and Sections fire in the order listed, and its 6s say who takes the next Phase; the {} side takes Phase 1; range {}",
-        setup.layout.sides[0].name,
+        setup.layout.sides[setup.first].name,
         setup.schedule.describe(INCHES)
     )];
     let bands: Vec<&str> = t.to_hit.iter().map(|(b, ..)| b.as_str()).collect();
@@ -818,6 +820,7 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
     let [c0, c1]: [Command; 2] = command.try_into().unwrap_or_else(|_| unreachable!("two sides"));
     let bound = field_bound(&entries, &setup.layout, &start, &thresholds, rally != Rally::Never, setup.turns);
     let battle = Skirmish {
+        first: setup.first,
         layout: setup.layout,
         schedule: setup.schedule,
         entries,

@@ -2,7 +2,7 @@
 //! Play") as far as they touch shooting, unit by unit.
 //!
 //! Each game turn:
-//! 1. First player turn (the side listed first): each of its units in order, unless
+//! 1. First player turn (the side named `first`, or listed first): each of its units in order, unless
 //!    destroyed or suppressed ("A suppressed is temporarily immobilised and may not
 //!    move, shoot or melee attack"), picks a target by the scenario's policy and fires
 //!    every direct fire weapon that reaches and can harm it ("either all its direct
@@ -41,7 +41,7 @@ use crate::engagement::markov::MAX_STATES;
 use crate::engagement::scenario::{self, NamedCompany};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
-use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, turn_order};
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
@@ -145,6 +145,8 @@ pub struct CcBattle {
     armour_zoc: ArmourZoc,
     /// Whether the field's conditions are few enough for the exact solver (CC-E8).
     exact_in_reach: bool,
+    /// The sides in the order they play their player turns.
+    order: [usize; 2],
 }
 
 /// The target's state as a fire action starts from it.
@@ -260,7 +262,7 @@ impl Battle for CcBattle {
 
     fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams) {
         let r = self.schedule.index(turn);
-        for side in SIDES {
+        for side in self.order {
             for u in 0..field.sides[side].units.len() {
                 if field.sides[side].units[u].left == 0 {
                     continue;
@@ -303,7 +305,7 @@ impl Battle for CcBattle {
         }
         let r = self.schedule.index(turn);
         let mut dist = Dist::certain(field.clone());
-        for side in SIDES {
+        for side in self.order {
             for u in 0..field.sides[side].units.len() {
                 dist = dist.then_within(MAX_STATES, |f| {
                     let mut g = f.clone();
@@ -498,7 +500,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let armoured = units.each_ref().map(|side| side.iter().map(|(_, t)| t.armour.is_some()).collect::<Vec<_>>());
     let adjacent: Vec<bool> = ranges.iter().map(|&r| r == 1).collect();
     let mut notes = vec![format!(
-        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; suppressed units recover: {}",
+        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; suppressed units recover: {}; {} plays first",
         setup.turns,
         setup.schedule.describe(HEXES),
         setup.targets,
@@ -512,7 +514,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                 format!("on a d{} at or over the quality's close assault hit score", tables.close_assault.die.sides()),
             Recovery::Always => "always".into(),
             Recovery::Never => "never".into(),
-        }
+        },
+        setup.layout.sides[setup.first].name
     )];
     // Overwatch fire answers movement in the enemy's player turn ("A unit on overwatch
     // can fire at enemy units, during the enemy player turn"); an engagement has no
@@ -593,6 +596,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         ));
     }
     let battle = CcBattle {
+        order: turn_order(setup.first),
         exact_in_reach: conditions.is_some(),
         layout: setup.layout,
         schedule: setup.schedule,

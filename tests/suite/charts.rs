@@ -696,9 +696,17 @@ fn run_writes_an_engagements_charts_beside_its_frames() {
     let turns = summary["measures"].as_array().expect("measures").iter().find(|m| m["name"] == "turns");
     let bins = turns.expect("a turns measure")["outcomes"].as_array().expect("outcomes").len();
     assert_eq!(whiskers(&svg("turns")).len(), bins);
-    // Each unit's first edge (0 left) is uncertain, its top certain: two whiskers, and
-    // the legend's.
-    assert_eq!(whiskers(&svg("survivors")).len(), 3);
+    // A unit's first edge (0 left) gets a whisker where it was seen in some trials and
+    // not all (the Panther is destroyed in about 3 of 10,000 duels, so often in none
+    // of these 2,000), its top edge is certain; and the legend has one.
+    let uncertain = summary["measures"]
+        .as_array()
+        .expect("measures")
+        .iter()
+        .filter(|m| m["name"].as_str().is_some_and(|n| n.starts_with("survivors_")))
+        .filter(|m| (1..2000).contains(&m["counts"][0].as_u64().expect("a count")))
+        .count();
+    assert_eq!(whiskers(&svg("survivors")).len(), uncertain + 1);
     assert!(has_text(&svg("survivors"), "95% interval of each edge"));
 
     // The cumulative line steps up, never down, left to right, one step per turn.

@@ -651,6 +651,10 @@ min_range = 6
 turns = 30
 end = ["eliminated"]
 
+# Without rallying, Shock is bounded and the exact solver is tried (CoC-E9).
+[settings]
+rally = "never"
+
 [[side]]
 name = "British"
 [[side.company]]

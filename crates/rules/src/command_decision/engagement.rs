@@ -297,7 +297,6 @@ impl CdBattle {
     /// stand's choice is the one it makes from the field as the phase began. In
     /// contact (CD-E12) a rallying stand fires too, and only one personnel stand
     /// close assaults each AFV: `assaulted` marks the enemy AFVs already taken.
-    #[allow(clippy::too_many_arguments)]
     fn shot(
         &self,
         field: &FieldOf<Self>,
@@ -323,9 +322,9 @@ impl CdBattle {
         let foe = enemy(side);
         let enemy_force = &field.sides[foe];
         let afv = |t: usize| self.kinds[foe][self.layout.sides[foe].group_of[t]].afv;
-        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| {
-            !enemy_force.units[t].eliminated && !(assaults && afv(t) && assaulted.taken(t))
-        })?;
+        // An AFV another of the side's stands close assaults is not this one's to take.
+        let taken = |t: usize| assaults && afv(t) && assaulted.taken(t);
+        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| !(enemy_force.units[t].eliminated || taken(t)))?;
         if assaults && afv(t) {
             assaulted.take(t);
         }

@@ -99,6 +99,10 @@ fn grid() -> Vec<(String, String)> {
     // so the compiled chain draws from 128-bit columns.
     let text = std::fs::read_to_string("experiments/cd_engagement_shermans_vs_panther.toml").unwrap();
     cases.push(("three shermans vs panther, 128-bit turns".into(), text));
+    // The shipped assault on a bunker: closing to contact, close assault by engineers
+    // and the end of demoralized companies in contact (CD-E12).
+    let text = std::fs::read_to_string("experiments/cd_engagement_engineers_storm_a_bunker.toml").unwrap();
+    cases.push(("engineers storm a bunker, in contact from turn 3".into(), text));
     cases
 }
 

@@ -2,7 +2,10 @@
 //! of duels and small fights, hand-computed odds, determinism across threads, and bad
 //! input through the binary.
 
-use crate::common::cli::{assert_contains, assert_located, assert_placed_in, place, replace_once, scenario_error};
+use crate::common::cli::{
+    assert_contains, assert_located, assert_names_file_maybe_placed, assert_placed_in, place, replace_once,
+    scenario_error,
+};
 use crate::common::exact::Exact;
 use crate::common::grid::{Family, grid_trials};
 use combat_odds_core::dice::Ratio;
@@ -103,6 +106,37 @@ fn grid() -> Vec<(String, String)> {
     // and the end of demoralized companies in contact (CD-E12).
     let text = std::fs::read_to_string("experiments/cd_engagement_engineers_storm_a_bunker.toml").unwrap();
     cases.push(("engineers storm a bunker, in contact from turn 3".into(), text));
+    // The shipped mortars covering an advance: a battery's mission (response, burst
+    // over an entry, suppression, ammunition running out) and opportunity fire.
+    let text = std::fs::read_to_string("experiments/cd_engagement_mortars_cover_the_advance.toml").unwrap();
+    cases.push(("mortars cover the advance".into(), text));
+    // Prep fire by a Sherman's HE at infantry in cover, who hold their fire for the
+    // opportunity phase; the Sherman's second company advances hastily.
+    let text = engagement(
+        &head(12.0, 2.0, 6.0, 5, ""),
+        [
+            (
+                "Armour",
+                7,
+                &[
+                    unit(
+                        "Sherman HE",
+                        "quality = \"regular\"\nweapon = \"us_75mm_m3_he\"\nmount = \"tank\"\nvehicle = \"m4_sherman\"\nfires_in = \"prep\"",
+                    ),
+                    unit("Riflemen", "quality = \"regular\"\nweapon = \"rifle_platoon\"\norder = \"hasty_advance\""),
+                ],
+            ),
+            (
+                "Infantry",
+                6,
+                &[unit(
+                    "HMG",
+                    "quality = \"experienced\"\nweapon = \"hmg_platoon\"\ntarget_modifiers = [\"medium_cover\"]\nfires_in = \"opportunity\"",
+                )],
+            ),
+        ],
+    );
+    cases.push(("prep fire and op fire".into(), text));
     cases
 }
 
@@ -318,6 +352,102 @@ fn demoralized_stands_in_contact_with_an_unpinned_enemy_are_eliminated() {
     assert!(!want.is_zero());
 }
 
+/// A stand whose fire reaches 40 in. and never hits (hit number 0): it keeps a side in
+/// the fight while only the other fire decides.
+const SPOTTER: &str = "quality = \"regular\"\nweapon_data = { rof = \"1\", \
+    close = { range = 10, hit = 0, anti_armour = \"-\" }, medium = { range = 20, hit = 0, anti_armour = \"-\" }, \
+    long = { range = 30, hit = 0, anti_armour = \"-\" }, extreme = { range = 40, hit = 0, anti_armour = \"-\" } }";
+
+/// A battery of one regular stand (ROF 1, no caliber so no ammunition check) whose
+/// HE value is `he`, with its burst over `under`, and `extra` keys.
+fn battery(he: i32, under: &str, extra: &str) -> String {
+    format!(
+        "[[side.battery]]\nname = \"Mortars\"\nquality = \"regular\"\nartillery = \"organic\"\n\
+         weapon_data = {{ rof = \"1\", close = {{ range = 10, hit = 0, anti_armour = \"H\" }}, \
+         medium = {{ range = 20, hit = 0, anti_armour = \"H\" }}, long = {{ range = 30, hit = 0, anti_armour = \"H\" }}, \
+         extreme = {{ range = 40, hit = 0, anti_armour = \"H\" }}, idf = {{ burst = 1, he = {he} }} }}\n\
+         under_burst = [{under}]\n{extra}\n"
+    )
+}
+
+/// One turn at 16 in., in the open, morale 20 (no check can fail), ended only by
+/// elimination: side A holding `a`, side B holding `b`.
+fn one_turn(a: &[String], b: &[String]) -> String {
+    engagement(&head(16.0, 0.0, 0.0, 1, &format!("end = [\"eliminated\"]{IN_THE_OPEN}")), [("A", 20, a), ("B", 20, b)])
+}
+
+#[test]
+fn a_battery_rolls_its_response_once_for_every_stand_under_its_burst() {
+    // Organic artillery responds on a d10 at or below 5: 1/2. On arrival each of the
+    // two stands under the burst takes one attack at HE value 4 (4/10) and a hit
+    // eliminates a regular stand on 7+ (4/10): 4/25 each, independently. One response
+    // for the mission:
+    //   both gone = 1/2 (4/25)^2             = 8/625
+    //   one gone  = 1/2 * 2 (4/25)(21/25)     = 84/625
+    //   none gone = 1/2 + 1/2 (21/25)^2       = 533/625
+    // (a response rolled stand by stand would give both gone 1/4 (4/25)^2 = 4/625; a
+    // burst on one stand alone, one gone 1/2 * 4/25 = 50/625).
+    let text = one_turn(
+        &[unit("Spotters", SPOTTER), battery(4, "\"Riflemen\"", "")],
+        &[unit("Riflemen", &format!("{SPOTTER}\ncount = 2"))],
+    );
+    let e = Exact::of("a battery over two stands", &text);
+    assert_eq!(e.p("survivors_riflemen", "0"), ratio(8, 625));
+    assert_eq!(e.p("survivors_riflemen", "1"), ratio(84, 625));
+    assert_eq!(e.p("survivors_riflemen", "2"), ratio(533, 625));
+    assert_eq!(e.p("winner", "A"), ratio(8, 625));
+}
+
+#[test]
+fn every_stand_under_an_arriving_mission_is_suppressed_for_the_turn() {
+    // A self-observed mission always arrives; at HE value -10 it never hits, but MG B
+    // is in its template and suppressed: its fire at MG A hits on 4 - 2 = 2, so MG A
+    // falls with 1 - (1 - 2/10 * 4/10)^3 = 1 - 12167/15625 = 3458/15625 (unsuppressed
+    // 6364/15625, as in the HMG duel). MG A's own fire is untouched: 6364/15625.
+    let text = one_turn(&[unit("MG A", HMG), battery(-10, "\"MG B\"", "self_observed = true")], &[unit("MG B", HMG)]);
+    let e = Exact::of("a mission that only suppresses", &text);
+    assert_eq!(e.p("survivors_mg_a", "0"), ratio(3458, 15625));
+    assert_eq!(e.p("survivors_mg_b", "0"), ratio(6364, 15625));
+}
+
+#[test]
+fn opportunity_fire_strips_cover_from_a_hasty_advance_but_not_a_cautious_one() {
+    // MG A holds and fires in the Opportunity Fire Phase: ROF 3 +1 op fire = 4 dice.
+    // "Any stand moving in cover under a cautious advance order receives the benefit
+    // of cover. All other stands moving in cover do not": in medium cover (-2),
+    //   hasty advance:    hit 4,     1 - (21/25)^4 = 196144/390625
+    //   cautious advance: hit 4 - 2, 1 - (23/25)^4 = 110784/390625
+    for (order, kill) in [("hasty_advance", 196_144), ("cautious_advance", 110_784)] {
+        let text = one_turn(
+            &[unit("MG A", &format!("{HMG}\nfires_in = \"opportunity\""))],
+            &[unit("Riflemen", &format!("{SPOTTER}\ntarget_modifiers = [\"medium_cover\"]\norder = \"{order}\""))],
+        );
+        let e = Exact::of(&format!("op fire at a {order}"), &text);
+        assert_eq!(e.p("survivors_riflemen", "0"), ratio(kill, 390_625), "{order}");
+    }
+}
+
+#[test]
+fn prep_fire_suppresses_its_target_and_the_firer_fires_no_more() {
+    // A's gun (H class, ROF 1, hit number 1) prep fires at MG B: eliminated with
+    // 1/10 * 4/10 = 1/25, and suppressed whatever the roll. MG B, if left, fires in the
+    // General Fire Phase at 4 - 2 = 2: the gun falls with 24/25 * (1 - (23/25)^3) =
+    // 24/25 * 3458/15625 = 82992/390625. The gun does not fire again, so MG B still
+    // falls with 1/25. Fired in the general phase instead, both fire at once unsuppressed:
+    // the gun falls with 6364/15625.
+    let gun = "quality = \"regular\"\nweapon_data = { rof = \"1\", \
+        close = { range = 10, hit = 1, anti_armour = \"H\" }, medium = { range = 20, hit = 1, anti_armour = \"H\" }, \
+        long = { range = 30, hit = 1, anti_armour = \"H\" }, extreme = { range = 40, hit = 1, anti_armour = \"H\" } }";
+    for (phase, gun_falls, mg_falls) in [("prep", ratio(82_992, 390_625)), ("general", ratio(6364, 15625))]
+        .map(|(phase, gun)| (phase, gun, ratio(1, 25)))
+    {
+        let text = one_turn(&[unit("Gun", &format!("{gun}\nfires_in = \"{phase}\""))], &[unit("MG B", HMG)]);
+        let e = Exact::of(&format!("gun firing in {phase}"), &text);
+        assert_eq!(e.p("survivors_gun", "0"), gun_falls, "{phase}");
+        assert_eq!(e.p("survivors_mg_b", "0"), mg_falls, "{phase}");
+    }
+}
+
 fn base() -> String {
     hmg_duel(3)
 }
@@ -387,6 +517,108 @@ fn companies_are_required_and_named_correctly() {
     let (_d, path, line) = scenario_error("badcompany.toml", &text);
     assert_located(&line, &path, &place(&text, "\"A compnay\"", 0));
     assert_contains(&line, &["unknown company `A compnay`", "did you mean `A company`?"]);
+}
+
+/// The shipped mortars covering an advance, with `from` replaced by `to` once.
+fn mortars(from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string("experiments/cd_engagement_mortars_cover_the_advance.toml").unwrap();
+    replace_once(&text, from, to)
+}
+
+#[test]
+fn orders_and_fire_phases_are_checked_where_they_are_written() {
+    let cases = [
+        (
+            "order = \"cautious_advance\"",
+            "order = \"cautios_advance\"",
+            "\"cautios_advance\"",
+            &["unknown order `cautios_advance`", "did you mean `cautious_advance`?"][..],
+        ),
+        (
+            "order = \"cautious_advance\"",
+            "order = \"cautious_advance\"\nfires_in = \"opportunity\"",
+            "\"opportunity\"\n\n[[side.battery",
+            &[
+                "unit `Rifle platoon`",
+                "only stands under a Hold order fire in prep or opportunity fire",
+                "order = \"hold\"",
+            ],
+        ),
+        (
+            "fires_in = \"opportunity\"\n\n[[side.unit]]\nname = \"HMG",
+            "fires_in = \"prep\"\n\n[[side.unit]]\nname = \"HMG",
+            "\"prep\"",
+            &[
+                "unit `Rifle platoon in the trenches`",
+                "prep fire always consists of H class or HC",
+                "fires_in = \"opportunity\"",
+            ],
+        ),
+        (
+            "order = \"cautious_advance\"",
+            "order = \"disengage\"\nmount = \"tank\"\nvehicle = \"m4_sherman\"",
+            "\"disengage\"",
+            &["fires only in physical contact", "close assault by personnel", "another order"],
+        ),
+        (
+            "order = \"cautious_advance\"",
+            "firing_modifiers = [\"hasty_advance\"]",
+            "\"hasty_advance\"]",
+            &["`hasty_advance` is set by the engagement from the unit's `order`"],
+        ),
+    ];
+    for (from, to, at, want) in cases {
+        let text = mortars(from, to);
+        let (_d, path, line) = scenario_error("orders.toml", &text);
+        assert_located(&line, &path, &place(&text, at, 0));
+        assert_contains(&line, want);
+    }
+}
+
+#[test]
+fn a_battery_names_the_enemy_entries_under_its_burst() {
+    let under = "under_burst = [\"HMG in the trenches\"]";
+    for (to, at, want) in [
+        (
+            "under_burst = [\"HMG in the trench\"]",
+            "\"HMG in the trench\"",
+            &["unknown unit entry of side `Defenders` `HMG in the trench`", "did you mean `HMG in the trenches`?"][..],
+        ),
+        (
+            "under_burst = [\"Rifle platoon\"]",
+            "\"Rifle platoon\"]",
+            &["unknown unit entry of side `Defenders` `Rifle platoon`"],
+        ),
+        ("under_burst = []", "[]", &["`under_burst` names no unit entry", "side `Defenders`"]),
+        (
+            "under_burst = [\"HMG in the trenches\", \"HMG in the trenches\"]",
+            "\"HMG in the trenches\"]",
+            &["under the burst once"],
+        ),
+    ] {
+        let text = mortars(under, to);
+        let (_d, path, line) = scenario_error("battery.toml", &text);
+        assert_located(&line, &path, &place(&text, at, 0));
+        assert_contains(&line, want);
+    }
+    // A battery needs a weapon with indirect fire data, and the entry is required.
+    let text = mortars("weapon = \"us_81mm_mortar\"", "weapon = \"hmg_platoon\"");
+    let (_d, path, line) = scenario_error("noidf.toml", &text);
+    assert_names_file_maybe_placed(&line, &path);
+    assert_contains(&line, &["81mm mortar platoon", "no IDF data"]);
+    let text = mortars(&format!("{under}\n"), "");
+    let (_d, path, line) = scenario_error("nounder.toml", &text);
+    assert_names_file_maybe_placed(&line, &path);
+    assert_contains(&line, &["under_burst"]);
+}
+
+#[test]
+fn rulesets_whose_fights_play_no_batteries_refuse_one() {
+    let text = std::fs::read_to_string("experiments/mc_engagement_mortars_vs_farmhouse.toml").unwrap()
+        + "\n[[side.battery]]\nname = \"Guns\"\n";
+    let (_d, path, line) = scenario_error("mc_battery.toml", &text);
+    assert_names_file_maybe_placed(&line, &path);
+    assert_contains(&line, &["play no off-table batteries", "remove the [[side.battery]]"]);
 }
 
 /// `fire --format json` of the shipped three Shermans against a Panther, closed to

@@ -31,7 +31,7 @@ use super::dice_tables::Sixes;
 use super::tables::Tables;
 use combat_odds_core::dice::{D6, Ratio};
 use combat_odds_core::document::Document;
-use crate::engagement::scenario::{self, read};
+use crate::engagement::scenario::{self, NoSupport, read};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
@@ -435,6 +435,7 @@ impl Battle for Skirmish {
             sides: SIDES.map(|s| Force {
                 companies: vec![ForceState { force_morale: self.start[s], active: s == self.first }],
                 units: self.layout.sides[s].group_of.iter().map(|&g| self.settle(self.entries[s][g].start)).collect(),
+                supports_spent: Vec::new(),
             }),
         }
     }
@@ -571,7 +572,7 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, Vec<String>)> {
-    let setup = read::<RawUnit, RawForce>(doc, INCHES)?;
+    let setup = read::<RawUnit, RawForce, NoSupport>(doc, INCHES)?;
     let rest: RawRest = doc.parse()?;
     let settings = Settings::resolve(doc, &rest.settings, &tables.shooting)?;
     let wiped_out_after_breaking = rest.settings.wiped_out_after_breaking(doc)?;

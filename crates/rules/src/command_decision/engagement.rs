@@ -2,33 +2,42 @@
 //! combat, stand by stand and company by company.
 //!
 //! Each turn (seed 000 "Sequence of Play"):
-//! 1. Artillery phase: suppression markers come off; demoralized companies carry out
-//!    their Rally order ("Rally Orders": demoralized becomes shaken, and a rallying
-//!    company neither moves nor fires that turn).
+//! 1. Artillery phase: suppression markers come off; companies under a Rally order
+//!    recover a step ("Rally Orders", CD-E4, CD-E10) and fire that turn only in
+//!    contact. Each battery (`[[side.battery]]`) calls its mission: an artillery
+//!    response roll unless self-observed, then its burst attacks every stand under
+//!    it and suppresses them; the results land at the end of the phase (CD-E14).
 //! 2. Vehicles within 12 in. of a visible enemy personnel stand in cover are
 //!    suppressed ("Suppression" 3), -2 to their hit number.
-//! 3. General Fire: every stand that may fire picks its target by the scenario's
-//!    policy and fires; all fire is simultaneous and its results apply at the end of
-//!    the phase ("Combat"). A pinned company fires at -2; a demoralized one never
-//!    fires; a stand whose ammunition ran out fires no more (no resupply is in reach).
+//! 3. Prep fire, then opportunity fire: stands under a Hold order that the scenario
+//!    has fire in one of these phases (`fires_in`) do so unless pinned; H class and HC
+//!    fire there suppresses its targets; each phase's results land at its end
+//!    (CD-E13).
+//! 4. General Fire: every stand that may fire and has not fired this turn picks its
+//!    target by the scenario's policy and fires; all fire is simultaneous and its
+//!    results apply at the end of the phase ("Combat"). A pinned company fires at
+//!    -2; a demoralized one never fires; a stand whose ammunition ran out fires no
+//!    more (no resupply is in reach); an order's penalty applies (Orders Summary).
 //!    Each fire is the compiled direct fire of `fire` (Hit Results Chart, AP, the
 //!    natural-10 footnote, ammo depletion), so a shot here is a shot there.
-//! 4. Command and Morale: each company fired at, within 12 in. of the enemy, or that
+//! 5. Command and Morale: each company fired at, within 12 in. of the enemy, or that
 //!    saw a friendly company lose its last stand checks morale once, with its status,
 //!    stands forced back and eliminated this turn and the enemy within 12 in.; the
 //!    excess picks pinned, shaken, demoralized or eliminated ("Morale"). A pin comes
 //!    off after a morale phase passed or not required.
 //!
-//! Readings are CD-E1 to CD-E9 in docs/interpretations.md.
+//! Readings are CD-E1 to CD-E14 in docs/interpretations.md.
 
 use num_bigint::BigUint;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::catalogue::{Afv, AntiArmour, Catalogue, RawVehicle, RawWeapon};
+use super::catalogue::{Afv, AntiArmour, Catalogue, RawVehicle, RawWeapon, Weapon};
 use super::fire::{FireResolution, FireState};
 use super::quality::Quality;
-use super::scenario::{RawFirer, RawTarget, ScenarioFile, direct_fire_resolution};
+use super::scenario::{
+    RawArtillery, RawFirer, RawTarget, ScenarioFile, direct_fire_resolution, indirect_fire_resolution,
+};
 use super::settings::{DemoralizedCompanies, RawSettings, Settings, ShakenCompanies, StationaryPersonnel};
 use super::tables::{HitResult, Tables};
 use combat_odds_core::dice::D10;
@@ -42,6 +51,8 @@ use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
 use crate::ruleset::SetUp;
 use crate::setup::{choice, entry, named};
+use combat_odds_core::error::unknown;
+use combat_odds_core::tables::Side;
 
 /// Ranges are in inches (1 in. = 50 yards).
 const INCHES: &str = "in.";
@@ -49,13 +60,22 @@ const INCHES: &str = "in.";
 const CLOSE_PROXIMITY: f64 = 12.0;
 /// The target modifiers that put personnel in cover, for suppression of vehicles.
 const COVERS: [&str; 4] = ["light_cover", "medium_cover", "hard_cover", "fortification"];
+/// The target modifiers a stand moving in cover loses to opportunity fire unless
+/// under a Cautious Advance order (seed 000 "Opportunity Fire").
+const MOVING_LOSES: [&str; 5] = ["light_cover", "medium_cover", "hard_cover", "fortification", "afv_hull_down_or_bua"];
 /// Modifiers the engagement sets from a stand's condition, never named by the user.
-const FROM_CONDITION: [(&str, &str); 4] = [
+const FROM_CONDITION: [(&str, &str); 8] = [
     ("pinned", "the company's morale status"),
-    ("suppressed", "close proximity to enemy personnel in cover"),
+    ("suppressed", "close proximity to enemy personnel in cover, and prep, opportunity and indirect fire"),
     ("pinned_personnel", "the target company's morale status"),
     ("rally_regroup", "the Rally orders of the `demoralized_companies` and `shaken_companies` settings"),
+    ("hasty_advance", "the unit's `order`"),
+    ("disengage", "the unit's `order`"),
+    ("take_command", "the unit's `order`"),
+    ("op_fire", "the unit's `fires_in`"),
 ];
+/// The most batteries a side may call on.
+const MAX_BATTERIES: usize = 8;
 /// Morale rows the engagement applies by itself.
 const AUTOMATIC_MORALE: [(&str, &str); 7] = [
     ("pinned", "the company's status"),
@@ -86,9 +106,29 @@ pub(super) struct RawStand {
     aspect: Option<Spanned<String>>,
     #[serde(default)]
     target_modifiers: Vec<Spanned<String>>,
+    order: Option<Spanned<String>>,
+    fires_in: Option<Spanned<String>>,
 }
 
 scenario::unit_entry!(RawStand);
+
+/// A battery off the table (`[[side.battery]]`): the `[artillery]` of an
+/// `indirect_fire` scenario, and the enemy unit entries its burst covers.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawBattery {
+    name: Spanned<String>,
+    weapon: Option<Spanned<String>>,
+    weapon_data: Option<Spanned<RawWeapon>>,
+    quality: Spanned<String>,
+    stands: Option<Spanned<i64>>,
+    artillery: Spanned<String>,
+    #[serde(default)]
+    self_observed: bool,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+    under_burst: Spanned<Vec<Spanned<String>>>,
+}
 
 /// A company: its morale number and the morale modifiers that hold all engagement.
 #[derive(Deserialize)]
@@ -115,9 +155,73 @@ pub struct Stand {
     pub eliminated: bool,
     /// Out of ammunition (Ammo Depletion): it fires no more.
     pub depleted: bool,
-    /// The worst result of fire at it this phase (`None`: not fired at); cleared
+    /// The worst result of fire at it this turn (`None`: not fired at); cleared
     /// after the morale phase.
     pub hit: Option<HitResult>,
+    /// Suppressed by prep, opportunity or indirect fire this turn: -2 to its own
+    /// fire until the next artillery phase.
+    pub suppressed: bool,
+    /// Fired at this phase by fire that suppresses; suppressed when the phase ends.
+    pub suppression_lands: bool,
+    /// Fired in an earlier phase this turn: "may never fire in more than one phase".
+    pub fired: bool,
+}
+
+/// A stand's order (seed 001 "Orders Summary"), held for the whole fight (CD-E13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    Hold,
+    CautiousAdvance,
+    HastyAdvance,
+    Disengage,
+    TakeCommand,
+}
+
+impl Order {
+    const NAMES: [&'static str; 5] = ["hold", "cautious_advance", "hasty_advance", "disengage", "take_command"];
+    const ALL: [Order; 5] =
+        [Order::Hold, Order::CautiousAdvance, Order::HastyAdvance, Order::Disengage, Order::TakeCommand];
+
+    /// Whether the order moves the stand (the chart's "Basic Move Allowance"): a
+    /// moving stand is not stationary (CD-E11), loses its cover to opportunity fire
+    /// unless advancing cautiously, and a battery attacks it once a stand.
+    fn moves(self) -> bool {
+        matches!(self, Order::CautiousAdvance | Order::HastyAdvance | Order::Disengage)
+    }
+
+    /// The chart's General Fire penalty, as the card that gives it names it: "Yes
+    /// (-2)" for Hasty Advance (Direct Fire To-Hit Modifiers), "Yes(-2)*" for the rest.
+    fn general_fire_modifier(self) -> Option<&'static str> {
+        match self {
+            Order::HastyAdvance => Some("hasty_advance"),
+            Order::Disengage => Some("disengage"),
+            Order::TakeCommand => Some("take_command"),
+            Order::Hold | Order::CautiousAdvance => None,
+        }
+    }
+
+    /// The "*": "May only fire if in physical contact".
+    fn contact_only(self) -> bool {
+        matches!(self, Order::Disengage | Order::TakeCommand)
+    }
+}
+
+/// The direct fire phases of a turn, in order (seed 000 "Combat").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FirePhase {
+    Prep,
+    Opportunity,
+    General,
+}
+
+impl FirePhase {
+    const ALL: [FirePhase; 3] = [FirePhase::Prep, FirePhase::Opportunity, FirePhase::General];
+    const NAMES: [&'static str; 3] = ["prep", "opportunity", "general"];
+
+    /// The `phase` of a `fire` scenario.
+    fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
 }
 
 /// A company's morale status, in rising severity (seed 000 "Morale"). Shaken and
@@ -149,19 +253,26 @@ impl Morale {
 /// changes it: bit 0 the firer is pinned, bit 1 it is suppressed, bit 2 the target is
 /// pinned personnel; in close assault, bit 3 the firer is under a Rally order.
 pub(super) struct Shot {
-    variants: Vec<Variant>,
+    /// General fire, by condition.
+    general: Vec<Variant>,
+    /// Prep or opportunity fire (the firer's `fires_in`), by condition less the pin and
+    /// Rally bits (`condition >> 1`): pinned and rallying stands never fire early.
+    /// `None` where the firer cannot fire early at this target at this range.
+    early: Option<Vec<Variant>>,
 }
 
 struct Variant {
     fire: FireResolution,
     exact: Dist<(HitResult, bool), BigUint>,
+    /// Whether the target is suppressed, hit or not.
+    suppresses: bool,
 }
 
 impl Variant {
     fn new(fire: FireResolution) -> std::result::Result<Self, TooLarge> {
         let result = |s: &FireState| (s.worst.unwrap_or(HitResult::NoEffect), s.depleted);
         let exact = Dist::from_weights(fire.exact_state()?.iter().map(|(s, w)| (result(s), BigUint::from(*w))))?;
-        Ok(Variant { fire, exact })
+        Ok(Variant { suppresses: fire.suppresses(), fire, exact })
     }
 
     /// One literal fire: (worst result, ammunition depleted).
@@ -179,6 +290,17 @@ struct Kind {
     personnel_in_cover: bool,
     /// A personnel stand (mount `personnel`): in contact it close assaults.
     assaults: bool,
+    order: Order,
+    /// The phase before general fire it fires in (`fires_in`), if any.
+    early: Option<FirePhase>,
+}
+
+/// A battery off the table, compiled (CD-E14).
+struct Battery {
+    /// Success by artillery response die face; `None` when self-observed.
+    response: Option<[bool; 10]>,
+    /// Each enemy entry under the burst, with the mission's attacks on one of its stands.
+    under_burst: Vec<(usize, Variant)>,
 }
 
 /// The Morale chart folded to integers before the first turn.
@@ -228,6 +350,10 @@ pub struct CdBattle {
     morale: [Vec<i32>; 2],
     chart: MoraleChart,
     rally: Rally,
+    /// Per side, its batteries.
+    batteries: [Vec<Battery>; 2],
+    /// Whether any stand fires before the General Fire Phase.
+    early_fire: bool,
 }
 
 /// Which companies the battalion issues Rally orders to (settings
@@ -291,17 +417,22 @@ impl CdBattle {
         self.schedule.range(turn) <= CLOSE_PROXIMITY && self.living(&field.sides[foe], foe, |k| k.personnel_in_cover)
     }
 
-    /// The fire of stand `u` of `side` this phase, if it may fire and has a target:
+    /// The fire of stand `u` of `side` in `phase`, if it may fire and has a target:
     /// (target stand, compiled variant). Fire is simultaneous, and nothing a fire
-    /// changes (the target's hit, the firer's own ammunition) is read here, so each
-    /// stand's choice is the one it makes from the field as the phase began. In
-    /// contact (CD-E12) a rallying stand fires too, and only one personnel stand
-    /// close assaults each AFV: `assaulted` marks the enemy AFVs already taken.
+    /// changes (the target's hit and pending suppression, the firer's own ammunition)
+    /// is read here, so each stand's choice is the one it makes from the field as the
+    /// phase began. A stand fires in one phase a turn: a Hold stand in its `fires_in`
+    /// phase unless pinned ("Pinned stands may never conduct Prep Fire", "Pinned
+    /// units may never fire in the opportunity fire phase"), else in general fire
+    /// (CD-E13). In contact (CD-E12) a rallying stand fires too, and only one
+    /// personnel stand close assaults each AFV: `assaulted` marks the enemy AFVs
+    /// already taken. `suppressing`: the side's vehicles are suppressed this turn.
+    #[allow(clippy::too_many_arguments)]
     fn shot(
         &self,
         field: &FieldOf<Self>,
         (side, u): (usize, usize),
-        turn: u32,
+        (turn, phase): (u32, FirePhase),
         suppressing: bool,
         rallying: [u16; 2],
         assaulted: &mut Assaulted,
@@ -312,30 +443,166 @@ impl CdBattle {
         let force = &field.sides[side];
         let stand = force.units[u];
         let group = layout.group_of[u];
+        let kind = self.kinds[side][group];
         let company = layout.groups[group].company;
         let morale = force.companies[company];
         let rallies = rallying[side] & (1 << company) != 0;
-        let assaults = contact && self.kinds[side][group].assaults;
-        if stand.eliminated || stand.depleted || morale >= Morale::Demoralized || (rallies && !assaults) {
+        let assaults = contact && kind.assaults;
+        if stand.eliminated || stand.depleted || stand.fired || morale >= Morale::Demoralized || (rallies && !assaults)
+        {
+            return None;
+        }
+        let early = phase != FirePhase::General;
+        if early && (kind.early != Some(phase) || morale >= Morale::Pinned || rallies) {
             return None;
         }
         let foe = enemy(side);
         let enemy_force = &field.sides[foe];
-        let afv = |t: usize| self.kinds[foe][self.layout.sides[foe].group_of[t]].afv;
-        // An AFV another of the side's stands close assaults is not this one's to take.
+        let group_of = &self.layout.sides[foe].group_of;
+        let afv = |t: usize| self.kinds[foe][group_of[t]].afv;
+        let shot_at = |t: usize| self.fires.get(side, group, group_of[t], r);
+        // An AFV another of the side's stands close assaults is not this one's to take;
+        // in an early phase only targets it can fire at early are in reach.
         let taken = |t: usize| assaults && afv(t) && assaulted.taken(t);
-        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| !(enemy_force.units[t].eliminated || taken(t)))?;
+        let reach = |t: usize| !early || shot_at(t).is_some_and(|s| s.early.is_some());
+        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| {
+            !(enemy_force.units[t].eliminated || taken(t)) && reach(t)
+        })?;
         if assaults && afv(t) {
             assaulted.take(t);
         }
-        let target_group = self.layout.sides[foe].group_of[t];
         let target_pinned = enemy_force.companies[self.layout.sides[foe].company_of(t)] >= Morale::Pinned;
         let v = usize::from(morale >= Morale::Pinned)
-            | usize::from(suppressing) << 1
+            | usize::from((suppressing && kind.vehicle) || stand.suppressed) << 1
             | usize::from(target_pinned) << 2
             | usize::from(rallies) << 3;
-        let shot = self.fires.get(side, group, target_group, r).expect("targets are chosen within reach");
-        Some((t, &shot.variants[v]))
+        let shot = shot_at(t).expect("targets are chosen within reach");
+        match &shot.early {
+            Some(early_fire) if early => Some((t, &early_fire[v >> 1])),
+            _ => Some((t, &shot.general[v])),
+        }
+    }
+
+    /// One phase of direct fire, rolled: every stand's choice is made and its fire
+    /// landed stand by stand, then the phase's results apply.
+    fn fire_phase(&self, field: &mut FieldOf<Self>, when: (u32, FirePhase), suppressing: [bool; 2], rallying: [u16; 2], streams: &mut Streams) {
+        for side in SIDES {
+            let mut assaulted = Assaulted::default();
+            for u in 0..field.sides[side].units.len() {
+                if let Some((t, v)) = self.shot(field, (side, u), when, suppressing[side], rallying, &mut assaulted) {
+                    let result = v.roll(streams);
+                    Self::land(field, (side, u, t), v, result);
+                }
+            }
+        }
+        Self::end_of_phase(field);
+    }
+
+    /// One phase of direct fire from `start`, as a distribution.
+    fn fire_phase_exact(
+        &self,
+        start: &FieldOf<Self>,
+        when: (u32, FirePhase),
+        suppressing: [bool; 2],
+        rallying: [u16; 2],
+    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        let mut fired = Dist::certain(start.clone());
+        for side in SIDES {
+            let mut assaulted = Assaulted::default();
+            for u in 0..start.sides[side].units.len() {
+                if let Some((t, v)) = self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted) {
+                    fired = fired.combine(&v.exact, |f, r| {
+                        let mut f = f.clone();
+                        Self::land(&mut f, (side, u, t), v, *r);
+                        f
+                    })?;
+                }
+            }
+        }
+        Ok(fired.map(|f| {
+            let mut f = f.clone();
+            Self::end_of_phase(&mut f);
+            f
+        }))
+    }
+
+    /// The enemy stands still on the table under battery `b` of `side`, each with the
+    /// mission's attacks on it; none when the battery is out of ammunition.
+    fn under_burst<'s, 'f>(
+        &'s self,
+        field: &'f FieldOf<Self>,
+        side: usize,
+        b: usize,
+    ) -> impl Iterator<Item = (usize, &'s Variant)> + use<'s, 'f> {
+        let foe = enemy(side);
+        let spent = field.sides[side].supports_spent[b];
+        self.batteries[side][b]
+            .under_burst
+            .iter()
+            .filter(move |_| !spent)
+            .flat_map(move |(g, v)| self.layout.sides[foe].groups[*g].units.clone().map(move |t| (t, v)))
+            .filter(move |&(t, _)| !field.sides[foe].units[t].eliminated)
+    }
+
+    /// The Artillery Phase's missions, rolled (CD-E14): each battery with a stand under
+    /// its burst rolls its response, and on arrival attacks every such stand.
+    fn artillery(&self, field: &mut FieldOf<Self>, streams: &mut Streams) {
+        for side in SIDES {
+            for (b, battery) in self.batteries[side].iter().enumerate() {
+                let targets: Vec<(usize, &Variant)> = self.under_burst(field, side, b).collect();
+                if targets.is_empty() {
+                    continue;
+                }
+                if battery.response.is_some_and(|ok| !ok[D10.roll(&mut streams.response) as usize - 1]) {
+                    continue;
+                }
+                for (t, v) in targets {
+                    let result = v.roll(streams);
+                    Self::burst(field, (side, b, t), v, result);
+                }
+            }
+        }
+        Self::end_of_phase(field);
+    }
+
+    /// The Artillery Phase's missions from `start`, as a distribution.
+    fn artillery_exact(&self, start: &FieldOf<Self>) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        let mut fired = Dist::certain(start.clone());
+        for side in SIDES {
+            for (b, battery) in self.batteries[side].iter().enumerate() {
+                let targets: Vec<(usize, &Variant)> = self.under_burst(start, side, b).collect();
+                if targets.is_empty() {
+                    continue;
+                }
+                let mission = |f: &FieldOf<Self>| {
+                    targets.iter().try_fold(Dist::certain(f.clone()), |acc, &(t, v)| {
+                        acc.combine(&v.exact, |f, r| {
+                            let mut f = f.clone();
+                            Self::burst(&mut f, (side, b, t), v, *r);
+                            f
+                        })
+                    })
+                };
+                fired = match battery.response {
+                    None => fired.try_then(mission)?,
+                    Some(ok) => fired.try_then(|f| {
+                        Dist::roll(D10, |face| ok[face as usize - 1])
+                            .try_then(|&arrived| if arrived { mission(f) } else { Ok(Dist::certain(f.clone())) })
+                    })?,
+                };
+            }
+        }
+        Ok(fired.map(|f| {
+            let mut f = f.clone();
+            Self::end_of_phase(&mut f);
+            f
+        }))
+    }
+
+    /// The direct fire phases a turn plays: prep and opportunity fire only when some
+    /// stand fires in them.
+    fn fire_phases(&self) -> &'static [FirePhase] {
+        if self.early_fire { &FirePhase::ALL } else { &[FirePhase::General] }
     }
 
     /// Whether the sides are in physical contact this turn: the range is 0 (CD-E12).
@@ -371,11 +638,36 @@ impl CdBattle {
         }
     }
 
-    /// One fire's result, applied at the end of the phase: the target keeps its worst.
-    fn land(field: &mut FieldOf<Self>, (side, u, t): (usize, usize, usize), (result, depleted): (HitResult, bool)) {
+    /// One fire's result, applied at the end of the phase: the target keeps its worst,
+    /// and fire that suppresses marks it to be suppressed when the phase ends.
+    fn land(field: &mut FieldOf<Self>, (side, u, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
         let target = &mut field.sides[enemy(side)].units[t];
         target.hit = target.hit.max(Some(result));
-        field.sides[side].units[u].depleted |= depleted;
+        target.suppression_lands |= v.suppresses;
+        let firer = &mut field.sides[side].units[u];
+        firer.depleted |= depleted;
+        firer.fired = true;
+    }
+
+    /// A mission's attacks on one stand under the burst of battery `b` of `side`: as
+    /// [`Self::land`], every stand in the template suppressed, and an ammunition
+    /// depletion taking the battery out for the rest of the fight (CD-E14).
+    fn burst(field: &mut FieldOf<Self>, (side, b, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
+        let target = &mut field.sides[enemy(side)].units[t];
+        target.hit = target.hit.max(Some(result));
+        target.suppression_lands |= v.suppresses;
+        field.sides[side].supports_spent[b] |= depleted;
+    }
+
+    /// The end of a fire phase: eliminated stands come off the table and suppression
+    /// lands ("The results of fire do not apply to a stand until the end of the fire
+    /// phase in which it received the fire"). The turn's hits stay on the stands for
+    /// the morale phase.
+    fn end_of_phase(field: &mut FieldOf<Self>) {
+        for stand in field.sides.iter_mut().flat_map(|f| f.units.iter_mut()) {
+            stand.eliminated |= stand.hit == Some(HitResult::Eliminated);
+            stand.suppressed |= std::mem::take(&mut stand.suppression_lands);
+        }
     }
 
     /// The end of the fire phase: eliminated stands come off, a company that lost its
@@ -421,10 +713,10 @@ impl CdBattle {
         checks
     }
 
-    /// Lands the fire phase's results on `side`: eliminated stands come off, and a
-    /// company left with no stand is eliminated at once (CD-E6: a side whose other
-    /// companies are demoralized is broken the same turn). Returns what its morale
-    /// phase reads.
+    /// Reads the turn's fire off `side`'s stands (their hits, suppression and who
+    /// fired are the turn's alone): a company left with no stand is eliminated at once
+    /// (CD-E6: a side whose other companies are demoralized is broken the same turn).
+    /// Returns what its morale phase reads.
     fn remove_losses(&self, field: &mut FieldOf<Self>, side: usize) -> Losses {
         let layout = &self.layout.sides[side];
         let force = &mut field.sides[side];
@@ -433,6 +725,8 @@ impl CdBattle {
         for (u, stand) in force.units.iter_mut().enumerate() {
             let c = layout.company_of(u);
             losses.fired_at[c] |= stand.hit.is_some();
+            stand.suppressed = false;
+            stand.fired = false;
             match stand.hit.take() {
                 Some(HitResult::Eliminated) => {
                     stand.eliminated = true;
@@ -516,6 +810,7 @@ impl Battle for CdBattle {
             sides: SIDES.map(|s| crate::engagement::Force {
                 companies: vec![Morale::Steady; self.layout.sides[s].companies.len()],
                 units: vec![Stand::default(); self.layout.sides[s].units()],
+                supports_spent: vec![false; self.batteries[s].len()],
             }),
         }
     }
@@ -552,15 +847,10 @@ impl Battle for CdBattle {
 
     fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams) {
         let rallying = self.rally(field);
-        for side in SIDES {
-            let suppressing = self.suppressed(field, side, turn);
-            let mut assaulted = Assaulted::default();
-            for u in 0..field.sides[side].units.len() {
-                if let Some((t, v)) = self.shot(field, (side, u), turn, suppressing, rallying, &mut assaulted) {
-                    let result = v.roll(streams);
-                    Self::land(field, (side, u, t), result);
-                }
-            }
+        let suppressing = SIDES.map(|side| self.suppressed(field, side, turn));
+        self.artillery(field, streams);
+        for &phase in self.fire_phases() {
+            self.fire_phase(field, (turn, phase), suppressing, rallying, streams);
         }
         let checks = self.checks(field, turn);
         for (side, c, morale) in each_check(&checks) {
@@ -577,19 +867,10 @@ impl Battle for CdBattle {
     ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
         let mut start = field.clone();
         let rallying = self.rally(&mut start);
-        let mut fired = Dist::certain(start.clone());
-        for side in SIDES {
-            let suppressing = self.suppressed(&start, side, turn);
-            let mut assaulted = Assaulted::default();
-            for u in 0..start.sides[side].units.len() {
-                if let Some((t, v)) = self.shot(&start, (side, u), turn, suppressing, rallying, &mut assaulted) {
-                    fired = fired.combine(&v.exact, |f, r| {
-                        let mut f = f.clone();
-                        Self::land(&mut f, (side, u, t), *r);
-                        f
-                    })?;
-                }
-            }
+        let suppressing = SIDES.map(|side| self.suppressed(&start, side, turn));
+        let mut fired = self.artillery_exact(&start)?;
+        for &phase in self.fire_phases() {
+            fired = fired.try_then(|f| self.fire_phase_exact(f, (turn, phase), suppressing, rallying))?;
         }
         let d10: Dist<u32, BigUint> = Dist::roll(D10, |face| face);
         fired.try_then(|f| {
@@ -618,7 +899,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CdBattle>, Vec<String>)> {
-    let setup = scenario::read::<RawStand, RawCompany>(doc, INCHES)?;
+    let setup = scenario::read::<RawStand, RawCompany, RawBattery>(doc, INCHES)?;
     if let Some(at) = setup.first_at {
         return Err(doc.error_at(
             at,
@@ -639,8 +920,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         }
     )];
     notes.push(
-        "not played (CD-E1): movement, prep and opportunity fire, indirect fire missions, and small-arms hits \
-         spread over the 4-inch target area; every stand fires in the General Fire Phase"
+        "not played (CD-E1): movement (the range schedule stands for it) and small-arms hits spread over the \
+         4-inch target area (each stand fires at one stand)"
             .to_string(),
     );
     let chart = &tables.morale_modifiers;
@@ -687,14 +968,24 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             }
             let vehicle = vehicle_of(doc, catalogue, raw)?;
             let covered = raw.target_modifiers.iter().any(|m| COVERS.contains(&m.get_ref().as_str()));
+            let assaults = vehicle.is_none() && raw.mount.as_ref().is_none_or(|m| m.get_ref() == "personnel");
+            let (order, early) = order_of(doc, catalogue, raw, assaults)?;
             kinds[side].push(Kind {
                 vehicle: vehicle.is_some(),
                 afv: vehicle.is_some_and(|a| a != Afv::Soft),
                 personnel_in_cover: vehicle.is_none() && covered,
-                assaults: vehicle.is_none() && raw.mount.as_ref().is_none_or(|m| m.get_ref() == "personnel"),
+                assaults,
+                order,
+                early,
             });
         }
     }
+    let early_fire = kinds.iter().flatten().any(|k| k.early.is_some());
+    // Prep, opportunity and indirect fire suppress; without them only vehicles are.
+    let suppressible = SIDES.map(|side| {
+        let foe = enemy(side);
+        kinds[foe].iter().any(|k| k.early.is_some()) || !setup.supports[foe].is_empty()
+    });
     let range_at = doc.parse::<RangeAt>()?.engagement.range.span();
     let mut shot_notes = Vec::new();
     let fires = Fires::build(
@@ -707,21 +998,15 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             let range = setup.schedule.ranges[r];
             let f = setup.units[side][firer].get_ref();
             let t = setup.units[enemy(side)][target].get_ref();
-            let weapon = match (&f.weapon, &f.weapon_data) {
-                (Some(n), None) => entry(doc, n, "weapon", &catalogue.weapons)?.clone(),
-                (None, Some(d)) => {
-                    d.get_ref().clone().resolve(&format!("{} weapon_data", f.name.get_ref()), doc, d.span().start)?
-                }
-                _ => {
-                    return Err(doc.error_at(
-                        f.name.span().start,
-                        format!("unit `{}`: give either `weapon` from the catalogue or a `weapon_data` table, not both or neither", f.name.get_ref()),
-                    ));
-                }
-            };
+            let weapon = weapon_of(doc, catalogue, f)?;
+            let (kind, aim) = (kinds[side][firer], kinds[enemy(side)][target]);
+            // "May only fire if in physical contact" (Orders Summary "*").
+            if kind.order.contact_only() && range > 0.0 {
+                return Ok(None);
+            }
             // In contact, personnel stands close assault with their "C" or closest band
             // (CD-E12); vehicles fire at range 0 as at any other.
-            let close_assault = range == 0.0 && kinds[side][firer].assaults;
+            let close_assault = range == 0.0 && kind.assaults;
             let band = match close_assault {
                 true => weapon.bands.first(),
                 // Beyond extreme range the fire has no effect: the stand cannot engage.
@@ -737,23 +1022,27 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             // Conditions that do not apply to this pair (suppression of personnel, a
             // pinned vehicle target) are set up as the same fire without them.
             let applies = 1
-                | usize::from(kinds[side][firer].vehicle) << 1
-                | usize::from(!kinds[enemy(side)][target].vehicle) << 2;
-            let conditions = if close_assault { 16 } else { 8 };
-            let mut variants = Vec::with_capacity(conditions);
-            for variant in 0..conditions {
+                | usize::from(kind.vehicle || suppressible[side]) << 1
+                | usize::from(!aim.vehicle) << 2;
+            // The fire in one phase under one condition (see [`Shot`]).
+            let compile = |phase: FirePhase, variant: usize| -> Result<(Variant, Vec<String>)> {
                 let v = variant & applies;
                 let at = f.name.span();
                 let mark = |name: &str| Spanned::new(at.clone(), name.to_string());
                 let mut firer = firer_of(f);
                 firer.modifiers.extend((v & 1 != 0).then(|| mark("pinned")));
                 firer.modifiers.extend((v & 2 != 0).then(|| mark("suppressed")));
-                // A rallying stand fires only in contact, at the Orders Summary's -2.
-                firer.modifiers.extend((variant & 8 != 0).then(|| mark("rally_regroup")));
-                let mut aim = target_of(t, settings.stationary_personnel);
+                // A rallying stand fires only in contact, at the Orders Summary's -2,
+                // which stands in for its own order's.
+                match variant & 8 != 0 {
+                    true => firer.modifiers.push(mark("rally_regroup")),
+                    false => firer.modifiers.extend(kind.order.general_fire_modifier().map(mark)),
+                }
+                let mut aim = target_of(t, aim.order, phase, settings.stationary_personnel);
                 aim.modifiers.extend((v & 4 != 0).then(|| mark("pinned_personnel")));
                 let file = ScenarioFile {
                     settings: raw_settings.clone(),
+                    phase: Some(Spanned::new(at.clone(), phase.name().to_string())),
                     range: (!close_assault).then(|| Spanned::new(range_at.clone(), range)),
                     close_assault: close_assault.then(|| Spanned::new(range_at.clone(), true)),
                     firer: Some(Spanned::new(at.clone(), vec![firer])),
@@ -761,20 +1050,48 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     ..ScenarioFile::default()
                 };
                 let (fire, lines) = direct_fire_resolution(doc, file, tables, catalogue)?;
+                let variant = Variant::new(fire).map_err(|_| {
+                    doc.error_at(f.name.span().start, format!("unit `{}`: too many dice for one fire", f.name.get_ref()))
+                })?;
+                Ok((variant, lines))
+            };
+            let note = |phase: FirePhase, lines: Vec<String>, notes: &mut Vec<String>| {
+                let at = if close_assault { "close assault".to_string() } else { format!("{range} {INCHES}") };
+                let phase = if phase == FirePhase::General { String::new() } else { format!(", {} fire", phase.name()) };
+                notes.push(format!("{} at {}, {at}{phase}:", f.name.get_ref(), t.name.get_ref()));
+                notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
+            };
+            let conditions = if close_assault { 16 } else { 8 };
+            let mut general = Vec::with_capacity(conditions);
+            for variant in 0..conditions {
+                let (fire, lines) = compile(FirePhase::General, variant)?;
                 if variant == 0 {
-                    let at = if close_assault { "close assault".to_string() } else { format!("{range} {INCHES}") };
-                    shot_notes.push(format!("{} at {}, {at}:", f.name.get_ref(), t.name.get_ref()));
-                    shot_notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
+                    note(FirePhase::General, lines, &mut shot_notes);
                 }
-                variants.push(Variant::new(fire).map_err(|_| {
-                    doc.error_at(
-                        f.name.span().start,
-                        format!("unit `{}`: too many dice for one fire", f.name.get_ref()),
-                    )
-                })?);
+                general.push(fire);
             }
-            let p_kill = variants[0].exact.probability(|(r, _)| *r == HitResult::Eliminated).to_f64();
-            Ok(Some((Shot { variants }, p_kill)))
+            // Early fire (CD-E13): never in contact (close assault is general fire), prep
+            // fire only with H class or HC, and no opportunity fire at a disengaging stand.
+            let early = match kind.early {
+                Some(phase)
+                    if range > 0.0
+                        && (phase != FirePhase::Prep || band.anti_armour.suppresses())
+                        && !(phase == FirePhase::Opportunity && aim.order == Order::Disengage) =>
+                {
+                    let mut fires = Vec::with_capacity(4);
+                    for variant in (0..8).step_by(2) {
+                        let (fire, lines) = compile(phase, variant)?;
+                        if variant == 0 {
+                            note(phase, lines, &mut shot_notes);
+                        }
+                        fires.push(fire);
+                    }
+                    Some(fires)
+                }
+                _ => None,
+            };
+            let p_kill = general[0].exact.probability(|(r, _)| *r == HitResult::Eliminated).to_f64();
+            Ok(Some((Shot { general, early }, p_kill)))
         },
     )?;
     notes.extend(shot_notes);
@@ -792,6 +1109,22 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             )));
         }
     }
+    let batteries = SIDES.map(|side| {
+        setup.supports[side]
+            .iter()
+            .map(|b| battery(doc, (tables, catalogue, &raw_settings), (&setup, &kinds), side, b, &mut notes)).collect::<Result<Vec<_>>>()
+    });
+    let [a, b] = batteries;
+    let batteries = [a?, b?];
+    for side in SIDES {
+        if batteries[side].len() > MAX_BATTERIES {
+            return Err(doc.error(format!(
+                "side `{}` calls on {} batteries; an engagement takes at most {MAX_BATTERIES} a side",
+                setup.layout.sides[side].name,
+                batteries[side].len()
+            )));
+        }
+    }
     let targeting = Targeting::new(setup.targets, &fires);
     let most = setup.layout.sides.iter().map(|s| s.units()).max().unwrap_or(0);
     let battle = CdBattle {
@@ -806,6 +1139,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             demoralized: settings.demoralized_companies == DemoralizedCompanies::Rally,
             shaken: settings.shaken_companies == ShakenCompanies::Rally,
         },
+        batteries,
+        early_fire,
     };
     Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }
@@ -834,15 +1169,19 @@ fn firer_of(s: &RawStand) -> RawFirer {
     }
 }
 
-/// The stand as a `[target]`. Nobody moves in an engagement, so under the
-/// `light_cover` reading (CD-E11) a personnel stand whose modifiers name no cover is
-/// fired at in light cover; it still does not suppress vehicles ([`Kind`] reads the
-/// scenario's own modifiers).
-fn target_of(s: &RawStand, stationary: StationaryPersonnel) -> RawTarget {
+/// The stand as a `[target]` of fire in `phase`. A personnel stand whose order holds
+/// it still and whose modifiers name no cover is fired at in light cover under the
+/// `light_cover` reading (CD-E11); it still does not suppress vehicles ([`Kind`] reads
+/// the scenario's own modifiers). A stand moving in cover keeps its cover against
+/// opportunity fire only under a Cautious Advance order (seed 000 "Opportunity Fire").
+fn target_of(s: &RawStand, order: Order, phase: FirePhase, stationary: StationaryPersonnel) -> RawTarget {
     let mut modifiers = s.target_modifiers.clone();
     let personnel = s.vehicle.is_none() && s.vehicle_data.is_none();
+    if phase == FirePhase::Opportunity && order.moves() && order != Order::CautiousAdvance {
+        modifiers.retain(|m| !MOVING_LOSES.contains(&m.get_ref().as_str()));
+    }
     let in_the_open = !modifiers.iter().any(|m| COVERS.contains(&m.get_ref().as_str()));
-    if stationary == StationaryPersonnel::LightCover && personnel && in_the_open {
+    if stationary == StationaryPersonnel::LightCover && personnel && in_the_open && !order.moves() {
         modifiers.push(Spanned::new(s.name.span(), "light_cover".to_string()));
     }
     RawTarget {
@@ -855,6 +1194,146 @@ fn target_of(s: &RawStand, stationary: StationaryPersonnel) -> RawTarget {
         modifiers,
         passengers: Vec::new(),
     }
+}
+
+/// The stand as the `[target]` of an indirect fire mission: moving when its order
+/// moves it (one attack a battery stand), with those of its modifiers the Indirect
+/// Fire To-Hit Modifiers list (light cover and hull down change no burst value).
+fn mission_target_of(s: &RawStand, order: Order, tables: &Tables) -> RawTarget {
+    let idf = &tables.indirect_fire;
+    let mut modifiers = s.target_modifiers.clone();
+    modifiers.retain(|m| idf.rows().iter().any(|r| r.name == *m.get_ref() && r.side == Some(Side::Target)));
+    RawTarget {
+        name: Some(s.name.get_ref().clone()),
+        quality: s.quality.clone(),
+        vehicle: s.vehicle.clone(),
+        vehicle_data: s.vehicle_data.clone(),
+        aspect: s.aspect.clone(),
+        moving: order.moves(),
+        modifiers,
+        passengers: Vec::new(),
+    }
+}
+
+/// The stand's weapon: from the catalogue or its inline data line.
+fn weapon_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Weapon> {
+    match (&s.weapon, &s.weapon_data) {
+        (Some(n), None) => Ok(entry(doc, n, "weapon", &catalogue.weapons)?.clone()),
+        (None, Some(d)) => d.get_ref().clone().resolve(&format!("{} weapon_data", s.name.get_ref()), doc, d.span().start),
+        _ => Err(doc.error_at(
+            s.name.span().start,
+            format!(
+                "unit `{}`: give either `weapon` from the catalogue or a `weapon_data` table, not both or neither",
+                s.name.get_ref()
+            ),
+        )),
+    }
+}
+
+/// The stand's order and the phase before general fire it fires in (CD-E13), checked
+/// against the Orders Summary and the prep fire rule.
+fn order_of(doc: &Document, catalogue: &Catalogue, s: &RawStand, assaults: bool) -> Result<(Order, Option<FirePhase>)> {
+    let name = choice(doc, s.order.as_ref(), "order", &Order::NAMES, "hold")?;
+    let order = Order::ALL[Order::NAMES.iter().position(|n| *n == name).expect("a listed order")];
+    let who = s.name.get_ref();
+    if order.contact_only() && !assaults {
+        let at = s.order.as_ref().map_or(0, |o| o.span().start);
+        return Err(doc.error_at(
+            at,
+            format!(
+                "unit `{who}`: a stand under `{name}` fires only in physical contact (Orders Summary \"Yes(-2)*\"), \
+                 which an engagement plays as close assault by personnel stands; give it another order"
+            ),
+        ));
+    }
+    let phase = choice(doc, s.fires_in.as_ref(), "fires_in", &FirePhase::NAMES, "general")?;
+    let phase = FirePhase::ALL[FirePhase::NAMES.iter().position(|n| *n == phase).expect("a listed phase")];
+    let at = s.fires_in.as_ref().map_or(0, |f| f.span().start);
+    if phase != FirePhase::General && order != Order::Hold {
+        return Err(doc.error_at(
+            at,
+            format!(
+                "unit `{who}`: only stands under a Hold order fire in prep or opportunity fire (Orders Summary); \
+                 set order = \"hold\" or leave `fires_in` out"
+            ),
+        ));
+    }
+    if phase == FirePhase::Prep && !weapon_of(doc, catalogue, s)?.bands.iter().any(|b| b.anti_armour.suppresses()) {
+        return Err(doc.error_at(
+            at,
+            format!(
+                "unit `{who}`: prep fire always consists of H class or HC ammunition [13.1.1], and its weapon has \
+                 none; set fires_in = \"opportunity\" or \"general\""
+            ),
+        ));
+    }
+    Ok((order, (phase != FirePhase::General).then_some(phase)))
+}
+
+/// Compiles a `[[side.battery]]` of `side`: its mission at each enemy entry under its
+/// burst, through the one path every indirect fire takes (CD-E14).
+fn battery(
+    doc: &Document,
+    (tables, catalogue, settings): (&Tables, &Catalogue, &RawSettings),
+    (setup, kinds): (&scenario::Setup<RawStand, RawCompany, RawBattery>, &[Vec<Kind>; 2]),
+    side: usize,
+    raw: &Spanned<RawBattery>,
+    notes: &mut Vec<String>,
+) -> Result<Battery> {
+    let b = raw.get_ref();
+    let foe = enemy(side);
+    let entries = &setup.layout.sides[foe];
+    let under = b.under_burst.get_ref();
+    if under.is_empty() {
+        return Err(doc.error_at(
+            b.under_burst.span().start,
+            format!(
+                "battery `{}`: `under_burst` names no unit entry; list the entries of side `{}` its burst covers",
+                b.name.get_ref(),
+                entries.name
+            ),
+        ));
+    }
+    for (i, n) in under.iter().enumerate() {
+        if under[..i].iter().any(|m| m.get_ref() == n.get_ref()) {
+            return Err(doc.error_at(n.span().start, format!("`{}` is under the burst once; name it once", n.get_ref())));
+        }
+    }
+    let artillery = RawArtillery {
+        name: Some(b.name.get_ref().clone()),
+        weapon: b.weapon.clone(),
+        weapon_data: b.weapon_data.clone(),
+        quality: b.quality.clone(),
+        stands: b.stands.clone(),
+        artillery: b.artillery.clone(),
+        self_observed: b.self_observed,
+        modifiers: b.modifiers.clone(),
+    };
+    let mut response = None;
+    let mut under_burst = Vec::with_capacity(under.len());
+    for name in under {
+        let names = entries.groups.iter().map(|g| g.name.as_str());
+        let g = entries.groups.iter().position(|g| g.name == *name.get_ref()).ok_or_else(|| {
+            doc.error_at(name.span().start, unknown(&format!("unit entry of side `{}`", entries.name), name.get_ref(), names))
+        })?;
+        let t = setup.units[foe][g].get_ref();
+        let file = ScenarioFile {
+            settings: settings.clone(),
+            artillery: Some(Spanned::new(raw.span(), artillery.clone())),
+            target: Some(Spanned::new(t.name.span(), mission_target_of(t, kinds[foe][g].order, tables))),
+            ..ScenarioFile::default()
+        };
+        let (fire, lines) = indirect_fire_resolution(doc, file, tables, catalogue)?;
+        notes.push(format!("battery {} at {}, under its burst:", b.name.get_ref(), t.name.get_ref()));
+        notes.extend(lines.into_iter().map(|l| format!("  {l}")));
+        let (arrives, fire) = fire.split_response();
+        response = arrives;
+        let fire = Variant::new(fire).map_err(|_| {
+            doc.error_at(b.name.span().start, format!("battery `{}`: too many dice for one mission", b.name.get_ref()))
+        })?;
+        under_burst.push((g, fire));
+    }
+    Ok(Battery { response, under_burst })
 }
 
 /// The stand's vehicle class, or `None` for personnel; checks its quality and aspect
@@ -880,6 +1359,7 @@ mod tests {
     use super::*;
     use crate::engagement::markov::lumping;
     use crate::ruleset::Load;
+    use combat_odds_core::dice::Ratio;
 
     /// Two Shermans against two Panthers closing from 24 in. to 8 in., each side
     /// spreading its fire.
@@ -907,8 +1387,8 @@ mod tests {
         lumping::engagement::<CdBattle>(&hmg_duel(settings), |doc| engagement(doc, m.tables(), m.catalogue()))
     }
 
-    /// P(B's stand is hit at all) in turn 1 from `field`.
-    fn p_b_fired_on(e: &Engagement<CdBattle>, field: &FieldOf<CdBattle>) -> combat_odds_core::dice::Ratio {
+    /// P(B's stand is eliminated) in turn 1 from `field`.
+    fn p_b_eliminated(e: &Engagement<CdBattle>, field: &FieldOf<CdBattle>) -> Ratio {
         let next = e.battle().turn_exact(field, 1).expect("a turn of two stands");
         next.probability(|f| f.sides[1].units[0].eliminated)
     }
@@ -923,7 +1403,7 @@ mod tests {
             let e = duel(&format!("shaken_companies = \"{setting}\"\nstationary_personnel = \"in_the_open\""));
             let mut field = e.battle().initial();
             field.sides[0].companies[0] = Morale::Shaken;
-            assert_eq!(!p_b_fired_on(&e, &field).is_zero(), a_fires, "{setting}");
+            assert_eq!(!p_b_eliminated(&e, &field).is_zero(), a_fires, "{setting}");
             if !a_fires {
                 let next = e.battle().turn_exact(&field, 1).expect("a turn of two stands");
                 // A's check (morale 20 - 2 pinned - 2 per stand lost) always passes,
@@ -942,8 +1422,28 @@ mod tests {
         // 1 - (1 - 12/100)^3 = 1 - 10648/15625 = 4977/15625.
         for (setting, kill) in [("", 4977), ("stationary_personnel = \"in_the_open\"", 6364)] {
             let e = duel(setting);
-            let p = p_b_fired_on(&e, &e.battle().initial());
-            assert_eq!(p, combat_odds_core::dice::Ratio::new(kill, 15625), "{setting:?}");
+            let p = p_b_eliminated(&e, &e.battle().initial());
+            assert_eq!(p, Ratio::new(kill, 15625), "{setting:?}");
+        }
+    }
+
+    #[test]
+    fn a_pinned_stand_holds_its_opportunity_fire_for_the_general_phase() {
+        // Both MGs hold for opportunity fire; A starts pinned, so it fires in the
+        // General Fire Phase, after B's op fire has landed. B's op fire: ROF 3 +1 = 4
+        // dice at 4 -1 pinned personnel = 3, a hit eliminating on 7+: 3/25 a die, A
+        // left with (22/25)^4 = 234256/390625. A's general fire: 3 dice at 4 -2 pinned
+        // = 2: 1 - (23/25)^3 = 3458/15625. Both fired in one phase, B would fall with
+        // 3458/15625 alone.
+        let e = duel("stationary_personnel = \"in_the_open\"");
+        let text = hmg_duel("stationary_personnel = \"in_the_open\"")
+            .replace("weapon = \"hmg_platoon\"\n", "weapon = \"hmg_platoon\"\nfires_in = \"opportunity\"\n");
+        let m = super::super::CommandDecision::load(None).expect("embedded tables load");
+        let op = lumping::engagement::<CdBattle>(&text, |doc| engagement(doc, m.tables(), m.catalogue()));
+        for (e, want) in [(&op, Ratio::new(234_256 * 3458, 390_625 * 15_625)), (&e, Ratio::new(3458, 15_625))] {
+            let mut field = e.battle().initial();
+            field.sides[0].companies[0] = Morale::Pinned;
+            assert_eq!(p_b_eliminated(e, &field), want);
         }
     }
 

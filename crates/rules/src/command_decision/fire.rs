@@ -282,6 +282,19 @@ impl FireResolution {
 }
 
 impl FireResolution {
+    /// Whether a target fired at is suppressed (DF H/HC in prep or op fire; IDF).
+    pub fn suppresses(&self) -> bool {
+        self.suppresses
+    }
+
+    /// The artillery response roll taken out, and the fire as it lands once the
+    /// mission has arrived: an engagement rolls a battery's response once a turn for
+    /// every stand under its burst.
+    pub fn split_response(self) -> (Option<[bool; 10]>, FireResolution) {
+        let landed = FireResolution::new(self.volleys, None, self.passengers, self.suppresses);
+        (self.response, landed)
+    }
+
     /// A block of trials of `P` packs each, side by side (see [`Lanes`]).
     ///
     /// The block's outputs are drawn first, every to-hit and effect die of every trial

@@ -64,19 +64,19 @@ pub(super) struct RawFirer {
     pub(super) modifiers: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawArtillery {
-    name: Option<String>,
-    weapon: Option<Spanned<String>>,
-    weapon_data: Option<Spanned<RawWeapon>>,
-    quality: Spanned<String>,
-    stands: Option<Spanned<i64>>,
-    artillery: Spanned<String>,
+    pub(super) name: Option<String>,
+    pub(super) weapon: Option<Spanned<String>>,
+    pub(super) weapon_data: Option<Spanned<RawWeapon>>,
+    pub(super) quality: Spanned<String>,
+    pub(super) stands: Option<Spanned<i64>>,
+    pub(super) artillery: Spanned<String>,
     #[serde(default)]
-    self_observed: bool,
+    pub(super) self_observed: bool,
     #[serde(default)]
-    modifiers: Vec<Spanned<String>>,
+    pub(super) modifiers: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -631,6 +631,19 @@ fn cap_of(m: &combat_odds_core::tables::Modifier) -> u32 {
 }
 
 fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    let (fire, notes) = indirect_fire_resolution(doc, s, tables, catalogue)?;
+    Ok(SetUp { experiment: Box::new(fire), notes })
+}
+
+/// An indirect fire mission at one target stand compiled to its resolution and notes:
+/// the one path every mission takes, whether a scenario asks for it or an engagement's
+/// battery fires at each stand under its burst.
+pub(super) fn indirect_fire_resolution(
+    doc: &Document,
+    s: ScenarioFile,
+    tables: &Tables,
+    catalogue: &Catalogue,
+) -> Result<(FireResolution, Vec<String>)> {
     let settings = Settings::resolve(doc, &s.settings)?;
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
     let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
@@ -711,10 +724,7 @@ fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &C
     cx.notes.push("target is suppressed whenever the mission arrives (in the HE template)".into());
     let volley = Volley { dice: attacks * stands, hit_at_most: hit.total(), effect, ammo };
     let passengers = cx.passenger_effects(&target);
-    Ok(SetUp {
-        experiment: Box::new(FireResolution::new(vec![volley], succeeds, passengers, true)),
-        notes: cx.notes,
-    })
+    Ok((FireResolution::new(vec![volley], succeeds, passengers, true), cx.notes))
 }
 
 fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<SetUp> {

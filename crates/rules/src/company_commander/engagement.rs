@@ -38,7 +38,7 @@ use super::tables::{Facing, Tables};
 use combat_odds_core::dice::Die;
 use combat_odds_core::document::Document;
 use crate::engagement::markov::MAX_STATES;
-use crate::engagement::scenario::{self, NamedCompany};
+use crate::engagement::scenario::{self, NamedCompany, NoSupport};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, turn_order};
@@ -214,6 +214,7 @@ impl Battle for CcBattle {
                 Force {
                     companies: vec![(); layout.companies.len()],
                     units: layout.group_of.iter().map(|&g| self.start[s][g]).collect(),
+                    supports_spent: Vec::new(),
                 }
             }),
         }
@@ -408,7 +409,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let file: ScenarioFile = doc.parse()?;
     let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
     let own = file.settings.engagement(doc)?;
-    let setup = scenario::read::<RawUnit, NamedCompany>(doc, HEXES)?;
+    let setup = scenario::read::<RawUnit, NamedCompany, NoSupport>(doc, HEXES)?;
     let at = doc.parse::<At>()?.engagement;
     let range_at = at.range.span().start;
     if setup.end == (crate::engagement::EndConditions { eliminated: false, broken: true })

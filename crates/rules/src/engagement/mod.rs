@@ -48,6 +48,9 @@ pub struct Force<U, C> {
     pub companies: Vec<C>,
     /// One condition per unit, entry by entry.
     pub units: Vec<U>,
+    /// Per off-table fire support entry (Command Decision's batteries), whether it
+    /// is out of ammunition; empty where a ruleset or scenario has none.
+    pub supports_spent: Vec<bool>,
 }
 
 /// Both sides' condition at a moment: the whole state of an engagement.

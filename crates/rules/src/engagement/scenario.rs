@@ -3,8 +3,8 @@
 //! `[[side]]` lists of companies and unit entries. Each ruleset reads its own keys
 //! of a unit entry or company (weapon, quality, armour, morale) and sets them up.
 
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Error as _};
+use serde::{Deserialize, Deserializer};
 use toml::Spanned;
 
 use super::schedule::Schedule;
@@ -36,6 +36,18 @@ pub(crate) trait UnitEntry: DeserializeOwned {
 pub(crate) trait CompanyEntry: DeserializeOwned {
     /// `name`: what units name in `company = "..."`.
     fn name(&self) -> &Spanned<String>;
+}
+
+/// The off-table support entry (`[[side.battery]]`) of a ruleset whose engagements
+/// play none: any such entry is refused where it is written.
+pub(crate) enum NoSupport {}
+
+impl<'de> Deserialize<'de> for NoSupport {
+    fn deserialize<D: Deserializer<'de>>(_: D) -> std::result::Result<Self, D::Error> {
+        Err(D::Error::custom(
+            "this ruleset's engagements play no off-table batteries; remove the [[side.battery]] entry",
+        ))
+    }
 }
 
 /// Implements [`UnitEntry`] for a ruleset's unit struct, whose shared keys are the
@@ -92,27 +104,29 @@ struct RawEngagement {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, bound = "U: UnitEntry, C: CompanyEntry")]
-struct RawSide<U, C> {
+#[serde(deny_unknown_fields, bound = "U: UnitEntry, C: CompanyEntry, S: DeserializeOwned")]
+struct RawSide<U, C, S> {
     name: Spanned<String>,
     #[serde(default)]
     company: Vec<Spanned<C>>,
     #[serde(default)]
     unit: Vec<Spanned<U>>,
+    #[serde(default)]
+    battery: Vec<Spanned<S>>,
 }
 
 /// The `[[side]]` tables with the span of the whole array, for "no sides" errors.
-type RawSides<U, C> = Spanned<Vec<Spanned<RawSide<U, C>>>>;
+type RawSides<U, C, S> = Spanned<Vec<Spanned<RawSide<U, C, S>>>>;
 
 #[derive(Deserialize)]
-#[serde(bound = "U: UnitEntry, C: CompanyEntry")]
-struct RawFile<U, C> {
+#[serde(bound = "U: UnitEntry, C: CompanyEntry, S: DeserializeOwned")]
+struct RawFile<U, C, S> {
     engagement: Option<Spanned<RawEngagement>>,
-    side: Option<RawSides<U, C>>,
+    side: Option<RawSides<U, C, S>>,
 }
 
 /// An engagement scenario read as far as every ruleset shares it.
-pub(crate) struct Setup<U, C> {
+pub(crate) struct Setup<U, C, S = NoSupport> {
     /// Names of sides, companies and unit entries.
     pub layout: Layout,
     /// Range per turn.
@@ -133,12 +147,15 @@ pub(crate) struct Setup<U, C> {
     /// Each side's company entries as written (none where the side lists none, and
     /// its one company is named after the side).
     pub companies: [Vec<Spanned<C>>; 2],
+    /// Each side's off-table support entries as written (`[[side.battery]]`).
+    pub supports: [Vec<Spanned<S>>; 2],
 }
 
 /// Reads the shared part of an engagement scenario. `unit` names the ruleset's unit
-/// of distance for messages ("in.", "cm", "hexes").
-pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result<Setup<U, C>> {
-    let file: RawFile<U, C> = doc.parse()?;
+/// of distance for messages ("in.", "cm", "hexes"); `S` is the ruleset's off-table
+/// support entry, or [`NoSupport`].
+pub fn read<U: UnitEntry, C: CompanyEntry, S: DeserializeOwned>(doc: &Document, unit: &str) -> Result<Setup<U, C, S>> {
+    let file: RawFile<U, C, S> = doc.parse()?;
     let e = present(doc, file.engagement, "[engagement]", "engagement")?;
     let at = e.span().start;
     let e = e.into_inner();
@@ -187,11 +204,11 @@ pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result
     let sides = present(doc, file.side, "[[side]]", "engagement")?;
     let sides_at = sides.span().start;
     let sides = sides.into_inner();
-    let [a, b]: [Spanned<RawSide<U, C>>; 2] = sides.try_into().map_err(|s: Vec<_>| {
+    let [a, b]: [Spanned<RawSide<U, C, S>>; 2] = sides.try_into().map_err(|s: Vec<_>| {
         doc.error_at(sides_at, format!("an engagement has two sides, each a [[side]]; this one has {}", s.len()))
     })?;
-    let (a, units_a, companies_a) = side(doc, a)?;
-    let (b, units_b, companies_b) = side(doc, b)?;
+    let (a, units_a, companies_a, supports_a) = side(doc, a)?;
+    let (b, units_b, companies_b, supports_b) = side(doc, b)?;
     let reserved = ["draw", "undecided", "both", "none"];
     for name in [&a.name, &b.name] {
         if reserved.contains(&name.as_str()) {
@@ -227,12 +244,13 @@ pub fn read<U: UnitEntry, C: CompanyEntry>(doc: &Document, unit: &str) -> Result
         first_at: e.first.as_ref().map(|f| f.span().start),
         units: [units_a, units_b],
         companies: [companies_a, companies_b],
+        supports: [supports_a, supports_b],
     })
 }
 
-type ReadSide<U, C> = (SideLayout, Vec<Spanned<U>>, Vec<Spanned<C>>);
+type ReadSide<U, C, S> = (SideLayout, Vec<Spanned<U>>, Vec<Spanned<C>>, Vec<Spanned<S>>);
 
-fn side<U: UnitEntry, C: CompanyEntry>(doc: &Document, raw: Spanned<RawSide<U, C>>) -> Result<ReadSide<U, C>> {
+fn side<U: UnitEntry, C: CompanyEntry, S>(doc: &Document, raw: Spanned<RawSide<U, C, S>>) -> Result<ReadSide<U, C, S>> {
     let at = raw.span().start;
     let raw = raw.into_inner();
     let name = raw.name.get_ref().clone();
@@ -288,7 +306,7 @@ fn side<U: UnitEntry, C: CompanyEntry>(doc: &Document, raw: Spanned<RawSide<U, C
             units: start..group_of.len(),
         });
     }
-    Ok((SideLayout { name, companies, groups, group_of }, raw.unit, raw.company))
+    Ok((SideLayout { name, companies, groups, group_of }, raw.unit, raw.company, raw.battery))
 }
 
 /// A name as a results key: lower case letters and digits, other runs as one `_`.

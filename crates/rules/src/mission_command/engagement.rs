@@ -45,7 +45,7 @@ use super::tables::{BUILDING_RESULTS, CASUALTY_COLUMNS, Reaction, Tables};
 use combat_odds_core::dice::{D10, D20};
 use combat_odds_core::engine::{Measure, Resolution};
 use combat_odds_core::document::Document;
-use crate::engagement::scenario::{self, NamedCompany};
+use crate::engagement::scenario::{self, NamedCompany, NoSupport};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov, turn_order};
@@ -526,6 +526,7 @@ impl Battle for McBattle {
             sides: SIDES.map(|s| Force {
                 companies: vec![(); self.layout.sides[s].companies.len()],
                 units: vec![Element::default(); self.layout.sides[s].units()],
+                supports_spent: Vec::new(),
             }),
         }
     }
@@ -690,7 +691,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<McBattle>, Vec<String>)> {
-    let mut setup = scenario::read::<RawGroup, NamedCompany>(doc, CM)?;
+    let mut setup = scenario::read::<RawGroup, NamedCompany, NoSupport>(doc, CM)?;
     let settings = Settings::resolve(doc, &doc.parse::<SettingsOnly>()?.settings)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let broken = match settings.side_broken {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use combat_odds_core::dice::{D6, D10, D20, D100, Die};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, ByTrial, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
+use combat_odds_core::run::Run;
 use combat_odds_rules::Scenario;
 use combat_odds_rules::command_decision::{CommandDecision, FireResolution};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -180,8 +181,10 @@ fn run_threads(c: &mut Criterion) {
     for (name, experiment, mode) in cases {
         for threads in 1..=all {
             let plan = MonteCarlo { trials: ENGINE_TRIALS, seed: 2026, threads: Some(threads), mode };
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let run = Run::new(&stop, None);
             group.bench_function(BenchmarkId::new(name, format!("{threads}_threads")), |b| {
-                b.iter(|| engine::run(black_box(experiment), &plan).expect("engine runs"))
+                b.iter(|| engine::run(black_box(experiment), &plan, &run).expect("engine runs"))
             });
         }
     }

@@ -22,6 +22,7 @@ pub use failure::{Failure, INTERRUPTED};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::interrupt;
+use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames};
 use combat_odds_report::study::{self, StudyResult};
@@ -62,10 +63,15 @@ fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document>
 }
 
 impl TrialArgs {
-    /// The Monte Carlo plan of these flags; sets the exact stage's budget too.
+    /// The Monte Carlo plan of these flags.
     fn monte_carlo(&self) -> MonteCarlo {
-        interrupt::set_exact_budget(std::time::Duration::from_secs_f64(self.exact_seconds));
         MonteCarlo { trials: self.trials, seed: self.seed, threads: self.threads, mode: self.mode }
+    }
+
+    /// The command's one run: stopped by Ctrl-C, each exact stage within
+    /// `--exact-seconds`.
+    fn run(&self) -> Run<'static> {
+        Run::new(interrupt::flag(), Some(std::time::Duration::from_secs_f64(self.exact_seconds)))
     }
 
     /// `doc` set up with these flags.
@@ -104,10 +110,11 @@ fn study(a: &RunArgs) -> Result<()> {
     }
     let out = a.results.destination(&doc, shard)?;
     let started = std::time::Instant::now();
-    let exact = Bar::solving(|| scenario.exact())?;
+    let run = a.trials.run();
+    let exact = Bar::solving(|| scenario.exact(&run))?;
     let plan = study::Plan { scenario, text: &doc.text, shard, precision: a.precision };
     let bar = Bar::new("trials");
-    let result = StudyResult::run(plan, exact, started, &|done, planned| bar.show(done, planned), interrupt::flag());
+    let result = StudyResult::run(plan, exact, started, &|done, planned| bar.show(done, planned), &run);
     bar.finish();
     let result = result?;
     result.write(&out, a.results.force)?;
@@ -157,7 +164,7 @@ fn compare(a: &CompareArgs) -> Result<()> {
         a.trials.rules.as_deref(),
         monte_carlo,
         &progress,
-        interrupt::flag(),
+        &a.trials.run(),
     );
     bar.finish();
     let compared = compared?;
@@ -264,8 +271,8 @@ fn sweep(a: &SweepArgs) -> Result<()> {
     let out = a.results.destination(&doc, shard)?;
     let bar = Bar::new("trials");
     let progress = |done, planned| bar.show(done, planned);
-    let (rules, stop) = (a.trials.rules.as_deref(), interrupt::flag());
-    let ran = combat_odds_report::sweep::run(&sweep, rules, monte_carlo, (shard, a.split), &progress, stop);
+    let (rules, run) = (a.trials.rules.as_deref(), a.trials.run());
+    let ran = combat_odds_report::sweep::run(&sweep, rules, monte_carlo, (shard, a.split), &progress, &run);
     bar.finish();
     let result = ran?;
     result.write(&out, a.results.force)?;
@@ -292,7 +299,7 @@ fn balance(a: &BalanceArgs) -> Result<()> {
     };
     let target = Target { outcome: a.measure.clone().zip(a.outcome.clone()), p: a.target };
     let found =
-        balance::balance(&doc, &a.vary, &span, &target, a.trials.rules.as_deref(), monte_carlo, interrupt::flag())?;
+        balance::balance(&doc, &a.vary, &span, &target, a.trials.rules.as_deref(), monte_carlo, &a.trials.run())?;
     write(&found, &a.out)
 }
 
@@ -424,9 +431,10 @@ fn fire(a: &FireArgs) -> Result<()> {
     a.out.check()?;
     let mut scenario = a.trials.scenario(&document(a.file.as_deref(), defaults::FIRE)?)?;
     // The exact stage first, with its own sign of life, so the bar counts trials only.
-    let exact = Bar::solving(|| scenario.exact())?;
+    let run = a.trials.run();
+    let exact = Bar::solving(|| scenario.exact(&run))?;
     let bar = Bar::new("trials");
-    let report = Report::run(scenario, exact, &|done, planned| bar.show(done, planned), interrupt::flag());
+    let report = Report::run(scenario, exact, &|done, planned| bar.show(done, planned), &run);
     bar.finish();
     write(&report?, &a.out)
 }
@@ -438,7 +446,7 @@ fn percent_destroy(a: &FireArgs) -> Result<()> {
     a.out.check()?;
     let doc = document(a.file.as_deref(), defaults::FIRE)?;
     let mut scenario = a.trials.scenario(&doc)?;
-    write(&PercentView::of(&doc, &mut scenario)?, &a.out)
+    write(&PercentView::of(&doc, &mut scenario, &a.trials.run())?, &a.out)
 }
 
 /// This machine's speed against the README's targets.
@@ -478,7 +486,9 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let options = combat_odds_report::sensitivity::Options { top: a.top, screen: a.screen };
     let bar = Bar::new("changes");
     let progress = |done, planned| bar.show(done, planned);
-    let found = combat_odds_report::sensitivity::analyse(&doc, &scenario, options, &progress, interrupt::flag());
+    // No exact budget: each change's exact answer is what the ranking compares.
+    let run = Run::new(interrupt::flag(), None);
+    let found = combat_odds_report::sensitivity::analyse(&doc, &scenario, options, &progress, &run);
     bar.finish();
     write(&found?, &a.out)
 }
@@ -495,11 +505,14 @@ fn serve(a: &ServeArgs) -> Result<()> {
     if a.max_trials == 0 || a.max_runs == 0 {
         return Err(Failure::Usage("--max-trials and --max-runs must be at least 1".into()));
     }
-    interrupt::set_exact_budget(std::time::Duration::from_secs_f64(a.exact_seconds));
     let address = a.listen.unwrap_or(std::net::SocketAddr::from(([127, 0, 0, 1], a.port)));
     let config = combat_odds_web::Config {
         rules_dir: a.rules.clone(),
-        limits: combat_odds_web::Limits { max_trials: a.max_trials, max_runs: a.max_runs },
+        limits: combat_odds_web::Limits {
+            max_trials: a.max_trials,
+            max_runs: a.max_runs,
+            exact_budget: std::time::Duration::from_secs_f64(a.exact_seconds),
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -9,14 +9,22 @@ use combat_odds_report::compare::{Answer, Compared, Comparison, Odds, compare};
 
 /// A stop flag nobody sets.
 static NO_STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// A run never stopped, with no exact budget.
+const UNBOUNDED: combat_odds_core::run::Run<'static> = combat_odds_core::run::Run::new(&NO_STOP, None);
 
 fn comparison(text: &str) -> Comparison {
     Comparison::read(&Document::new("test.toml", "test.toml", text)).expect("a valid comparison")
 }
 
 fn run(text: &str, trials: u64, threads: Option<usize>) -> Compared {
-    compare(comparison(text), None, MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled }, &|_, _| {}, &NO_STOP)
-        .expect("the comparison runs")
+    compare(
+        comparison(text),
+        None,
+        MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled },
+        &|_, _| {},
+        &UNBOUNDED,
+    )
+    .expect("the comparison runs")
 }
 
 const AT_GUNS: &str = "kind = \"compare\"\nname = \"AT guns\"\nweapons = [\"pak40\", \"17pdr\"]\n\
@@ -170,7 +178,7 @@ fn an_override_adds_an_equivalent() {
         Some(dir.path()),
         MonteCarlo { trials: 1_000, seed: 7, threads: None, mode: Mode::Compiled },
         &|_, _| {},
-        &NO_STOP,
+        &UNBOUNDED,
     )
     .expect("the comparison runs");
     turn(&c, "mission-command", "pak38", 400.0);

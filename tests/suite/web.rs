@@ -116,7 +116,7 @@ fn bad_input_comes_back_as_the_cli_s_one_line_message() {
 
 #[test]
 fn the_server_s_limits_are_said_not_exceeded() {
-    let limits = Limits { max_trials: 1000, max_runs: 1 };
+    let limits = Limits { max_trials: 1000, max_runs: 1, ..Limits::default() };
     let config = Config { rules_dir: None, limits };
     let (status, body) = runtime().block_on(call(config, fire(json!({ "scenario": DUEL, "trials": 1001 }))));
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -127,7 +127,8 @@ fn the_server_s_limits_are_said_not_exceeded() {
 fn long_runs_beyond_the_limit_are_refused_and_short_ones_still_answer() {
     let rt = runtime();
     // No long run may start: a request for one is refused at once, with the reason.
-    let config = || Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0 } };
+    let config =
+        || Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() } };
     let (status, body) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 2_000_000 }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs are under way"), "{body}");
@@ -219,7 +220,7 @@ fn a_comparison_answers_what_compare_writes_for_the_same_seed() {
 #[test]
 fn a_comparison_too_large_for_one_request_is_refused_with_its_size() {
     let text = std::fs::read_to_string("experiments/compare_at_gun_vs_medium_tank.toml").unwrap();
-    let config = Config { rules_dir: None, limits: Limits { max_trials: 100_000, max_runs: 1 } };
+    let config = Config { rules_dir: None, limits: Limits { max_trials: 100_000, max_runs: 1, ..Limits::default() } };
     let (status, body) = runtime().block_on(call(config, comparison(json!({ "scenario": text, "trials": 2000 }))));
     assert_eq!(status, StatusCode::BAD_REQUEST);
     // 4 rulesets x 11 ranges x (2 weapons + 1 paired difference) = 132 runs.
@@ -309,7 +310,8 @@ fn a_bad_run_is_refused_before_it_starts_with_the_cli_s_message() {
 /// slot free again well before the work would have ended.
 fn closing_the_stream_stops_the_work(long: Request<Body>, again: impl Fn() -> Request<Body>) {
     let rt = runtime();
-    let app = router(Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 1 } });
+    let app =
+        router(Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 1, ..Limits::default() } });
     rt.block_on(async {
         let response = app.clone().oneshot(long).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
@@ -467,7 +469,8 @@ fn the_cli_s_other_answers_are_the_page_s_too() {
 
 #[test]
 fn a_sensitivity_search_is_a_long_run_and_waits_for_a_slot() {
-    let config = Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0 } };
+    let config =
+        Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() } };
     let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", json!({ "scenario": DUEL }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs"), "{body}");
@@ -515,7 +518,7 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
     // Two sections leave the Germans an exact 0.619277; three, about 0.33.
     assert_eq!(found["bracket"], json!([2, 3]));
     let (status, body) = runtime().block_on(call(
-        Config { rules_dir: None, limits: Limits { max_trials: 10_000, max_runs: 1 } },
+        Config { rules_dir: None, limits: Limits { max_trials: 10_000, max_runs: 1, ..Limits::default() } },
         post(
             "/api/balance",
             json!({ "scenario": base, "vary": "engagement.range", "from": 10, "to": 30, "trials": 1000 }),
@@ -524,4 +527,44 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     // A bisection may try 42 values: 42,000 trials.
     assert!(body["error"].as_str().unwrap().starts_with("trials 1000: 42 points of them are 42000 trials"), "{body}");
+}
+
+/// A report's notes, as text.
+fn notes_of(report: &Value) -> Vec<String> {
+    report["notes"].as_array().expect("notes").iter().map(|n| n.as_str().expect("a note").to_string()).collect()
+}
+
+#[test]
+fn each_request_keeps_its_own_exact_budget_and_its_own_note() {
+    runtime().block_on(async {
+        let app = router(Config::default());
+        // Side by side: a request with no exact budget at all stops its exact stage at
+        // once and says so; the other, under the server's budget, is solved exactly.
+        // One process-wide deadline let either move the other's clock.
+        let spent = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000, "exact_seconds": 0.0 }));
+        let roomy = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 }));
+        let ((status_a, a), (status_b, b)) = tokio::join!(answer(&app, spent), answer(&app, roomy));
+        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK));
+        assert!(a["p_kill"]["exact"].is_null(), "{a}");
+        assert!(notes_of(&a).iter().any(|n| n.contains("stopped at its time budget of 0 s")), "{a}");
+        assert!(b["p_kill"]["exact"].is_number(), "{b}");
+        assert!(!notes_of(&b).iter().any(|n| n.contains("time budget")), "{b}");
+        // Afterwards a field the solver cannot take (a company of twenty platoons) says
+        // why, not that a budget ran out: a spent budget belongs to its own request.
+        let crowded = FARMHOUSE.replacen("count = 3", "count = 20", 1);
+        let (_, c) = answer(&app, fire(json!({ "scenario": crowded, "trials": 1000 }))).await;
+        assert!(c["p_kill"]["exact"].is_null(), "{c}");
+        assert!(!notes_of(&c).iter().any(|n| n.contains("time budget")), "{c}");
+        assert!(notes_of(&c).iter().any(|n| n.contains("units on the field")), "{c}");
+    });
+}
+
+#[test]
+fn an_exact_budget_that_is_not_a_number_of_seconds_is_refused() {
+    runtime().block_on(async {
+        let (status, body) =
+            call(Config::default(), fire(json!({ "scenario": DUEL, "trials": 1000, "exact_seconds": -1.0 }))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"].as_str().is_some_and(|e| e.contains("exact_seconds -1")), "{body}");
+    });
 }

@@ -34,6 +34,7 @@
 
 pub mod error;
 pub mod interrupt;
+pub mod run;
 pub mod document;
 pub mod tables;
 pub mod streams;

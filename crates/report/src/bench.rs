@@ -16,6 +16,7 @@ use polars::prelude::*;
 use serde::Serialize;
 
 use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo, Stream};
+use combat_odds_core::run::Run;
 
 use crate::error::Result;
 use crate::export::{Rendered, frames};
@@ -76,9 +77,11 @@ fn best_seconds(repeats: u32, mut work: impl FnMut()) -> f64 {
 /// Trials per second of `experiment` run as given through the engine.
 fn rate(experiment: &dyn Experiment, trials: u64, threads: usize, repeats: u32) -> Result<f64> {
     let plan = MonteCarlo { trials, seed: 2026, threads: Some(threads), mode: Mode::Literal };
+    // The bench is the CLI's one run, stopped by Ctrl-C.
+    let run = Run::new(combat_odds_core::interrupt::flag(), None);
     let mut failed = None;
     let seconds = best_seconds(repeats, || {
-        if let Err(e) = engine::run_as_given(experiment, &plan) {
+        if let Err(e) = engine::run_as_given(experiment, &plan, &run) {
             failed = Some(e);
         }
     });

@@ -8,7 +8,8 @@ use std::path::Path;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{ExactTable, MonteCarlo};
 use combat_odds_core::error::Result;
-use combat_odds_core::{interrupt, tables};
+use combat_odds_core::run::Run;
+use combat_odds_core::tables;
 use toml::Spanned;
 
 use crate::chain_of_command::{self, ChainOfCommand};
@@ -93,14 +94,15 @@ impl Scenario {
         Ok(Scenario { ruleset, set_up, header, monte_carlo })
     }
 
-    /// The exact distribution where the exact engine reaches it within its budget
-    /// (see [`interrupt::set_exact_budget`]); when the budget stops it, the header's
-    /// notes say so. Ctrl-C here ends with an interrupted error.
-    pub fn exact(&mut self) -> Result<Option<ExactTable>> {
-        let exact = self.set_up.experiment.exact();
-        interrupt::check()?;
+    /// The exact distribution where the exact engine reaches it within `run`'s exact
+    /// budget; when the budget stops it, the header's notes say so. A stopped run ends
+    /// here with an interrupted error.
+    pub fn exact(&mut self, run: &Run) -> Result<Option<ExactTable>> {
+        let stage = run.exact_stage();
+        let exact = self.set_up.experiment.exact_in(&stage);
+        run.check()?;
         if exact.is_none() {
-            let why = match interrupt::exact_budget_spent() {
+            let why = match stage.spent() {
                 Some(budget) => Some(format!(
                     "the exact solver stopped at its time budget of {} s (exact-seconds): Monte Carlo answers alone",
                     budget.as_secs_f64()

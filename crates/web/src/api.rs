@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State as Shared};
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::error::Error as CoreError;
+use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
 use combat_odds_rules::Scenario;
@@ -63,12 +65,27 @@ pub(crate) struct ScenarioRequest {
     pub seed: Option<u64>,
     /// `compiled` (the default) or `literal`.
     pub mode: Option<String>,
+    /// The most seconds each exact stage may take, up to the server's own bound
+    /// (`--exact-seconds`, the default).
+    pub exact_seconds: Option<f64>,
 }
 
 impl ScenarioRequest {
     /// The Monte Carlo plan asked for, within the server's limits.
     pub(crate) fn monte_carlo(&self, limits: &Limits, default_trials: u64) -> Result<MonteCarlo, Refused> {
         monte_carlo(limits, (self.trials, self.seed, self.mode.as_deref()), default_trials)
+    }
+
+    /// The exact budget asked for, within the server's.
+    pub(crate) fn exact_budget(&self, limits: &Limits) -> Result<Duration, Refused> {
+        match self.exact_seconds {
+            None => Ok(limits.exact_budget),
+            Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::from_secs_f64(s).min(limits.exact_budget)),
+            Some(s) => Err(Refused::new(
+                StatusCode::BAD_REQUEST,
+                format!("exact_seconds {s}: give the most seconds an exact stage may take, 0 or more"),
+            )),
+        }
     }
 
     /// The scenario file as the library reads it.
@@ -183,15 +200,17 @@ pub(crate) async fn fire(
     // Only a long run holds a slot: a single fire draws a million trials in
     // milliseconds, and refusing those would refuse the page's every click.
     let slot = if monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
+    let exact_budget = request.exact_budget(&state.config.limits)?;
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
     let doc = request.document();
     let report = blocking(move || -> Result<Report, ReportError> {
         let _slot = slot;
+        let run = Run::new(&stop, Some(exact_budget));
         let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        let exact = scenario.exact()?;
-        Report::run(scenario, exact, &|_, _| {}, &stop)
+        let exact = scenario.exact(&run)?;
+        Report::run(scenario, exact, &|_, _| {}, &run)
     })
     .await?;
     Ok(Json(report))

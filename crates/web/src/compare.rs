@@ -3,9 +3,9 @@
 //! (`POST /api/compare`, answered as server-sent events): kill probability by ruleset, weapon and range, and the
 //! paired differences on common random numbers, as `combat-odds compare` finds them.
 
+use combat_odds_core::run::Run;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::State as Shared;
@@ -65,8 +65,9 @@ pub(crate) async fn compare(
     }
     let slot = if total > LONG_RUN { Some(slot(&state)?) } else { None };
     let rules_dir = state.config.rules_dir.clone();
-    let work = move |progress: &Progress, stop: &AtomicBool| {
-        compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|d, p| progress.set(d, p), stop)
+    let work = move |progress: &Progress, run: &Run| {
+        compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|d, p| progress.set(d, p), run)
     };
-    Ok(streamed(state, slot, work, as_found::<Compared>))
+    let exact_budget = state.config.limits.exact_budget;
+    Ok(streamed(state, (slot, exact_budget), work, as_found::<Compared>))
 }

@@ -56,11 +56,15 @@ pub struct Limits {
     /// [`LONG_RUN`] trials) may be under way at once; a request beyond them is refused
     /// with a message rather than queued.
     pub max_runs: usize,
+    /// The most one exact stage (a Markov chain solved or compiled) of a request may
+    /// take (`--exact-seconds`); a request may ask for less. Each request's stages
+    /// keep their own clock.
+    pub exact_budget: std::time::Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_trials: 10_000_000, max_runs: 4 }
+        Limits { max_trials: 10_000_000, max_runs: 4, exact_budget: std::time::Duration::from_secs(60) }
     }
 }
 

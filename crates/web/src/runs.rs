@@ -4,9 +4,9 @@
 //! run's files (each measure's frame as CSV and Parquet, the long frame, `summary.json`:
 //! the bytes `run` writes) are kept for `GET /api/results/{id}/{file}`.
 
+use combat_odds_core::run::Run;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use axum::Json;
@@ -49,16 +49,17 @@ pub(crate) async fn run(
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, RUN_TRIALS)?;
+    let exact_budget = request.exact_budget(&state.config.limits)?;
     let slot = slot(&state)?;
     let (scenario, doc) = set_up(&state, request.document(), monte_carlo).await?;
-    let work = move |progress: &Progress, stop: &AtomicBool| {
+    let work = move |progress: &Progress, run: &Run| {
         let started = Instant::now();
         let mut scenario = scenario;
-        let exact = scenario.exact()?;
+        let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
-        StudyResult::run(plan, exact, started, &|done, planned| progress.set(done, planned), stop)
+        StudyResult::run(plan, exact, started, &|done, planned| progress.set(done, planned), run)
     };
-    Ok(streamed(state, Some(slot), work, finish))
+    Ok(streamed(state, (Some(slot), exact_budget), work, finish))
 }
 
 /// Keeps a finished run's files and says what was kept.

@@ -14,6 +14,7 @@ use futures_util::Stream;
 use serde::Serialize;
 use tokio::task::JoinHandle;
 
+use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
 
 use crate::state::{Slot, State, StopOnDrop};
@@ -52,10 +53,12 @@ struct Running<T, R> {
 
 /// Runs `work` on the blocking pool, holding `slot` (if it needs one) until it ends,
 /// and answers with its events; `finish` turns what it found into the `result` event.
+/// The work is the request's own run: stopped when its client leaves, each exact
+/// stage bounded by `exact_budget`.
 pub(crate) fn streamed<T, R>(
     state: Arc<State>,
-    slot: Option<Slot>,
-    work: impl FnOnce(&Progress, &AtomicBool) -> Result<T, ReportError> + Send + 'static,
+    (slot, exact_budget): (Option<Slot>, Duration),
+    work: impl FnOnce(&Progress, &Run) -> Result<T, ReportError> + Send + 'static,
     finish: Finish<T, R>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
 where
@@ -68,7 +71,7 @@ where
         let (stop, progress) = (stop.clone(), progress.clone());
         move || {
             let _slot = slot;
-            work(&progress, &stop)
+            work(&progress, &Run::new(&stop, Some(exact_budget)))
         }
     });
     let running = Running { work, finish, progress, state, _stop: StopOnDrop(stop) };

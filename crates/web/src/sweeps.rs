@@ -4,9 +4,9 @@
 //! closes. A sweep names its base scenario by file name: the page's request gives the
 //! base's text, or the name of a shipped scenario; no path is ever opened.
 
+use combat_odds_core::run::Run;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::State as Shared;
@@ -100,10 +100,11 @@ pub(crate) async fn sweep(
     bounded(&state, found.points.len() as u64, &monte_carlo)?;
     let slot = slot(&state)?;
     let rules_dir = state.config.rules_dir.clone();
-    let work = move |progress: &Progress, stop: &AtomicBool| {
-        sweep::run(&found, rules_dir.as_deref(), monte_carlo, (None, 1), &|d, p| progress.set(d, p), stop)
+    let work = move |progress: &Progress, run: &Run| {
+        sweep::run(&found, rules_dir.as_deref(), monte_carlo, (None, 1), &|d, p| progress.set(d, p), run)
     };
-    Ok(streamed(state, Some(slot), work, finish))
+    let exact_budget = state.config.limits.exact_budget;
+    Ok(streamed(state, (Some(slot), exact_budget), work, finish))
 }
 
 /// Keeps a finished sweep's files and says what it found.
@@ -189,8 +190,9 @@ pub(crate) async fn balance(
     let slot = if runs * monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
     let doc = document(request.name, request.scenario);
     let (key, rules_dir) = (request.vary, state.config.rules_dir.clone());
-    let work = move |_: &Progress, stop: &AtomicBool| {
-        balance::balance(&doc, &key, &span, &target, rules_dir.as_deref(), monte_carlo, stop)
+    let work = move |_: &Progress, run: &Run| {
+        balance::balance(&doc, &key, &span, &target, rules_dir.as_deref(), monte_carlo, run)
     };
-    Ok(streamed(state, slot, work, as_found::<Balance>))
+    let exact_budget = state.config.limits.exact_budget;
+    Ok(streamed(state, (slot, exact_budget), work, as_found::<Balance>))
 }

@@ -21,9 +21,10 @@ use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
 use crate::api::{Refused, ScenarioRequest, blocking, document, monte_carlo, set_up, slot};
-use crate::state::State;
+use crate::state::{State, StopOnDrop};
 use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::engine::Mode;
+use combat_odds_core::run::Run;
 
 /// `POST /api/percent`: what `percent-destroy` prints for the scenario.
 pub(crate) async fn percent(
@@ -31,11 +32,15 @@ pub(crate) async fn percent(
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Json<PercentView>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
+    let exact_budget = request.exact_budget(&state.config.limits)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
     let doc = request.document();
     let view = blocking(move || {
+        let run = Run::new(&stop, Some(exact_budget));
         let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        PercentView::of(&doc, &mut scenario)
+        PercentView::of(&doc, &mut scenario, &run)
     })
     .await?;
     Ok(Json(view))
@@ -73,10 +78,11 @@ pub(crate) async fn sensitivity(
     let monte_carlo = monte_carlo(&state.config.limits, sampling, 100_000)?;
     let slot = slot(&state)?;
     let (plan, doc) = set_up(&state, document(request.name, request.scenario), monte_carlo).await?;
-    let work = move |progress: &Progress, stop: &AtomicBool| {
-        sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), stop)
+    let work = move |progress: &Progress, run: &Run| {
+        sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)
     };
-    Ok(streamed(state, Some(slot), work, as_found::<Sensitivity>))
+    let exact_budget = state.config.limits.exact_budget;
+    Ok(streamed(state, (Some(slot), exact_budget), work, as_found::<Sensitivity>))
 }
 
 /// `POST /api/command-dice`: what `command-dice --format json` prints for the hand.

@@ -17,7 +17,9 @@ pub fn tally(name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> 
 /// The merged tally of `trials` trials in `mode` from `seed` on `threads` threads.
 pub fn tally_in(mode: Mode, name: &str, text: &str, trials: u64, seed: u64, threads: usize) -> Tally {
     let p = plan_in(mode, name, text, trials, seed, threads);
-    engine::run(p.set_up.experiment.as_ref(), &p.monte_carlo).unwrap_or_else(|e| panic!("{name}: {e}")).0
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let run = combat_odds_core::run::Run::new(&stop, None);
+    engine::run(p.set_up.experiment.as_ref(), &p.monte_carlo, &run).unwrap_or_else(|e| panic!("{name}: {e}")).0
 }
 
 /// Every measure's counts, in measure order.

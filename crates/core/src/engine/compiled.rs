@@ -10,6 +10,7 @@
 use super::{BLOCK, ExactTable, Experiment, Measure, Resolution, Streams, Tally};
 use crate::engine::alias::Alias;
 use crate::exact::Weight;
+use crate::run::ExactStage;
 
 /// How a run draws its trials.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -45,8 +46,8 @@ impl<'a> Prepared<'a> {
     /// `experiment` prepared for `mode`. A compiled mode falls back to literal where
     /// the exact distribution is out of reach (too many states, or weights past 64
     /// bits).
-    pub fn new(experiment: &'a dyn Experiment, mode: Mode) -> Self {
-        let compiled = (mode == Mode::Compiled).then(|| experiment.compiled()).flatten();
+    pub fn new(experiment: &'a dyn Experiment, mode: Mode, stage: &ExactStage) -> Self {
+        let compiled = (mode == Mode::Compiled).then(|| experiment.compiled_in(stage)).flatten();
         Prepared { literal: experiment, compiled }
     }
 
@@ -197,7 +198,7 @@ impl<R: Resolution> Experiment for CompiledResolution<'_, R> {
         tally_listed(trials, &self.outcomes, || self.alias.sample(stream), tally);
     }
 
-    fn exact(&self) -> Option<ExactTable> {
-        Experiment::exact(self.resolution)
+    fn exact_in(&self, stage: &ExactStage) -> Option<ExactTable> {
+        Experiment::exact_in(self.resolution, stage)
     }
 }

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use crate::dice::Ratio;
 use crate::error::{Error, Result, Setting};
 use crate::exact::{Dist, TooLarge, Weight, marginals};
+use crate::run::{ExactStage, Run};
 use crate::stats::Paired;
 
 /// Trials per chunk: large enough to amortise stream seeding, small enough to
@@ -71,8 +72,16 @@ pub trait Experiment: Sync + Send {
     /// Run `trials` trials drawing from `streams`, adding each to `tally`.
     fn simulate(&self, streams: &mut Streams, trials: u64, tally: &mut Tally);
 
-    /// The exact distribution of every measure, or `None` where it is out of reach.
-    fn exact(&self) -> Option<ExactTable>;
+    /// The exact distribution of every measure, or `None` where it is out of reach or
+    /// `stage` stops it (its run cancelled, or its budget spent).
+    fn exact_in(&self, stage: &ExactStage) -> Option<ExactTable>;
+
+    /// [`Experiment::exact_in`] with no budget and no cancellation: for tests and
+    /// tools that want the answer however long it takes. A run's own work passes its
+    /// stage.
+    fn exact(&self) -> Option<ExactTable> {
+        self.exact_in(&ExactStage::unbounded())
+    }
 
     /// Why [`Experiment::exact`] gave `None`, in a line the output carries, where the
     /// experiment can say (its field too large for the solver, say).
@@ -81,9 +90,15 @@ pub trait Experiment: Sync + Send {
     }
 
     /// This experiment compiled to exact distributions sampled one draw at a time
-    /// (see [`Mode::Compiled`]), or `None` where that is out of reach.
-    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+    /// (see [`Mode::Compiled`]), or `None` where that is out of reach or `stage` stops
+    /// the compilation.
+    fn compiled_in(&self, _stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {
         None
+    }
+
+    /// [`Experiment::compiled_in`] with no budget and no cancellation.
+    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+        self.compiled_in(&ExactStage::unbounded())
     }
 
     /// Why [`Experiment::compiled`] last gave `None`, in a line the output carries,
@@ -283,12 +298,13 @@ impl<R: Resolution> Experiment for R {
         tally_blocks(trials, joint.states(), fill, |j, out| joint.outcome(j, out), tally);
     }
 
-    fn exact(&self) -> Option<ExactTable> {
+    /// A single resolution enumerates its dice at once, well inside any budget.
+    fn exact_in(&self, _stage: &ExactStage) -> Option<ExactTable> {
         let dist = self.exact_state().ok()?;
         Some(marginals(&dist, &layout(Resolution::measures(self)), |s, out| self.index(s, out)))
     }
 
-    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
+    fn compiled_in(&self, _stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {
         CompiledResolution::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
     }
 }
@@ -464,16 +480,17 @@ pub fn widest_half_width(tally: &Tally, measures: &[Measure], confidence: f64) -
 
 /// Runs a study in the batches of [`batch_ends`]. After each batch it reports (trials
 /// done, trials planned) to `progress`, and with a precision target stops as soon as
-/// every outcome's 95% interval is narrower than it. Once `stop` is set no further
-/// chunk starts and the study ends with [`Error::Interrupted`].
+/// every outcome's 95% interval is narrower than it. Once `run` is stopped no further
+/// chunk starts and the study ends with [`Error::Interrupted`]; compiling the
+/// experiment is one of the run's exact stages.
 pub fn run_study(
     experiment: &dyn Experiment,
     study: &Study,
     progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &std::sync::atomic::AtomicBool,
+    run: &Run,
 ) -> Result<Ran> {
     let plan = &study.monte_carlo;
-    let prepared = Prepared::new(experiment, plan.mode);
+    let prepared = Prepared::new(experiment, plan.mode, &run.exact_stage());
     let (experiment, mode) = (prepared.experiment(), prepared.mode());
     let why_literal =
         (plan.mode == Mode::Compiled && mode == Mode::Literal).then(|| experiment.why_not_compiled()).flatten();
@@ -483,7 +500,7 @@ pub fn run_study(
     // trials holds no more memory than one of a thousand.
     let mine = study.shard.chunk_count(chunks);
     let planned = study.shard.trials(plan.trials);
-    let stopped = || stop.load(std::sync::atomic::Ordering::Relaxed);
+    let stopped = || run.stopped();
     let precise = |tally: &Tally| {
         study.precision.is_none_or(|p| widest_half_width(tally, experiment.measures(), crate::stats::CONFIDENCE) < p)
     };
@@ -535,21 +552,21 @@ pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send)
 
 /// Runs the experiment in `plan.mode` and returns the merged tally and the mode it
 /// ran in (literal where compiled was asked for but is out of reach).
-pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<(Tally, Mode)> {
-    let prepared = Prepared::new(experiment, plan.mode);
-    Ok((run_as_given(prepared.experiment(), plan)?, prepared.mode()))
+pub fn run(experiment: &dyn Experiment, plan: &MonteCarlo, run: &Run) -> Result<(Tally, Mode)> {
+    let prepared = Prepared::new(experiment, plan.mode, &run.exact_stage());
+    Ok((run_as_given(prepared.experiment(), plan, run)?, prepared.mode()))
 }
 
-/// Runs the experiment exactly as given, whatever `plan.mode` says. Ctrl-C (see
-/// [`crate::interrupt`]) stops it between chunks with [`Error::Interrupted`].
-pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Tally> {
+/// Runs the experiment exactly as given, whatever `plan.mode` says. Stopping `run`
+/// stops it between chunks with [`Error::Interrupted`].
+pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo, run: &Run) -> Result<Tally> {
     let layout = layout(experiment.measures());
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     in_pool(plan.threads, || {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| {
-                crate::interrupt::check()?;
+                run.check()?;
                 Ok(run_chunk(experiment, plan, &layout, chunk))
             })
             .try_reduce(|| Tally::new(&layout), |a, b| Ok(a.merge(b)))
@@ -559,13 +576,13 @@ pub fn run_as_given(experiment: &dyn Experiment, plan: &MonteCarlo) -> Result<Ta
 /// Runs `first` and `second` trial by trial on common random numbers and counts
 /// their kills jointly, for the difference between them. Chunks and their merge are
 /// as in [`run`], so the result does not depend on the thread count.
-pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteCarlo) -> Result<Paired> {
+pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteCarlo, run: &Run) -> Result<Paired> {
     let chunks = plan.trials.div_ceil(CHUNK_TRIALS);
     in_pool(plan.threads, || {
         (0..chunks)
             .into_par_iter()
             .map(|chunk| {
-                crate::interrupt::check()?;
+                run.check()?;
                 let pair = [first, second];
                 let mut tallies = pair.map(|e| Tally::new(&layout(e.measures())));
                 let mut paired = Paired::default();

@@ -14,7 +14,6 @@ mod equivalents;
 mod report;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
@@ -24,6 +23,7 @@ pub use equivalents::{Built, Equivalents, Words};
 use crate::error::Result;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, MonteCarlo};
+use combat_odds_core::run::Run;
 use combat_odds_core::stats::Estimate;
 use combat_odds_rules::Scenario;
 use combat_odds_rules::{self as rules, registry};
@@ -228,14 +228,14 @@ pub struct Compared {
 type Plans = Vec<std::result::Result<(Scenario, Built), String>>;
 
 /// Runs a comparison; `progress` hears (runs done, runs in all) as each weapon's odds
-/// and each paired difference is found; `stop` (Ctrl-C, or a page's request gone)
-/// ends it before its next run with [`combat_odds_core::Error::Interrupted`].
+/// and each paired difference is found; stopping `run` (Ctrl-C, or a page's request
+/// gone) ends it between chunks with [`combat_odds_core::Error::Interrupted`].
 pub fn compare(
     comparison: Comparison,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
     progress: &dyn Fn(u64, u64),
-    stop: &AtomicBool,
+    run: &Run,
 ) -> Result<Compared> {
     let ranges: Vec<Option<f64>> = if comparison.ranges_m.is_empty() {
         vec![None]
@@ -249,10 +249,7 @@ pub fn compare(
     let mut done = 0;
     let step = |done: u64| {
         progress(done, planned);
-        match stop.load(Ordering::Relaxed) {
-            true => Err(combat_odds_core::Error::Interrupted),
-            false => Ok(()),
-        }
+        run.check()
     };
     step(done)?;
     let mut cells = Vec::new();
@@ -283,7 +280,7 @@ pub fn compare(
                 .collect();
             for (weapon, plan) in comparison.weapons.iter().zip(&plans) {
                 let answer = match plan {
-                    Ok((plan, built)) => odds(plan, built)?,
+                    Ok((plan, built)) => odds(plan, built, run)?,
                     Err(why) => Answer::None(why.clone()),
                 };
                 cells.push(Cell { ruleset: ruleset.clone(), weapon: weapon.clone(), range_m: range, answer });
@@ -298,6 +295,7 @@ pub fn compare(
                         &monte_carlo,
                         (ruleset, weapon, &comparison.weapons[0]),
                         range,
+                        run,
                     )?);
                 }
                 done += 1;
@@ -309,13 +307,13 @@ pub fn compare(
 }
 
 /// A compiled scenario's kill probability, exact where the ruleset's engine reaches.
-fn odds(plan: &Scenario, built: &Built) -> Result<Answer> {
+fn odds(plan: &Scenario, built: &Built, run: &Run) -> Result<Answer> {
     let experiment = plan.set_up.experiment.as_ref();
-    let (tally, _) = engine::run(experiment, &plan.monte_carlo)?;
+    let (tally, _) = engine::run(experiment, &plan.monte_carlo, run)?;
     let (m, o) = experiment.kill();
     let estimate =
         combat_odds_core::stats::interval(tally.counts(m)[o], tally.trials(), combat_odds_core::stats::CONFIDENCE);
-    let exact = experiment.exact().map(|table| table[m][o].to_f64());
+    let exact = experiment.exact_in(&run.exact_stage()).map(|table| table[m][o].to_f64());
     let turn = Odds { exact, estimate: estimate.estimate, ci_low: estimate.low, ci_high: estimate.high };
     Ok(Answer::Odds {
         turn,
@@ -333,10 +331,12 @@ fn difference(
     monte_carlo: &MonteCarlo,
     (ruleset, weapon, against): (&str, &str, &str),
     range_m: Option<f64>,
+    run: &Run,
 ) -> Result<Difference> {
     let (a, b) = (first.set_up.experiment.as_ref(), plan.set_up.experiment.as_ref());
-    let (common, independent) = engine::run_paired(b, a, monte_carlo)?.difference(combat_odds_core::stats::CONFIDENCE);
-    let exact = match (a.exact(), b.exact()) {
+    let (common, independent) =
+        engine::run_paired(b, a, monte_carlo, run)?.difference(combat_odds_core::stats::CONFIDENCE);
+    let exact = match (a.exact_in(&run.exact_stage()), b.exact_in(&run.exact_stage())) {
         (Some(ta), Some(tb)) => {
             let (m, o) = a.kill();
             let (mb, ob) = b.kill();

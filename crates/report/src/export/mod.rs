@@ -8,12 +8,11 @@ mod percent;
 
 pub use percent::{Basis, Percent, PercentView};
 
-use std::sync::atomic::AtomicBool;
-
 use serde::Serialize;
 
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
 use combat_odds_core::interrupt;
+use combat_odds_core::run::Run;
 use combat_odds_core::stats::{CONFIDENCE, GoodnessOfFit, goodness_of_fit, interval};
 use combat_odds_rules::{Header, Scenario};
 
@@ -195,25 +194,27 @@ impl Report {
         }
     }
 
-    /// The whole report of `scenario`: its exact stage, then its Monte Carlo run.
+    /// The whole report of `scenario`: its exact stage, with no time budget, then its
+    /// Monte Carlo run, both stopped by Ctrl-C: for a library caller's one run.
     pub fn of(mut scenario: Scenario) -> Result<Report> {
-        let exact = scenario.exact()?;
-        Report::run(scenario, exact, &|_, _| {}, interrupt::flag())
+        let run = Run::new(interrupt::flag(), None);
+        let exact = scenario.exact(&run)?;
+        Report::run(scenario, exact, &|_, _| {}, &run)
     }
 
     /// Runs `scenario`'s Monte Carlo and reports it beside `exact` (what
     /// [`Scenario::exact`] gave); `progress` hears (trials done, trials planned)
-    /// after each batch of chunks, and setting `stop` (the process's Ctrl-C flag, or a
-    /// request's own) stops the run between chunks.
+    /// after each batch of chunks, and stopping `run` (the CLI's Ctrl-C, or a request's
+    /// own flag) stops it between chunks.
     pub fn run(
         scenario: Scenario,
         exact: Option<ExactTable>,
         progress: &(dyn Fn(u64, u64) + Sync),
-        stop: &AtomicBool,
+        run: &Run,
     ) -> Result<Report> {
         let experiment = scenario.set_up.experiment.as_ref();
         let whole = Study { monte_carlo: scenario.monte_carlo, shard: Shard::WHOLE, precision: None };
-        let ran = engine::run_study(experiment, &whole, progress, stop)?;
+        let ran = engine::run_study(experiment, &whole, progress, run)?;
         let mut header = scenario.header;
         if let Some(why) = ran.why_literal {
             header.stand_aside(why);

@@ -8,6 +8,7 @@ use serde::Serialize;
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, ExactTable, Measure, MonteCarlo, Tally};
+use combat_odds_core::run::Run;
 use combat_odds_rules::{Header, Scenario};
 
 use super::{Rendered, frames};
@@ -62,7 +63,7 @@ impl PercentView {
     /// The percentages a game screen shows for `scenario` (read from `doc`): from the
     /// exact engine where it reaches, else from a Monte Carlo run. Only a fire at a
     /// target is answered.
-    pub fn of(doc: &Document, scenario: &mut Scenario) -> Result<PercentView> {
+    pub fn of(doc: &Document, scenario: &mut Scenario, run: &Run) -> Result<PercentView> {
         let experiment = scenario.set_up.experiment.as_ref();
         let (measures, (km, ko)) = (experiment.measures(), experiment.kill());
         // "Destroying" is a fire's result on its target; a morale test, a hand of dice or
@@ -75,13 +76,13 @@ impl PercentView {
                 ))
                 .into());
         }
-        let exact = scenario.exact()?;
+        let exact = scenario.exact(run)?;
         let experiment = scenario.set_up.experiment.as_ref();
         let (measures, kill) = (experiment.measures(), experiment.kill());
         Ok(match exact {
             Some(table) => PercentView::new(&scenario.header, measures, kill, Basis::Exact(&table)),
             None => {
-                let (tally, mode) = engine::run(experiment, &scenario.monte_carlo)?;
+                let (tally, mode) = engine::run(experiment, &scenario.monte_carlo, run)?;
                 let ran = MonteCarlo { mode, ..scenario.monte_carlo };
                 PercentView::new(&scenario.header, measures, kill, Basis::Estimate(&tally, &ran))
             }

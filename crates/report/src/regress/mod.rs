@@ -25,6 +25,7 @@ pub use tables::{CellChange, diff_tables};
 use crate::error::{Error, Result};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, MonteCarlo};
+use combat_odds_core::run::Run;
 use combat_odds_rules::{self as rules, Ruleset, registry};
 
 /// A suite file: the scenarios to gate, relative to the suite file.
@@ -201,8 +202,11 @@ pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &Monte
     })?;
     let compiled = ruleset.set_up(&doc, &head.kind)?;
     let experiment = compiled.experiment.as_ref();
-    let (tally, _) = engine::run(experiment, monte_carlo)?;
-    let exact = experiment.exact();
+    // The gate is the CLI's one run, stopped by Ctrl-C; its exact values are the
+    // baseline's, so no time budget may cut them short.
+    let run = Run::new(combat_odds_core::interrupt::flag(), None);
+    let (tally, _) = engine::run(experiment, monte_carlo, &run)?;
+    let exact = experiment.exact_in(&run.exact_stage());
     let rules_hash = combat_odds_core::tables::rules_hash(ruleset.files());
     let scenario = path.to_string_lossy().replace('\\', "/");
     let mut rows = Vec::new();

@@ -25,7 +25,7 @@ pub use report::{Baseline, Refusal, Row, Sensitivity};
 use std::cmp::Ordering;
 use std::ops::Range;
 use std::sync::OnceLock;
-use std::sync::atomic::{self, AtomicBool, AtomicU64};
+use std::sync::atomic::{self, AtomicU64};
 
 use rayon::prelude::*;
 use serde::Deserialize;
@@ -35,6 +35,7 @@ use combat_odds_core::dice::Ratio;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Experiment, MonteCarlo, Streams, Tally};
 use combat_odds_core::error::Setting;
+use combat_odds_core::run::Run;
 use combat_odds_rules::Scenario;
 
 use crate::error::Result;
@@ -109,14 +110,15 @@ pub struct Options {
 
 /// The scenario of `plan` (read from `doc`) under every one-step change, the
 /// changes that move `p_kill` most first. `progress` hears (changes evaluated,
-/// changes in all) as each change is done; `stop` (Ctrl-C, or a page's request gone)
-/// ends it before its next change with [`combat_odds_core::Error::Interrupted`].
+/// changes in all) as each change is done; stopping `run` (Ctrl-C, or a page's request
+/// gone) ends it within a block of trials with [`combat_odds_core::Error::Interrupted`],
+/// and each exact answer is one of the run's exact stages.
 pub fn analyse(
     doc: &Document,
     plan: &Scenario,
     options: Options,
     progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &AtomicBool,
+    run: &Run,
 ) -> Result<Sensitivity> {
     let top = options.top;
     if top == 0 {
@@ -144,19 +146,20 @@ pub fn analyse(
         monte_carlo: plan.monte_carlo,
         screen: options.screen,
         base_kills: OnceLock::new(),
+        run,
     };
     let (base_exact, outcomes) = combat_odds_core::engine::in_pool(plan.monte_carlo.threads, || {
-        let base_exact = base.exact().map(|t| t[km][ko].clone());
+        let base_exact = base.exact_in(&run.exact_stage()).map(|t| t[km][ko].clone());
         let done = AtomicU64::new(0);
         let planned = variants.len() as u64;
         progress(0, planned);
         let outcomes = variants
             .par_iter()
             .map(|v| {
-                if stop.load(atomic::Ordering::Relaxed) {
-                    return Err(combat_odds_core::Error::Interrupted);
-                }
+                run.check()?;
                 let outcome = study.evaluate(v, base_exact.is_some());
+                // A change cut short by the run's stop counted nothing: it is not reported.
+                run.check()?;
                 progress(done.fetch_add(1, atomic::Ordering::Relaxed) + 1, planned);
                 Ok(outcome)
             })
@@ -253,6 +256,8 @@ struct Study<'a> {
     screen: bool,
     /// The unchanged scenario's kill in each trial, counted once when first needed.
     base_kills: OnceLock<Vec<bool>>,
+    /// The run the analysis belongs to: its stop and exact budget.
+    run: &'a Run<'a>,
 }
 
 impl Study<'_> {
@@ -287,20 +292,20 @@ impl Study<'_> {
         let pilot = trials.min(PILOT_TRIALS);
         let mut kills = Vec::new();
         if self.screen || !exact {
-            kills = kill_flags(e, seed, 0..pilot);
+            kills = kill_flags(e, seed, 0..pilot, self.run);
             if kills[..] == self.base_kills()[..pilot as usize] {
                 return Outcome::Unchanged;
             }
         }
-        if exact && let Some(table) = e.exact() {
+        if exact && let Some(table) = e.exact_in(&self.run.exact_stage()) {
             let (m, o) = e.kill();
             return Outcome::Exact(table[m][o].clone());
         }
         if kills.is_empty() {
-            kills = kill_flags(e, seed, 0..pilot);
+            kills = kill_flags(e, seed, 0..pilot, self.run);
         }
         let base = self.base_kills();
-        kills.extend(kill_flags(e, self.monte_carlo.seed, pilot..trials));
+        kills.extend(kill_flags(e, self.monte_carlo.seed, pilot..trials, self.run));
         let mut paired = Paired { trials, ..Paired::default() };
         for (&changed, &unchanged) in kills.iter().zip(base) {
             match (changed, unchanged) {
@@ -315,14 +320,15 @@ impl Study<'_> {
 
     /// The unchanged scenario's kill in each trial.
     fn base_kills(&self) -> &[bool] {
-        self.base_kills.get_or_init(|| kill_flags(self.base, self.monte_carlo.seed, 0..self.monte_carlo.trials))
+        self.base_kills
+            .get_or_init(|| kill_flags(self.base, self.monte_carlo.seed, 0..self.monte_carlo.trials, self.run))
     }
 }
 
 /// Whether `e` kills in each of `trials`, trial `t` drawing from its own streams
 /// ([`Streams::for_paired_trial`]), so two resolutions see the same numbers in every
 /// trial however many dice each rolls. Blocks run in parallel and are joined in order.
-fn kill_flags(e: &dyn Experiment, seed: u64, trials: Range<u64>) -> Vec<bool> {
+fn kill_flags(e: &dyn Experiment, seed: u64, trials: Range<u64>, run: &Run) -> Vec<bool> {
     let layout = combat_odds_core::engine::layout(e.measures());
     let (m, o) = e.kill();
     let blocks: Vec<Range<u64>> = trials
@@ -333,6 +339,11 @@ fn kill_flags(e: &dyn Experiment, seed: u64, trials: Range<u64>) -> Vec<bool> {
     let parts: Vec<Vec<bool>> = blocks
         .into_par_iter()
         .map(|block| {
+            // Once the run is stopped the blocks left count nothing (the analysis ends
+            // as interrupted), keeping every flag vector its full length.
+            if run.stopped() {
+                return vec![false; block.count()];
+            }
             let mut tally = Tally::new(&layout);
             block
                 .map(|t| {

@@ -6,7 +6,6 @@
 mod charts;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use polars::prelude::*;
@@ -18,6 +17,7 @@ pub use crate::export::directory::check_free;
 use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
+use combat_odds_core::run::Run;
 use combat_odds_rules::{Header, Scenario};
 
 /// Version of the results layout; `merge` refuses another.
@@ -136,20 +136,20 @@ pub struct Plan<'a> {
 impl StudyResult {
     /// Runs `plan`'s trials, its exact stage (`exact`) already solved, and assembles
     /// the result; `started` is when the exact stage began, so the wall time counts
-    /// every stage. `progress` hears (trials done, trials planned); `stop` ends the run
-    /// at its next batch with [`combat_odds_core::error::Error::Interrupted`].
+    /// every stage. `progress` hears (trials done, trials planned); stopping `run` ends
+    /// it at its next batch with [`combat_odds_core::error::Error::Interrupted`].
     pub fn run(
         plan: Plan,
         exact: Option<ExactTable>,
         started: Instant,
         progress: &(dyn Fn(u64, u64) + Sync),
-        stop: &AtomicBool,
+        run: &Run,
     ) -> Result<Self> {
         let Plan { scenario, text, shard, precision } = plan;
         let monte_carlo = scenario.monte_carlo;
         let experiment = scenario.set_up.experiment.as_ref();
         let spec = Study { monte_carlo, shard: shard.unwrap_or(Shard::WHOLE), precision };
-        let ran = engine::run_study(experiment, &spec, progress, stop)?;
+        let ran = engine::run_study(experiment, &spec, progress, run)?;
         let mut header = scenario.header;
         if let Some(why) = ran.why_literal {
             header.stand_aside(why);

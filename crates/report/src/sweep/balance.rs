@@ -7,7 +7,6 @@
 //! told from the target. Where no value in the span crosses, it says so plainly.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -19,6 +18,7 @@ use crate::export::Rendered;
 use crate::study::{Plan, StudyResult};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
+use combat_odds_core::run::Run;
 use combat_odds_rules::Scenario;
 
 /// Which chance to balance, and at what.
@@ -106,7 +106,7 @@ pub fn balance(
     target: &Target,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
-    stop: &AtomicBool,
+    run: &Run,
 ) -> Result<Balance> {
     if !(0.0..=1.0).contains(&target.p) {
         return Err(Error::Results(format!("target {}: give a chance from 0 to 1, e.g. 0.5", target.p)));
@@ -125,9 +125,9 @@ pub fn balance(
             other => other,
         })?;
         let started = Instant::now();
-        let exact = scenario.exact()?;
+        let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
-        let result = StudyResult::run(plan, exact, started, &|_, _| {}, stop)?;
+        let result = StudyResult::run(plan, exact, started, &|_, _| {}, run)?;
         let report = &result.report;
         scenario_name = report.scenario.clone();
         let (measure, outcome) = match &target.outcome {

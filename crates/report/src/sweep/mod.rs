@@ -21,7 +21,7 @@ pub mod balance;
 mod charts;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -37,6 +37,7 @@ use crate::export::directory;
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, MonteCarlo, Shard};
+use combat_odds_core::run::Run;
 use combat_odds_rules::Scenario;
 
 /// Version of the sweep results layout; `merge` refuses another.
@@ -198,9 +199,15 @@ impl Sweep {
 
     /// Every point's scenario set up, before any runs: a value the rules refuse is named
     /// with its point, and nothing has been spent.
-    pub fn set_up(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Vec<(Document, Scenario)>> {
+    pub fn set_up(
+        &self,
+        rules_dir: Option<&Path>,
+        monte_carlo: MonteCarlo,
+        run: &Run,
+    ) -> Result<Vec<(Document, Scenario)>> {
         (0..self.points.len())
             .map(|i| {
+                run.check()?;
                 let doc = self.scenario(i)?;
                 let scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
                     combat_odds_core::Error::Input { message, .. } => {
@@ -347,15 +354,15 @@ pub struct SweepResult {
 /// Runs `shard`'s tasks of `sweep` (every task when `None`) side by side. A task is a
 /// point, or with `split` above 1 one part of a point's trials (its chunks, as
 /// `run --shard` divides them), numbered point by point; shard K of N takes tasks K,
-/// K+N, ... `progress` hears (trials done, trials planned) over the whole shard, `stop`
-/// ends it at the next batch.
+/// K+N, ... `progress` hears (trials done, trials planned) over the whole shard;
+/// stopping `run` ends it, in the set-up of a point or at a point's next batch.
 pub fn run(
     sweep: &Sweep,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
     (shard, split): (Option<Shard>, u64),
     progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &AtomicBool,
+    run: &Run,
 ) -> Result<SweepResult> {
     let started = Instant::now();
     let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
@@ -366,7 +373,7 @@ pub fn run(
             engine::CHUNK_TRIALS
         )));
     }
-    let set_up = sweep.set_up(rules_dir, monte_carlo)?;
+    let set_up = sweep.set_up(rules_dir, monte_carlo, run)?;
     let whole = shard.unwrap_or(Shard::WHOLE);
     let tasks = sweep.points.len() * split as usize;
     let mine: Vec<(usize, u64)> = (0..tasks)
@@ -381,6 +388,7 @@ pub fn run(
         .map(|&(i, s)| {
             // A point's first task takes the scenario already set up; another part of
             // it (in this process) sets up its own.
+            run.check()?;
             let (doc, scenario) = match scenarios[i].take() {
                 Some(set) => set,
                 None => {
@@ -401,13 +409,13 @@ pub fn run(
             .zip(&done)
             .map(|((i, part, doc, mut scenario), done_here)| {
                 let point_started = Instant::now();
-                let exact = scenario.exact()?;
+                let exact = scenario.exact(run)?;
                 let plan = Plan { scenario, text: &doc.text, shard: part, precision: None };
                 let heard = |d, _| {
                     done_here.store(d, Ordering::Relaxed);
                     progress(done.iter().map(|n| n.load(Ordering::Relaxed)).sum(), planned);
                 };
-                let result = StudyResult::run(plan, exact, point_started, &heard, stop)?;
+                let result = StudyResult::run(plan, exact, point_started, &heard, run)?;
                 Ok(PointSummary { index: i, values: sweep.values(i), summary: result.summary })
             })
             .collect::<Result<Vec<_>>>()

@@ -15,6 +15,7 @@ use num_traits::ToPrimitive;
 use super::markov::{self, States};
 use super::{Battle, Ending, EndingOf, Engagement, SideLayout};
 use combat_odds_core::engine::{Alias, ExactTable, Experiment, Height, Measure, Streams, Tally, tally_listed};
+use combat_odds_core::run::ExactStage;
 
 /// One state of the chain, its sampler's columns `H` high.
 struct Node<H> {
@@ -29,8 +30,11 @@ struct Node<H> {
 /// bits. Columns are 64 bits high where every turn's weights fit, the one-output draw
 /// single resolutions make, else 128 (a field of platoons can weigh a turn's dice in
 /// 70-odd bits).
-pub(crate) fn compile<B: Battle>(engagement: &Engagement<B>) -> Result<Box<dyn Experiment + '_>, String> {
-    let wide = CompiledEngagement::<B, u128>::new(engagement)?;
+pub(crate) fn compile<'a, B: Battle>(
+    engagement: &'a Engagement<B>,
+    stage: &ExactStage,
+) -> Result<Box<dyn Experiment + 'a>, String> {
+    let wide = CompiledEngagement::<B, u128>::new(engagement, stage)?;
     Ok(match wide.narrowed() {
         Ok(narrow) => Box::new(narrow),
         Err(wide) => Box::new(wide),
@@ -47,8 +51,8 @@ pub(crate) struct CompiledEngagement<'a, B: Battle, H> {
 
 impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
     /// Compiles `engagement` with 128-bit columns, or says why its chain is out of
-    /// reach.
-    fn new(engagement: &'a Engagement<B>) -> Result<Self, String> {
+    /// reach; `stage` is the run's exact stage, whose cancellation or budget stops it.
+    fn new(engagement: &'a Engagement<B>, stage: &ExactStage) -> Result<Self, String> {
         let battle = engagement.battle();
         let literally = |why: String| format!("compiled sampling stands aside: {why}; every trial is played literally");
         let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
@@ -62,13 +66,12 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
         // The nodes of the layer about to play turn `turn`, by state.
         let mut layer: Vec<(EndingOf<B>, u32)> = vec![(start, 0)];
         compiled.nodes.push(Node { next: None, ending: 0 });
-        combat_odds_core::interrupt::begin_exact_stage();
         for turn in 1..=engagement.turns() {
             let mut next_layer: BTreeMap<EndingOf<B>, u32> = BTreeMap::new();
             let mut branches = 0;
             for (ending, id) in &layer {
-                // Ctrl-C or the exact budget: stay literal.
-                if combat_odds_core::interrupt::exact_should_stop() {
+                // The run cancelled or its exact budget spent: stay literal.
+                if stage.should_stop() {
                     return Err(too_large());
                 }
                 if ending.decided.is_some() {
@@ -175,7 +178,7 @@ impl<B: Battle, H: Height> Experiment for CompiledEngagement<'_, B, H> {
         tally_listed(trials, &self.outcomes, walk, tally);
     }
 
-    fn exact(&self) -> Option<ExactTable> {
-        self.engagement.exact()
+    fn exact_in(&self, stage: &ExactStage) -> Option<ExactTable> {
+        self.engagement.exact_in(stage)
     }
 }

@@ -18,6 +18,7 @@ use num_bigint::BigUint;
 
 use super::{Battle, Ending, EndingOf, Engagement};
 use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::run::ExactStage;
 
 /// The most units (both sides together) the solver takes on: every unit's fire
 /// multiplies a turn's branches before its fields merge, so beyond this many the
@@ -81,18 +82,23 @@ impl<B: Battle> Engagement<B> {
 }
 
 /// The exact distribution of endings after the turn limit, or [`TooLarge`] past
-/// [`MAX_STATES`] undecided states, [`MAX_ENDINGS`] in all or [`MAX_BRANCHES`] a turn.
-pub fn solve<B: Battle>(engagement: &Engagement<B>, states: States) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+/// [`MAX_STATES`] undecided states, [`MAX_ENDINGS`] in all or [`MAX_BRANCHES`] a turn,
+/// or once `stage` (the run's exact stage) says to stop.
+pub fn solve<B: Battle>(
+    engagement: &Engagement<B>,
+    states: States,
+    stage: &ExactStage,
+) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
     let battle = engagement.battle();
     let mut start = Ending { field: battle.initial(), decided: None, first_kill: None };
     engagement.line_up(&mut start.field);
     let mut dist: Dist<EndingOf<B>, BigUint> = Dist::certain(start);
-    combat_odds_core::interrupt::begin_exact_stage();
     for turn in 1..=engagement.turns() {
         let branches = std::cell::Cell::new(0);
         dist = dist.try_then_within(MAX_ENDINGS, |e| {
-            // Ctrl-C or the exact budget: give up, and Monte Carlo answers alone.
-            if combat_odds_core::interrupt::exact_should_stop() {
+            // The run cancelled or its exact budget spent: give up, and Monte Carlo
+            // answers alone.
+            if stage.should_stop() {
                 return Err(TooLarge);
             }
             if e.decided.is_some() {
@@ -131,7 +137,7 @@ pub(crate) mod lumping {
     /// The lumped chain gives every measure exactly the probabilities the labelled one
     /// gives, in fewer states: lumping changes nothing but the work.
     pub(crate) fn assert_lumping_changes_nothing<B: Battle>(engagement: &Engagement<B>) {
-        let solved = |states| solve(engagement, states).expect("the chain is solved");
+        let solved = |states| solve(engagement, states, &ExactStage::unbounded()).expect("the chain is solved");
         let (lumped, labelled) = (solved(States::Lumped), solved(States::Labelled));
         let table = |dist: &Dist<EndingOf<B>, BigUint>| {
             marginals(dist, &layout(engagement.measures()), |e, out| engagement.index(e, out))

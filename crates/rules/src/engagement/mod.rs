@@ -23,6 +23,7 @@ use num_bigint::BigUint;
 
 use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
 use combat_odds_core::exact::{Dist, TooLarge, marginals};
+use combat_odds_core::run::ExactStage;
 
 use crate::ruleset::SetUp;
 
@@ -328,12 +329,12 @@ impl<B: Battle> Engagement<B> {
 
     /// The exact distribution of endings, from the [`markov`] solver: for fields of
     /// at most [`markov::MAX_UNITS`] units, where a turn's branches stay few.
-    pub(crate) fn exact_endings(&self) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+    pub(crate) fn exact_endings(&self, stage: &ExactStage) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
         let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
         if units > markov::MAX_UNITS {
             return Err(TooLarge);
         }
-        markov::solve(self, markov::States::Lumped)
+        markov::solve(self, markov::States::Lumped, stage)
     }
 }
 
@@ -358,9 +359,9 @@ impl<B: Battle> Experiment for Engagement<B> {
         }
     }
 
-    fn exact(&self) -> Option<ExactTable> {
+    fn exact_in(&self, stage: &ExactStage) -> Option<ExactTable> {
         let layout = combat_odds_core::engine::layout(&self.measures);
-        let dist = self.exact_endings().ok()?;
+        let dist = self.exact_endings(stage).ok()?;
         Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
     }
 
@@ -386,8 +387,8 @@ impl<B: Battle> Experiment for Engagement<B> {
         })
     }
 
-    fn compiled(&self) -> Option<Box<dyn Experiment + '_>> {
-        let compiled = compiled::compile(self);
+    fn compiled_in(&self, stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {
+        let compiled = compiled::compile(self, stage);
         let mut why = self.why_not_compiled.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         *why = compiled.as_ref().err().cloned();
         compiled.ok()

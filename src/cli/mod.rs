@@ -500,6 +500,8 @@ fn serve(a: &ServeArgs) -> Result<()> {
     let config = combat_odds_web::Config {
         rules_dir: a.rules.clone(),
         limits: combat_odds_web::Limits { max_trials: a.max_trials, max_runs: a.max_runs },
+        hosts: a.allow_host.clone(),
+        connections: combat_odds_web::Connections::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

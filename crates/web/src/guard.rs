@@ -108,7 +108,7 @@ async fn admit(guard: &Guard, request: Request) -> Result<Request, Refused> {
         return Err(Refused::new(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
-                "host `{}`: this server answers only to the names it listens as (localhost, its address, and what --allow-host names)",
+                "host `{}`: this server answers only to the names it listens as (localhost, the address it listens on, and the names it was told to allow)",
                 host.host()
             ),
         ));

@@ -795,3 +795,33 @@ fn a_server_on_every_address_answers_to_addresses_and_its_allowed_names_only() {
     }
     assert!(ask("evil.example:8070").starts_with("HTTP/1.1 421"));
 }
+
+#[test]
+fn serve_answers_to_the_names_allow_host_gives_and_refuses_a_bad_one() {
+    let ran = cli(&["serve", "--allow-host", "mybox.lan:8070"]);
+    assert_eq!(ran.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(stderr.contains("`mybox.lan:8070` is not a host name"), "{stderr}");
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new(crate::common::cli::BIN)
+        .args(["serve", "--port", &port.to_string(), "--allow-host", "MyBox.lan"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(address).is_err() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the server never listened");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let ask = |host: &str| {
+        let request = format!("GET /api/rulesets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        exchange(address, request.as_bytes(), std::time::Duration::from_secs(5)).0
+    };
+    let (mine, theirs) = (ask("mybox.lan:8070"), ask("evil.example"));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(mine.starts_with("HTTP/1.1 200"), "{mine}");
+    assert!(theirs.starts_with("HTTP/1.1 421"), "{theirs}");
+}

@@ -109,6 +109,16 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A host name as `--allow-host` takes it: letters, digits, `-` and `.`, no port.
+fn host_name(text: &str) -> Result<String, String> {
+    let name = !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    if name {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err(format!("`{text}` is not a host name (letters, digits, `-` and `.`, without a port, e.g. mybox.lan)"))
+    }
+}
+
 /// Flags of `fire`.
 #[derive(Debug, clap::Args)]
 pub struct FireArgs {
@@ -393,6 +403,12 @@ pub struct ServeArgs {
     /// every machine that can reach this one: anyone there can run work on it.
     #[arg(long)]
     pub listen: Option<std::net::SocketAddr>,
+    /// A name the page may be opened by besides localhost and the address listened
+    /// on, e.g. this machine's name on the network with --listen (repeat for more).
+    /// Requests naming any other host are refused, so that no other site's name can
+    /// be pointed at this server (DNS rebinding).
+    #[arg(long, value_name = "NAME", value_parser = host_name)]
+    pub allow_host: Vec<String>,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]
     pub rules: Option<PathBuf>,

@@ -513,6 +513,8 @@ fn serve(a: &ServeArgs) -> Result<()> {
             max_runs: a.max_runs,
             exact_budget: std::time::Duration::from_secs_f64(a.exact_seconds),
         },
+        hosts: a.allow_host.clone(),
+        connections: combat_odds_web::Connections::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

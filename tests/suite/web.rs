@@ -66,16 +66,37 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime")
 }
 
+/// The body of `path` as text, with its content type.
+async fn text_of(app: &axum::Router, path: &str) -> (String, String) {
+    let response = app.clone().oneshot(get(path)).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK, "{path}");
+    let kind = response.headers()["content-type"].to_str().unwrap().to_string();
+    let text = String::from_utf8(to_bytes(response.into_body(), 1 << 24).await.unwrap().to_vec()).unwrap();
+    (kind, text)
+}
+
 #[test]
-fn the_page_is_served_whole_from_the_binary() {
+fn the_page_is_served_whole_from_the_binary_with_no_inline_script_or_style() {
     runtime().block_on(async {
-        let response = router(Config::default()).oneshot(get("/")).await.unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        let html = String::from_utf8(to_bytes(response.into_body(), 1 << 24).await.unwrap().to_vec()).unwrap();
-        assert!(html.starts_with("<!doctype html>"), "{}", &html[..40]);
-        assert!(html.contains("/api/fire") && html.contains("/api/tables/"), "the page calls the endpoints");
-        for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import "] {
-            assert!(!html.contains(elsewhere), "nothing is fetched from elsewhere: `{elsewhere}`");
+        let app = router(Config::default());
+        let (kind, html) = text_of(&app, "/").await;
+        assert!(kind.starts_with("text/html") && html.starts_with("<!doctype html>"), "{}", &html[..40]);
+        // The policy allows scripts and styles from this server only: the page's own are
+        // files, and it sets no style attribute (the script sets styles through CSSOM).
+        assert!(html.contains(r#"<script src="/page.js"></script>"#) && html.contains(r#"href="/page.css""#));
+        for inline in ["<script>", "<style", " style=", " onclick=", " onchange="] {
+            assert!(!html.contains(inline), "no inline script or style: `{inline}`");
+        }
+        let (kind, script) = text_of(&app, "/page.js").await;
+        assert!(kind.starts_with("text/javascript"), "{kind}");
+        assert!(script.contains("/api/fire") && script.contains("/api/tables/"), "the page calls the endpoints");
+        assert!(!script.contains("style:") && !script.contains("\"style\""), "no style attribute is set");
+        let (kind, style) = text_of(&app, "/page.css").await;
+        assert!(kind.starts_with("text/css") && style.contains("body {"), "{kind}");
+        for text in [&html, &script, &style] {
+            for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import ", "url(http"] {
+                assert!(!text.contains(elsewhere), "nothing is fetched from elsewhere: `{elsewhere}`");
+            }
         }
     });
 }
@@ -117,7 +138,7 @@ fn bad_input_comes_back_as_the_cli_s_one_line_message() {
 #[test]
 fn the_server_s_limits_are_said_not_exceeded() {
     let limits = Limits { max_trials: 1000, max_runs: 1, ..Limits::default() };
-    let config = Config { rules_dir: None, limits };
+    let config = Config { limits, ..Config::default() };
     let (status, body) = runtime().block_on(call(config, fire(json!({ "scenario": DUEL, "trials": 1001 }))));
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["error"], "trials 1001: at most 1000 per request on this server");
@@ -128,7 +149,7 @@ fn long_runs_beyond_the_limit_are_refused_and_short_ones_still_answer() {
     let rt = runtime();
     // No long run may start: a request for one is refused at once, with the reason.
     let config =
-        || Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() } };
+        || Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
     let (status, body) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 2_000_000 }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs are under way"), "{body}");
@@ -220,7 +241,8 @@ fn a_comparison_answers_what_compare_writes_for_the_same_seed() {
 #[test]
 fn a_comparison_too_large_for_one_request_is_refused_with_its_size() {
     let text = std::fs::read_to_string("experiments/compare_at_gun_vs_medium_tank.toml").unwrap();
-    let config = Config { rules_dir: None, limits: Limits { max_trials: 100_000, max_runs: 1, ..Limits::default() } };
+    let config =
+        Config { limits: Limits { max_trials: 100_000, max_runs: 1, ..Limits::default() }, ..Config::default() };
     let (status, body) = runtime().block_on(call(config, comparison(json!({ "scenario": text, "trials": 2000 }))));
     assert_eq!(status, StatusCode::BAD_REQUEST);
     // 4 rulesets x 11 ranges x (2 weapons + 1 paired difference) = 132 runs.
@@ -310,8 +332,10 @@ fn a_bad_run_is_refused_before_it_starts_with_the_cli_s_message() {
 /// slot free again well before the work would have ended.
 fn closing_the_stream_stops_the_work(long: Request<Body>, again: impl Fn() -> Request<Body>) {
     let rt = runtime();
-    let app =
-        router(Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 1, ..Limits::default() } });
+    let app = router(Config {
+        limits: Limits { max_trials: 10_000_000, max_runs: 1, ..Limits::default() },
+        ..Config::default()
+    });
     rt.block_on(async {
         let response = app.clone().oneshot(long).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK);
@@ -470,7 +494,7 @@ fn the_cli_s_other_answers_are_the_page_s_too() {
 #[test]
 fn a_sensitivity_search_is_a_long_run_and_waits_for_a_slot() {
     let config =
-        Config { rules_dir: None, limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() } };
+        Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
     let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", json!({ "scenario": DUEL }))));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs"), "{body}");
@@ -518,7 +542,7 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
     // Two sections leave the Germans an exact 0.619277; three, about 0.33.
     assert_eq!(found["bracket"], json!([2, 3]));
     let (status, body) = runtime().block_on(call(
-        Config { rules_dir: None, limits: Limits { max_trials: 10_000, max_runs: 1, ..Limits::default() } },
+        Config { limits: Limits { max_trials: 10_000, max_runs: 1, ..Limits::default() }, ..Config::default() },
         post(
             "/api/balance",
             json!({ "scenario": base, "vary": "engagement.range", "from": 10, "to": 30, "trials": 1000 }),
@@ -529,42 +553,282 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
     assert!(body["error"].as_str().unwrap().starts_with("trials 1000: 42 points of them are 42000 trials"), "{body}");
 }
 
-/// A report's notes, as text.
-fn notes_of(report: &Value) -> Vec<String> {
-    report["notes"].as_array().expect("notes").iter().map(|n| n.as_str().expect("a note").to_string()).collect()
+/// The headers of the answer to `request`, with its status and JSON body.
+async fn headed(app: &axum::Router, request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Value) {
+    let response = app.clone().oneshot(request).await.expect("the router answers");
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = to_bytes(response.into_body(), 1 << 24).await.expect("a whole body");
+    (status, headers, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+fn with(mut request: Request<Body>, name: &'static str, value: &str) -> Request<Body> {
+    request.headers_mut().insert(name, value.parse().unwrap());
+    request
 }
 
 #[test]
-fn each_request_keeps_its_own_exact_budget_and_its_own_note() {
-    runtime().block_on(async {
-        let app = router(Config::default());
-        // Side by side: a request with no exact budget at all stops its exact stage at
-        // once and says so; the other, under the server's budget, is solved exactly.
-        // One process-wide deadline let either move the other's clock.
-        let spent = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000, "exact_seconds": 0.0 }));
-        let roomy = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 }));
-        let ((status_a, a), (status_b, b)) = tokio::join!(answer(&app, spent), answer(&app, roomy));
-        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK));
-        assert!(a["p_kill"]["exact"].is_null(), "{a}");
-        assert!(notes_of(&a).iter().any(|n| n.contains("stopped at its time budget of 0 s")), "{a}");
-        assert!(b["p_kill"]["exact"].is_number(), "{b}");
-        assert!(!notes_of(&b).iter().any(|n| n.contains("time budget")), "{b}");
-        // Afterwards a field the solver cannot take (a company of twenty platoons) says
-        // why, not that a budget ran out: a spent budget belongs to its own request.
-        let crowded = FARMHOUSE.replacen("count = 3", "count = 20", 1);
-        let (_, c) = answer(&app, fire(json!({ "scenario": crowded, "trials": 1000 }))).await;
-        assert!(c["p_kill"]["exact"].is_null(), "{c}");
-        assert!(!notes_of(&c).iter().any(|n| n.contains("time budget")), "{c}");
-        assert!(notes_of(&c).iter().any(|n| n.contains("units on the field")), "{c}");
-    });
+fn every_answer_forbids_framing_other_sources_and_sniffing() {
+    let rt = runtime();
+    let app = router(Config::default());
+    let answers = [
+        get("/"),
+        get("/page.js"),
+        get("/api/rulesets"),
+        get("/no/such/page"),
+        fire(json!({ "scenario": DUEL, "trials": 1000 })),
+        fire(json!({ "scenario": DUEL, "trials": 0 })),
+        with(get("/"), "host", "evil.example"),
+    ];
+    for request in answers {
+        let what = format!("{} {}", request.method(), request.uri());
+        let (_, headers, _) = rt.block_on(headed(&app, request));
+        let policy = headers.get("content-security-policy").map(|v| v.to_str().unwrap()).unwrap_or_default();
+        assert!(
+            policy.starts_with("default-src 'self';") && policy.contains("frame-ancestors 'none'"),
+            "{what}: {policy}"
+        );
+        assert_eq!(headers.get("x-frame-options").map(|v| v.to_str().unwrap()), Some("DENY"), "{what}");
+        assert_eq!(headers.get("x-content-type-options").map(|v| v.to_str().unwrap()), Some("nosniff"), "{what}");
+    }
 }
 
 #[test]
-fn an_exact_budget_that_is_not_a_number_of_seconds_is_refused() {
-    runtime().block_on(async {
-        let (status, body) =
-            call(Config::default(), fire(json!({ "scenario": DUEL, "trials": 1000, "exact_seconds": -1.0 }))).await;
-        assert_eq!(status, StatusCode::BAD_REQUEST);
-        assert!(body["error"].as_str().is_some_and(|e| e.contains("exact_seconds -1")), "{body}");
-    });
+fn a_request_naming_another_host_is_refused_so_dns_rebinding_reads_nothing() {
+    let rt = runtime();
+    let app = router(Config { hosts: vec!["mybox.lan".into()], ..Config::default() });
+    for host in ["localhost:8070", "127.0.0.1:8070", "[::1]:8070", "LOCALHOST", "mybox.lan:8070", "127.0.0.1"] {
+        let (status, _, body) = rt.block_on(headed(&app, with(get("/api/rulesets"), "host", host)));
+        assert_eq!(status, StatusCode::OK, "{host}: {body}");
+    }
+    for host in ["evil.example", "evil.example:8070", "localhost.evil.example", "10.0.0.7:8070"] {
+        let (status, _, body) = rt.block_on(headed(&app, with(get("/api/rulesets"), "host", host)));
+        assert_eq!(status, StatusCode::MISDIRECTED_REQUEST, "{host}");
+        let message = body["error"].as_str().expect("a JSON error");
+        assert!(message.starts_with("host `") && message.contains("the names it was told to allow"), "{message}");
+    }
+    // A work request naming a foreign host starts nothing either, whatever its origin.
+    let request = with(fire(json!({ "scenario": DUEL, "trials": 1000 })), "host", "evil.example:8070");
+    let (status, _, _) = rt.block_on(headed(&app, with(request, "origin", "http://evil.example:8070")));
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
+    // A target in absolute form names its host too.
+    let (status, _, _) = rt.block_on(headed(&app, get("http://evil.example/api/rulesets")));
+    assert_eq!(status, StatusCode::MISDIRECTED_REQUEST);
+}
+
+#[test]
+fn a_post_from_another_origin_is_refused_and_the_page_s_own_and_curl_s_are_answered() {
+    let rt = runtime();
+    let app = router(Config::default());
+    let from = |origin: Option<&str>| {
+        let request = with(fire(json!({ "scenario": DUEL, "trials": 1000 })), "host", "127.0.0.1:8070");
+        match origin {
+            Some(origin) => with(request, "origin", origin),
+            None => request,
+        }
+    };
+    for origin in [None, Some("http://127.0.0.1:8070"), Some("http://127.0.0.1:8070".to_uppercase().as_str())] {
+        let (status, _, body) = rt.block_on(headed(&app, from(origin)));
+        assert_eq!(status, StatusCode::OK, "{origin:?}: {body}");
+    }
+    // Another site, another port of this machine (another local server's page), a
+    // sandboxed frame or file (`null`), and https where the server speaks http.
+    for origin in
+        ["http://evil.example", "http://127.0.0.1:3000", "http://localhost:8070", "null", "https://127.0.0.1:8070"]
+    {
+        let (status, _, body) = rt.block_on(headed(&app, from(Some(origin))));
+        assert_eq!(status, StatusCode::FORBIDDEN, "{origin}");
+        let message = body["error"].as_str().expect("a JSON error");
+        assert!(message.starts_with(&format!("origin `{origin}`: only the page this server serves")), "{message}");
+    }
+    // Every endpoint that starts work is behind the same check.
+    for path in ["/api/run", "/api/compare", "/api/sweep", "/api/balance", "/api/sensitivity", "/api/exact"] {
+        let request = with(with(post(path, json!({})), "host", "127.0.0.1:8070"), "origin", "http://evil.example");
+        let (status, _, _) = rt.block_on(headed(&app, request));
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}");
+    }
+}
+
+#[test]
+fn every_refusal_is_a_json_error_on_one_line() {
+    let rt = runtime();
+    let app = router(Config::default());
+    let raw = |body: Body, kind: Option<&str>| {
+        let mut request = Request::post("/api/fire");
+        if let Some(kind) = kind {
+            request = request.header("content-type", kind);
+        }
+        request.body(body).unwrap()
+    };
+    let big = json!({ "scenario": "#".repeat(combat_odds_web::BODY_LIMIT + 1) }).to_string();
+    let cases = [
+        (raw(Body::from(big), Some("application/json")), StatusCode::PAYLOAD_TOO_LARGE, "the request's body is over"),
+        (
+            raw(Body::from("{}"), None),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Expected request with `Content-Type: application/json`",
+        ),
+        (raw(Body::from("{}"), Some("text/plain")), StatusCode::UNSUPPORTED_MEDIA_TYPE, "Expected request with"),
+        (
+            fire(json!({ "scenario": DUEL, "path": "/etc/passwd" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Failed to deserialize",
+        ),
+        (raw(Body::from("{\"scenario\": "), Some("application/json")), StatusCode::BAD_REQUEST, "Failed to parse"),
+        (get("/api/nothing"), StatusCode::NOT_FOUND, "/api/nothing: no such page or endpoint"),
+        (get("/api/fire"), StatusCode::METHOD_NOT_ALLOWED, "GET /api/fire: method not allowed"),
+        (get("/api/tables/a/b/c"), StatusCode::NOT_FOUND, "/api/tables/a/b/c: no such page"),
+    ];
+    for (request, expected, start) in cases {
+        let what = format!("{} {}", request.method(), request.uri());
+        let (status, headers, body) = rt.block_on(headed(&app, request));
+        assert_eq!(status, expected, "{what}: {body}");
+        assert_eq!(headers["content-type"], "application/json", "{what}");
+        let message = body["error"].as_str().unwrap_or_else(|| panic!("{what}: a JSON error, not {body}"));
+        assert!(message.starts_with(start) && !message.contains('\n'), "{what}: {message}");
+    }
+}
+
+#[test]
+fn the_exact_answer_alone_draws_no_trial_whatever_the_link_asks() {
+    let rt = runtime();
+    // No long run may start, and the link asks for the most trials: the exact answer
+    // still comes, at once, as `fire` gives it.
+    let config =
+        Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
+    let started = std::time::Instant::now();
+    let (status, body) =
+        rt.block_on(call(config, post("/api/exact", json!({ "scenario": DUEL, "trials": 10_000_000 }))));
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(
+        body["p_kill"],
+        json!({ "measure": "target", "outcome": "eliminated", "exact": 0.6636, "exact_fraction": "1659/2500" })
+    );
+    assert_eq!(
+        body["measures"][0]["outcomes"][0],
+        json!({ "outcome": "no_effect", "exact": 0.16, "exact_fraction": "4/25" })
+    );
+    assert!(body.get("trials").is_none() && body["p_kill"].get("estimate").is_none(), "no Monte Carlo: {body}");
+}
+
+/// The page's server on a loopback port with `connections`, run on `rt`: its address.
+fn listening(rt: &tokio::runtime::Runtime, config: Config) -> std::net::SocketAddr {
+    let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("a loopback port");
+    let address = listener.local_addr().unwrap();
+    rt.spawn(combat_odds_web::serve(listener, config, std::future::pending()));
+    address
+}
+
+/// Sends `bytes` on a new connection and reads until the server closes it or
+/// `patience` passes: what came back, and whether the server closed it.
+fn exchange(address: std::net::SocketAddr, bytes: &[u8], patience: std::time::Duration) -> (String, bool) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).expect("a connection");
+    stream.write_all(bytes).unwrap();
+    stream.set_read_timeout(Some(patience)).unwrap();
+    let (mut got, mut buffer) = (Vec::new(), [0; 4096]);
+    let started = std::time::Instant::now();
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return (String::from_utf8_lossy(&got).into_owned(), true),
+            Ok(n) => got.extend_from_slice(&buffer[..n]),
+            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), false),
+        }
+        if started.elapsed() > patience {
+            return (String::from_utf8_lossy(&got).into_owned(), false);
+        }
+    }
+}
+
+fn quick(max_open: usize) -> Config {
+    let wait = std::time::Duration::from_millis(500);
+    let connections = combat_odds_web::Connections { max_open, header_timeout: wait, body_timeout: wait };
+    Config { connections, ..Config::default() }
+}
+
+#[test]
+fn a_connection_that_trickles_its_headers_or_its_body_or_idles_is_closed() {
+    let rt = runtime();
+    let address = listening(&rt, quick(8));
+    let patience = std::time::Duration::from_secs(5);
+    // Headers never finished: closed, unanswered, after the header timeout.
+    let (got, closed) = exchange(address, b"GET / HTTP/1.1\r\nHost: localhost\r\n", patience);
+    assert!(closed && got.is_empty(), "{got}");
+    // Answered, then idle: closed after the same timeout.
+    let (got, closed) = exchange(address, b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\n\r\n", patience);
+    assert!(closed && got.starts_with("HTTP/1.1 200"), "{got}");
+    // A body that never arrives whole: refused in JSON after the body timeout.
+    let slow = b"POST /api/fire HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"sc";
+    let (got, _) = exchange(address, slow, patience);
+    assert!(got.starts_with("HTTP/1.1 408"), "{got}");
+    assert!(got.ends_with("{\"error\":\"the request's body did not arrive within 0.5 s\"}"), "{got}");
+}
+
+#[test]
+fn open_connections_are_bounded_and_the_next_is_served_when_one_closes() {
+    let rt = runtime();
+    let mut config = quick(2);
+    config.connections.header_timeout = std::time::Duration::from_secs(3);
+    let address = listening(&rt, config);
+    let request = b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    let idle: Vec<_> = (0..2).map(|_| std::net::TcpStream::connect(address).unwrap()).collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // Both places are held: a third connection waits, unanswered.
+    let (got, _) = exchange(address, request, std::time::Duration::from_millis(1000));
+    assert!(got.is_empty(), "answered beyond the bound: {got}");
+    // One closes: the next is answered.
+    drop(idle);
+    let (got, closed) = exchange(address, request, std::time::Duration::from_secs(5));
+    assert!(closed && got.starts_with("HTTP/1.1 200"), "{got}");
+}
+
+#[test]
+fn a_server_on_every_address_answers_to_addresses_and_its_allowed_names_only() {
+    let rt = runtime();
+    let listener = rt.block_on(tokio::net::TcpListener::bind("0.0.0.0:0")).expect("a port on every address");
+    let port = listener.local_addr().unwrap().port();
+    rt.spawn(combat_odds_web::serve(
+        listener,
+        Config { hosts: vec!["mybox.lan".into()], ..Config::default() },
+        std::future::pending(),
+    ));
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let ask = |host: &str| {
+        let request = format!("GET /api/rulesets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        exchange(address, request.as_bytes(), std::time::Duration::from_secs(5)).0
+    };
+    for host in ["192.168.1.20:8070", "[fe80::1]:8070", "mybox.lan:8070", "localhost"] {
+        assert!(ask(host).starts_with("HTTP/1.1 200"), "{host}");
+    }
+    assert!(ask("evil.example:8070").starts_with("HTTP/1.1 421"));
+}
+
+#[test]
+fn serve_answers_to_the_names_allow_host_gives_and_refuses_a_bad_one() {
+    let ran = cli(&["serve", "--allow-host", "mybox.lan:8070"]);
+    assert_eq!(ran.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(stderr.contains("`mybox.lan:8070` is not a host name"), "{stderr}");
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = std::process::Command::new(crate::common::cli::BIN)
+        .args(["serve", "--port", &port.to_string(), "--allow-host", "MyBox.lan"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(address).is_err() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the server never listened");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let ask = |host: &str| {
+        let request = format!("GET /api/rulesets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+        exchange(address, request.as_bytes(), std::time::Duration::from_secs(5)).0
+    };
+    let (mine, theirs) = (ask("mybox.lan:8070"), ask("evil.example"));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(mine.starts_with("HTTP/1.1 200"), "{mine}");
+    assert!(theirs.starts_with("HTTP/1.1 421"), "{theirs}");
 }

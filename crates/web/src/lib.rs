@@ -6,7 +6,8 @@
 //! - `state`: what every request shares: the configuration, the long-run slots, the
 //!   finished runs' files.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
-//!   `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits and their errors.
+//!   `POST /api/exact`, `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits
+//!   and their errors.
 //! - `stream`: long work answered as server-sent events, cancelled with its stream.
 //! - `views`: the command line's other answers (`POST /api/percent`,
 //!   `POST /api/sensitivity`, `POST /api/command-dice`, `GET /api/modifiers/{ruleset}`).
@@ -17,8 +18,13 @@
 //!   server-sent events.
 //! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
 //!   files (`GET /api/results/{id}/{file}`).
+//! - `guard`: who the server answers (its own host names, its own page's origin), the
+//!   headers every answer carries, and refusals as JSON.
+//! - `listen`: connections: how many may be open, and how long one may take to send.
 //!
-//! The page itself (`page/index.html`) is embedded in the binary: no network, no CDN.
+//! The page itself (`page/index.html`, its script `page.js` and style `page.css`) is
+//! embedded in the binary: no network, no CDN, and no inline script or style, so the
+//! page runs under a policy that allows nothing but this server.
 //!
 //! ```
 //! use combat_odds_web::{Config, router};
@@ -37,15 +43,21 @@ mod form;
 mod compare;
 mod sweeps;
 mod runs;
+mod guard;
+mod listen;
 
 use std::future::Future;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
-use axum::http::header;
+use axum::http::{StatusCode, Uri, header};
 use axum::response::Html;
 use axum::routing::{get, post};
+
+pub use guard::BODY_LIMIT;
 
 /// What the server is allowed to do for one request.
 #[derive(Debug, Clone, Copy)]
@@ -72,6 +84,25 @@ impl Default for Limits {
 /// million trials in milliseconds, so only runs past this hold a core for long.
 pub const LONG_RUN: u64 = 1_000_000;
 
+/// What one connection may hold, and for how long: a flood of idle or slow
+/// connections holds neither memory nor the user's place.
+#[derive(Debug, Clone, Copy)]
+pub struct Connections {
+    /// The most connections open at once; more wait, unanswered, until one closes.
+    pub max_open: usize,
+    /// How long a connection may take to send a request's headers, counted from when
+    /// it opens or its last answer ended: an idle connection closes after this too.
+    pub header_timeout: Duration,
+    /// How long a request may take to send its body, once its headers are in.
+    pub body_timeout: Duration,
+}
+
+impl Default for Connections {
+    fn default() -> Self {
+        Connections { max_open: 256, header_timeout: Duration::from_secs(10), body_timeout: Duration::from_secs(10) }
+    }
+}
+
 /// How the server answers.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
@@ -79,13 +110,27 @@ pub struct Config {
     pub rules_dir: Option<PathBuf>,
     /// Per-request bounds.
     pub limits: Limits,
+    /// Host names the server answers to besides loopback's and the address it listens
+    /// on (`--allow-host`): a name this machine has on the network, when `--listen`
+    /// shares the page.
+    pub hosts: Vec<String>,
+    /// Per-connection bounds.
+    pub connections: Connections,
 }
 
-/// The page and its endpoints.
+/// The page and its endpoints, answering as a server on loopback does.
 pub fn router(config: Config) -> Router {
+    app(config, None)
+}
+
+/// The page and its endpoints for a server listening on `listening` (none: loopback).
+fn app(config: Config, listening: Option<IpAddr>) -> Router {
+    let guard = guard::Guard { hosts: guard::Hosts::new(&config.hosts, listening), connections: config.connections };
     let state = state::State::new(config);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
+        .route("/page.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT) }))
+        .route("/page.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }))
         .route(
             "/api/interpretations",
             get(|| async { ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], INTERPRETATIONS) }),
@@ -93,6 +138,7 @@ pub fn router(config: Config) -> Router {
         .route("/api/scenarios", get(api::scenarios))
         .route("/api/rulesets", get(api::rulesets))
         .route("/api/fire", post(api::fire))
+        .route("/api/exact", post(api::exact))
         .route("/api/tables/{ruleset}", get(api::tables))
         .route("/api/percent", post(views::percent))
         .route("/api/sensitivity", post(views::sensitivity))
@@ -105,20 +151,35 @@ pub fn router(config: Config) -> Router {
         .route("/api/balance", post(sweeps::balance))
         .route("/api/run", post(runs::run))
         .route("/api/results/{id}/{file}", get(runs::file))
+        .fallback(|uri: Uri| async move {
+            api::Refused::new(StatusCode::NOT_FOUND, format!("{}: no such page or endpoint", uri.path()))
+        })
         .with_state(Arc::new(state))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(guard), guard::guard))
 }
 
-/// Serves the page on `listener` until `shutdown` completes.
+/// Serves the page on `listener` until `shutdown` completes, then lets the requests
+/// under way finish. At most [`Connections::max_open`] connections are served at once.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(config)).with_graceful_shutdown(shutdown).await
+    let listening = listener.local_addr()?.ip();
+    let connections = config.connections;
+    listen::serve(listener, app(config, Some(listening)), connections, shutdown).await;
+    Ok(())
 }
 
-/// The page: one HTML file with its script and style inline.
+/// The page's markup; its script and style are the files below, so that its policy can
+/// forbid inline ones.
 const PAGE: &str = include_str!("page/index.html");
+
+/// The page's script.
+const SCRIPT: &str = include_str!("page/page.js");
+
+/// The page's style.
+const STYLE: &str = include_str!("page/page.css");
 
 /// Every recorded interpretation and the setting it became, shown beside the tables.
 const INTERPRETATIONS: &str = include_str!("../../../docs/interpretations.md");

@@ -38,12 +38,18 @@ pub async fn listening(port: u16) {
 /// `combat-odds serve` (the main workspace's release build) on a free port, listening:
 /// the process and its address.
 pub async fn serve() -> (Running, String) {
+    serve_with(&[]).await
+}
+
+/// [`serve`] with `flags` besides the port.
+pub async fn serve_with(flags: &[&str]) -> (Running, String) {
     let binary = repository().join("target/release/combat-odds");
     assert!(binary.exists(), "build the binary first: cargo build --release ({})", binary.display());
     let port = free_port();
     let server = Running(
         Command::new(&binary)
             .args(["serve", "--port", &port.to_string()])
+            .args(flags)
             .stdout(Stdio::null())
             .spawn()
             .expect("the server starts"),

@@ -1,7 +1,8 @@
 //! The page in headless Chromium: the numbers the CLI prints, a change of range in the
-//! form, a shared link, a bad value's message, an engagement's progress and result,
-//! a cancelled run, a comparison, the tables with their interpretations, and a
-//! screenshot of each page for the README.
+//! form, a shared link (its exact answer at once, its long work only on a click), a
+//! bad value's message, an engagement's progress and result, a cancelled run, a
+//! comparison, the tables with their interpretations, a page elsewhere that frames it
+//! (and gets nothing), and a screenshot of each page for the README.
 //!
 //! Needs `target/release/combat-odds` (the main workspace's release build), Debian's
 //! `chromium` and `chromedriver` on PATH.
@@ -9,12 +10,17 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use combat_odds_browser_tests::{Running, free_port, listening, repository, serve};
+use combat_odds_browser_tests::{Running, free_port, listening, repository, serve_with};
 use fantoccini::{Client, ClientBuilder, Locator};
 
 /// The page's server and a browser session on it.
 async fn session() -> (Running, Running, Client, String) {
-    let (server, address) = serve().await;
+    session_with(&[]).await
+}
+
+/// [`session`] with the server given `flags`.
+async fn session_with(flags: &[&str]) -> (Running, Running, Client, String) {
+    let (server, address) = serve_with(flags).await;
     let driver_port = free_port();
     let driver = Running(
         Command::new("chromedriver")
@@ -111,7 +117,11 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
     assert!(link.contains("#") && link.contains("scenario="), "{link}");
     client.goto("about:blank").await.unwrap();
     client.goto(&link).await.unwrap();
-    let again = text_when(&client, "p-kill", |t| t.contains("exact")).await;
+    // At once the exact answer alone; the Monte Carlo run waits for Compute.
+    let exact = text_when(&client, "p-kill", |t| t.contains("press Compute")).await;
+    assert!(far.starts_with(exact.trim_end_matches("; Monte Carlo: press Compute")), "{exact} / {far}");
+    click(&client, "fire-compute").await;
+    let again = text_when(&client, "p-kill", |t| t.contains("[")).await;
     assert_eq!(again, far, "a shared link reproduces the numbers, seed and all");
 
     // Which cells matter, ranked, each with its source.
@@ -247,5 +257,99 @@ async fn a_sweep_and_the_balance_finder_answer_from_the_page() {
     let found = text_when(&client, "balance-answer", |t| !t.is_empty()).await;
     assert!(found.contains("crosses 0.5 between side[1].unit[0].count = 2 and side[1].unit[0].count = 3"), "{found}");
     screenshot(&client, "page-balance.png").await;
+    client.close().await.unwrap();
+}
+
+/// A page on another origin (another port of this machine) whose markup is `html`,
+/// served from a thread for as long as the test runs: its address.
+fn elsewhere(html: String) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let address = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let _ = stream.read(&mut [0; 4096]);
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                html.len()
+            );
+            let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(html.as_bytes()));
+        }
+    });
+    format!("http://{address}/")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_elsewhere_that_frames_the_page_gets_nothing() {
+    let (_server, _driver, client, address) = session().await;
+    let framing = elsewhere(format!(
+        r#"<!doctype html><p id="host">elsewhere</p><iframe id="app" src="{address}" width="900" height="700"></iframe>"#
+    ));
+    client.goto(&framing).await.unwrap();
+    text_when(&client, "host", |t| t == "elsewhere").await;
+    // Time enough for the page to load and answer, were it allowed to.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let frame = client.find(Locator::Id("app")).await.unwrap();
+    frame.enter_frame().await.expect("the frame is entered");
+    let inside = client.source().await.unwrap_or_default();
+    assert!(
+        client.find(Locator::Id("p-kill")).await.is_err(),
+        "the framed page ran: {}",
+        &inside[..inside.len().min(300)]
+    );
+    assert!(!inside.contains("combat-odds"), "the frame shows the page: {}", &inside[..inside.len().min(300)]);
+    client.close().await.unwrap();
+}
+
+/// The page's own `encode` of `text`, as its links carry a file.
+async fn encoded(client: &Client, text: &str) -> String {
+    let value = client.execute("return encode(arguments[0]);", vec![text.into()]).await.unwrap();
+    value.as_str().expect("a string").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_loaded_link_shows_exact_answers_and_starts_no_long_work() {
+    // One long-run slot: a link that started ten million trials would hold it.
+    let (_server, _driver, client, address) = session_with(&["--max-runs", "1"]).await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact")).await;
+    let fight = std::fs::read_to_string(repository().join("experiments/cd_engagement_tank_duel.toml")).unwrap();
+    let link = format!(
+        "{address}#page=fire&trials=10000000&seed=2026&mode=literal&scenario={}",
+        encoded(&client, &fight).await
+    );
+    client.goto("about:blank").await.unwrap();
+    client.goto(&link).await.unwrap();
+    let kill = text_when(&client, "p-kill", |t| t.contains("press Compute")).await;
+    assert!(kill.starts_with("p_kill (winner = ") && kill.contains("exact"), "{kill}");
+    let status = text_when(&client, "fire-status", |t| t.starts_with("opened from a link")).await;
+    assert!(status.contains("Compute runs the Monte Carlo trials"), "{status}");
+    assert_eq!(
+        client.find(Locator::Id("fire-trials")).await.unwrap().prop("value").await.unwrap().as_deref(),
+        Some("10000000")
+    );
+    // The one slot is free: a long run asked for now is taken, not refused as busy.
+    let duel = std::fs::read_to_string(repository().join("experiments/cd_tank_duel.toml")).unwrap();
+    let script = "const [scenario, done] = arguments; \
+                  fetch('/api/fire', { method: 'POST', headers: { 'content-type': 'application/json' }, \
+                    body: JSON.stringify({ scenario, trials: 2000000 }) }).then((r) => done(r.status));";
+    let status = client.execute_async(script, vec![duel.into()]).await.unwrap();
+    assert_eq!(status, 200, "the link started long work: the only slot was taken");
+
+    // A comparison's link fills the form and waits for Compare.
+    let comparison =
+        std::fs::read_to_string(repository().join("experiments/compare_at_gun_vs_medium_tank.toml")).unwrap();
+    let link =
+        format!("{address}#page=compare&trials=20000&seed=2026&comparison={}", encoded(&client, &comparison).await);
+    client.goto("about:blank").await.unwrap();
+    client.goto(&link).await.unwrap();
+    text_when(&client, "compare-status", |t| t == "press Compare to run it").await;
+    let name = client.find(Locator::Id("compare-name")).await.unwrap().prop("value").await.unwrap();
+    assert_eq!(name.as_deref(), Some("AT gun vs medium tank"));
+    assert!(client.find(Locator::Id("compare-table")).await.is_err(), "nothing was compared");
+    click(&client, "compare-start").await;
+    text_when(&client, "compare-status", |t| t == "done").await;
+    let table = text_when(&client, "compare-table", |t| t.contains("command-decision pak40")).await;
+    assert!(table.contains("command-decision pak40 0.6636"), "{table}");
     client.close().await.unwrap();
 }

@@ -832,3 +832,43 @@ fn serve_answers_to_the_names_allow_host_gives_and_refuses_a_bad_one() {
     assert!(mine.starts_with("HTTP/1.1 200"), "{mine}");
     assert!(theirs.starts_with("HTTP/1.1 421"), "{theirs}");
 }
+
+/// A report's notes, as text.
+fn notes_of(report: &Value) -> Vec<String> {
+    report["notes"].as_array().expect("notes").iter().map(|n| n.as_str().expect("a note").to_string()).collect()
+}
+
+#[test]
+fn each_request_keeps_its_own_exact_budget_and_its_own_note() {
+    runtime().block_on(async {
+        let app = router(Config::default());
+        // Side by side: a request with no exact budget at all stops its exact stage at
+        // once and says so; the other, under the server's budget, is solved exactly.
+        // One process-wide deadline let either move the other's clock.
+        let spent = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000, "exact_seconds": 0.0 }));
+        let roomy = fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 }));
+        let ((status_a, a), (status_b, b)) = tokio::join!(answer(&app, spent), answer(&app, roomy));
+        assert_eq!((status_a, status_b), (StatusCode::OK, StatusCode::OK));
+        assert!(a["p_kill"]["exact"].is_null(), "{a}");
+        assert!(notes_of(&a).iter().any(|n| n.contains("stopped at its time budget of 0 s")), "{a}");
+        assert!(b["p_kill"]["exact"].is_number(), "{b}");
+        assert!(!notes_of(&b).iter().any(|n| n.contains("time budget")), "{b}");
+        // Afterwards a field the solver cannot take (a company of twenty platoons) says
+        // why, not that a budget ran out: a spent budget belongs to its own request.
+        let crowded = FARMHOUSE.replacen("count = 3", "count = 20", 1);
+        let (_, c) = answer(&app, fire(json!({ "scenario": crowded, "trials": 1000 }))).await;
+        assert!(c["p_kill"]["exact"].is_null(), "{c}");
+        assert!(!notes_of(&c).iter().any(|n| n.contains("time budget")), "{c}");
+        assert!(notes_of(&c).iter().any(|n| n.contains("units on the field")), "{c}");
+    });
+}
+
+#[test]
+fn an_exact_budget_that_is_not_a_number_of_seconds_is_refused() {
+    runtime().block_on(async {
+        let (status, body) =
+            call(Config::default(), fire(json!({ "scenario": DUEL, "trials": 1000, "exact_seconds": -1.0 }))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body["error"].as_str().is_some_and(|e| e.contains("exact_seconds -1")), "{body}");
+    });
+}

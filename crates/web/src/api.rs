@@ -201,16 +201,13 @@ pub(crate) async fn fire(
     // milliseconds, and refusing those would refuse the page's every click.
     let slot = if monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
     let doc = request.document();
-    let report = blocking(move || -> Result<Report, ReportError> {
+    let report = blocking_run(exact_budget, move |run| -> Result<Report, ReportError> {
         let _slot = slot;
-        let run = Run::new(&stop, Some(exact_budget));
         let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        let exact = scenario.exact(&run)?;
-        Report::run(scenario, exact, &|_, _| {}, &run)
+        let exact = scenario.exact(run)?;
+        Report::run(scenario, exact, &|_, _| {}, run)
     })
     .await?;
     Ok(Json(report))
@@ -258,10 +255,8 @@ pub(crate) async fn exact(
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     let (mut scenario, _) = set_up(&state, request.document(), monte_carlo).await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
-    let exact = blocking(move || {
-        let table = scenario.exact(&Run::new(&stop, Some(exact_budget)))?;
+    let exact = blocking_run(exact_budget, move |run| {
+        let table = scenario.exact(run)?;
         let experiment = scenario.set_up.experiment.as_ref();
         let row = |m: usize, o: usize, outcome: &str| {
             let x = table.as_ref().map(|t| &t[m][o]);
@@ -296,6 +291,17 @@ pub(crate) async fn exact(
     })
     .await?;
     Ok(Json(exact))
+}
+
+/// Runs `work` as the request's own run (see [`blocking`]): stopped when the request
+/// is dropped (its client gone), each exact stage within `exact_budget`.
+pub(crate) async fn blocking_run<T: Send + 'static>(
+    exact_budget: Duration,
+    work: impl FnOnce(&Run) -> Result<T, ReportError> + Send + 'static,
+) -> Result<T, Refused> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_on_drop = StopOnDrop(stop.clone());
+    blocking(move || work(&Run::new(&stop, Some(exact_budget)))).await
 }
 
 /// Runs `work` on tokio's blocking pool (the engine's own rayon pool does the

@@ -7,7 +7,6 @@
 
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use axum::Json;
 use axum::extract::{Path, State as Shared};
@@ -20,8 +19,8 @@ use combat_odds_report::sensitivity::{self, Options, Sensitivity};
 use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
-use crate::api::{Refused, ScenarioRequest, blocking, document, monte_carlo, set_up, slot};
-use crate::state::{State, StopOnDrop};
+use crate::api::{Refused, ScenarioRequest, blocking, blocking_run, document, monte_carlo, set_up, slot};
+use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::engine::Mode;
 use combat_odds_core::run::Run;
@@ -33,14 +32,11 @@ pub(crate) async fn percent(
 ) -> Result<Json<PercentView>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _stop_on_drop = StopOnDrop(stop.clone());
     let rules_dir = state.config.rules_dir.clone();
     let doc = request.document();
-    let view = blocking(move || {
-        let run = Run::new(&stop, Some(exact_budget));
+    let view = blocking_run(exact_budget, move |run| {
         let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        PercentView::of(&doc, &mut scenario, &run)
+        PercentView::of(&doc, &mut scenario, run)
     })
     .await?;
     Ok(Json(view))

@@ -112,24 +112,6 @@ pub(super) struct RawStand {
 
 scenario::unit_entry!(RawStand);
 
-/// A battery off the table (`[[side.battery]]`): the `[artillery]` of an
-/// `indirect_fire` scenario, and the enemy unit entries its burst covers.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct RawBattery {
-    name: Spanned<String>,
-    weapon: Option<Spanned<String>>,
-    weapon_data: Option<Spanned<RawWeapon>>,
-    quality: Spanned<String>,
-    stands: Option<Spanned<i64>>,
-    artillery: Spanned<String>,
-    #[serde(default)]
-    self_observed: bool,
-    #[serde(default)]
-    modifiers: Vec<Spanned<String>>,
-    under_burst: Spanned<Vec<Spanned<String>>>,
-}
-
 /// A company: its morale number and the morale modifiers that hold all engagement.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -899,7 +881,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CdBattle>, Vec<String>)> {
-    let setup = scenario::read::<RawStand, RawCompany, RawBattery>(doc, INCHES)?;
+    let setup = scenario::read::<RawStand, RawCompany, RawArtillery>(doc, INCHES)?;
     if let Some(at) = setup.first_at {
         return Err(doc.error_at(
             at,
@@ -1270,45 +1252,42 @@ fn order_of(doc: &Document, catalogue: &Catalogue, s: &RawStand, assaults: bool)
     Ok((order, (phase != FirePhase::General).then_some(phase)))
 }
 
-/// Compiles a `[[side.battery]]` of `side`: its mission at each enemy entry under its
-/// burst, through the one path every indirect fire takes (CD-E14).
+/// Compiles a `[[side.battery]]` of `side`: the `[artillery]` of an `indirect_fire`
+/// scenario with `under_burst`, its mission at each enemy entry under its burst,
+/// through the one path every indirect fire takes (CD-E14).
 fn battery(
     doc: &Document,
     (tables, catalogue, settings): (&Tables, &Catalogue, &RawSettings),
-    (setup, kinds): (&scenario::Setup<RawStand, RawCompany, RawBattery>, &[Vec<Kind>; 2]),
+    (setup, kinds): (&scenario::Setup<RawStand, RawCompany, RawArtillery>, &[Vec<Kind>; 2]),
     side: usize,
-    raw: &Spanned<RawBattery>,
+    raw: &Spanned<RawArtillery>,
     notes: &mut Vec<String>,
 ) -> Result<Battery> {
-    let b = raw.get_ref();
     let foe = enemy(side);
     let entries = &setup.layout.sides[foe];
-    let under = b.under_burst.get_ref();
-    if under.is_empty() {
+    let name = raw.get_ref().name.clone().unwrap_or_else(|| "battery".into());
+    let Some(under) = &raw.get_ref().under_burst else {
         return Err(doc.error_at(
-            b.under_burst.span().start,
+            raw.span().start,
             format!(
-                "battery `{}`: `under_burst` names no unit entry; list the entries of side `{}` its burst covers",
-                b.name.get_ref(),
+                "battery `{name}`: say which stands its burst covers with `under_burst`, the entries of side `{}`",
                 entries.name
             ),
         ));
+    };
+    if under.get_ref().is_empty() {
+        return Err(doc.error_at(
+            under.span().start,
+            format!("battery `{name}`: `under_burst` names no unit entry; list the entries of side `{}` its burst covers", entries.name),
+        ));
     }
+    let under = under.get_ref();
     for (i, n) in under.iter().enumerate() {
         if under[..i].iter().any(|m| m.get_ref() == n.get_ref()) {
             return Err(doc.error_at(n.span().start, format!("`{}` is under the burst once; name it once", n.get_ref())));
         }
     }
-    let artillery = RawArtillery {
-        name: Some(b.name.get_ref().clone()),
-        weapon: b.weapon.clone(),
-        weapon_data: b.weapon_data.clone(),
-        quality: b.quality.clone(),
-        stands: b.stands.clone(),
-        artillery: b.artillery.clone(),
-        self_observed: b.self_observed,
-        modifiers: b.modifiers.clone(),
-    };
+    let artillery = RawArtillery { under_burst: None, ..raw.get_ref().clone() };
     let mut response = None;
     let mut under_burst = Vec::with_capacity(under.len());
     for name in under {
@@ -1324,12 +1303,12 @@ fn battery(
             ..ScenarioFile::default()
         };
         let (fire, lines) = indirect_fire_resolution(doc, file, tables, catalogue)?;
-        notes.push(format!("battery {} at {}, under its burst:", b.name.get_ref(), t.name.get_ref()));
+        notes.push(format!("battery {name} at {}, under its burst:", t.name.get_ref()));
         notes.extend(lines.into_iter().map(|l| format!("  {l}")));
         let (arrives, fire) = fire.split_response();
         response = arrives;
         let fire = Variant::new(fire).map_err(|_| {
-            doc.error_at(b.name.span().start, format!("battery `{}`: too many dice for one mission", b.name.get_ref()))
+            doc.error_at(raw.span().start, format!("battery `{name}`: too many dice for one mission"))
         })?;
         under_burst.push((g, fire));
     }

@@ -77,6 +77,9 @@ pub(super) struct RawArtillery {
     pub(super) self_observed: bool,
     #[serde(default)]
     pub(super) modifiers: Vec<Spanned<String>>,
+    /// An engagement's battery (`[[side.battery]]`): the enemy unit entries its burst
+    /// covers. A single `indirect_fire` scenario has its `[target]` instead.
+    pub(super) under_burst: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -649,6 +652,12 @@ pub(super) fn indirect_fire_resolution(
     let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
     let raw_target = required(doc, s.target, "[target]", "indirect_fire")?;
     let who = a.name.clone().unwrap_or_else(|| "artillery".into());
+    if let Some(under) = &a.under_burst {
+        return Err(doc.error_at(
+            under.span().start,
+            "`under_burst` places an engagement's battery; a single mission fires at its [target]: leave it out",
+        ));
+    }
     let weapon = cx.weapon(catalogue, &who, (&a.weapon, a.weapon_data))?;
     let Some(idf) = weapon.idf else {
         return Err(doc.error(format!(

@@ -468,6 +468,13 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
     let line = refused(&[&first, &edited]);
     assert_names_file(&line, &path);
     assert_contains(&line, &["shard 5/2 is not K/N", "re-run that shard"]);
+    // ... and so is a count of shards no one could run: the missing ones are named,
+    // not counted out one by one into memory.
+    let mut damaged = summary(&edited);
+    damaged["shard"] = serde_json::json!({"index": 2, "count": u64::MAX});
+    std::fs::write(&path, serde_json::to_string_pretty(&damaged).expect("JSON")).expect("edit the summary");
+    let line = refused(&[&edited]);
+    assert_contains(&line, &["shard(s) 1/18446744073709551615, 3/18446744073709551615", "more missing"]);
 
     let line = refused(&[&first, &empty]);
     assert_names_file(&line, &empty.join("summary.json"));

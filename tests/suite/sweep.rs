@@ -275,3 +275,92 @@ fn sweep_with(file: &str, out: &Path, trials: &[&str], extra: &[&str]) {
     let ran = cli::run(&args);
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
 }
+
+/// `merge DIRS... --out OUT`, which must be refused; returns its error line.
+fn merge_refused(dirs: &[&Path], out: &Path) -> String {
+    let mut args = vec!["merge"];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
+    let line = error_line(&cli::run(&args));
+    assert!(!out.exists(), "nothing written for a refused merge");
+    line
+}
+
+#[test]
+fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    let literal = dir.path().join("literal");
+    sweep(MC_SWEEP, &literal, &["--shard", "2/2", "--mode", "literal"]);
+    let line = merge_refused(&[&first, &literal], &dir.path().join("mixed"));
+    assert_contains(
+        &line,
+        &[
+            &format!("{}/sweep.json", literal.display()),
+            "sampling mode literal differs from compiled",
+            &first.display().to_string(),
+        ],
+    );
+
+    // The HMG hits more often under these tables: the same sweep, other numbers.
+    let tables = std::fs::read_to_string("rulesets/mission-command/to_hit.toml").unwrap();
+    let hits_more = cli::replace_once(
+        &tables,
+        "cells = [\"4\", \"6\", \"9\", \"11\", \"15\"]",
+        "cells = [\"2\", \"3\", \"5\", \"7\", \"9\"]",
+    );
+    let rules = dir.path().join("rules");
+    write(&rules, "mission-command/to_hit.toml", &hits_more);
+    let other = dir.path().join("other");
+    sweep(MC_SWEEP, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
+    let line = merge_refused(&[&first, &other], &dir.path().join("mixed"));
+    assert_contains(
+        &line,
+        &[
+            &format!("{}/sweep.json", other.display()),
+            "mission-command tables (rules hash",
+            "differ from those",
+            &format!("{}/sweep.json", first.display()),
+        ],
+    );
+}
+
+/// A copy of the sweep directory `from` at `to`, with `edit` made to its `sweep.json`.
+fn damaged(from: &Path, to: &Path, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(to.join("sweep.json")).unwrap()).unwrap();
+    edit(&mut s);
+    std::fs::write(to.join("sweep.json"), serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    to.to_path_buf()
+}
+
+#[test]
+fn merge_refuses_a_damaged_shard_index_or_point_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(MC_SWEEP, &second, &["--shard", "2/2"]);
+    let out = dir.path().join("merged");
+    let cases: [(&str, fn(&mut Value), &str); 5] = [
+        ("zero", |s| s["shard"]["index"] = 0.into(), "shard 0/2 is not K/N with 1 <= K <= N"),
+        ("past", |s| s["shard"]["index"] = 3.into(), "shard 3/2 is not K/N with 1 <= K <= N"),
+        ("no-count", |s| s["shard"] = serde_json::json!({"index": 1, "count": 0}), "shard 1/0 is not K/N"),
+        ("far-point", |s| s["results"][0]["index"] = 999.into(), "point 1000 is not one of shard 1/2's 16 point(s)"),
+        ("no-split", |s| s["split"] = 0.into(), "split 0 way(s)"),
+    ];
+    for (name, edit, why) in cases {
+        let bad = damaged(&first, &dir.path().join(name), edit);
+        let line = merge_refused(&[&bad, &second], &out);
+        assert_contains(&line, &[&format!("{}/sweep.json", bad.display()), why]);
+    }
+    // A count of shards no one could run is not counted out either.
+    let huge = damaged(&first, &dir.path().join("huge"), |s| s["shard"]["count"] = u64::MAX.into());
+    let line = merge_refused(&[&huge], &out);
+    assert_contains(&line, &["sweep.json", "edited or damaged"]);
+    stdout_of(&["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+}

@@ -222,7 +222,7 @@ impl StudyResult {
             return Err(Error::Results("merge needs at least one results directory".into()));
         };
         let shard_count = first.shard.map_or(1, |s| s.count);
-        let mut seen = vec![false; shard_count as usize];
+        let mut seen = std::collections::BTreeSet::new();
         for (dir, s) in &parts {
             let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
                 Error::input(
@@ -269,23 +269,14 @@ impl StudyResult {
                     ),
                 ));
             }
-            let slot = &mut seen[shard.index as usize - 1];
-            if *slot {
+            if !seen.insert(shard.index) {
                 return Err(Error::input(
                     dir.join("summary.json").display().to_string(),
                     format!("shard {shard} is given twice"),
                 ));
             }
-            *slot = true;
         }
-        let missing: Vec<String> =
-            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{shard_count}", k + 1)).collect();
-        if !missing.is_empty() {
-            return Err(Error::Results(format!(
-                "shard(s) {} missing: merge needs all {shard_count}",
-                missing.join(", ")
-            )));
-        }
+        all_shards(&seen, shard_count)?;
         let mut counts: Vec<Vec<u64>> = first.measures.iter().map(|m| vec![0; m.counts.len()]).collect();
         let mut trials = 0;
         for (_, s) in &parts {
@@ -414,6 +405,23 @@ impl StudyResult {
         // Inside the temporary directory too, so the charts arrive with the frames or not at all.
         charts::study_charts(dir, &self.summary).map(drop)
     }
+}
+
+/// `Ok` when `seen` holds every shard 1..=`count`, else an error naming the missing
+/// ones: the first few by number, never counted out one by one, since a damaged count
+/// may be any number.
+pub(crate) fn all_shards(seen: &std::collections::BTreeSet<u64>, count: u64) -> Result<()> {
+    let absent = count.saturating_sub(seen.len() as u64);
+    if absent == 0 {
+        return Ok(());
+    }
+    const SHOWN: usize = 10;
+    let mut missing: Vec<String> =
+        (1..=count).filter(|k| !seen.contains(k)).take(SHOWN).map(|k| format!("{k}/{count}")).collect();
+    if absent > SHOWN as u64 {
+        missing.push(format!("and {} more", absent - SHOWN as u64));
+    }
+    Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))))
 }
 
 /// Reads a results directory's `summary.json`.

@@ -36,11 +36,12 @@ use crate::error::{Error, Result};
 use crate::export::directory;
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, MonteCarlo, Shard};
+use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_rules::Scenario;
 
-/// Version of the sweep results layout; `merge` refuses another.
-pub const FORMAT: u32 = 1;
+/// Version of the sweep results layout; `merge` refuses another. Version 2 records the
+/// sampling mode asked for, so that shards drawn differently never merge.
+pub const FORMAT: u32 = 2;
 
 /// The most points one sweep may have: past this, ask for a Latin hypercube.
 pub const MAX_POINTS: usize = 10_000;
@@ -328,6 +329,9 @@ pub struct SweepSummary {
     pub seed: u64,
     /// Trials at every point.
     pub trials: u64,
+    /// The sampling mode asked for (a point may still have fallen back to `literal`:
+    /// its own summary says so).
+    pub mode: Mode,
     /// combat-odds version.
     pub version: String,
     /// Seconds from the first set-up to the last trial (summed over shards).
@@ -424,6 +428,7 @@ pub fn run(
         split,
         seed: monte_carlo.seed,
         trials: monte_carlo.trials,
+        mode: monte_carlo.mode,
         version: env!("CARGO_PKG_VERSION").to_string(),
         wall_time_s: started.elapsed().as_secs_f64(),
         results: ran,
@@ -446,40 +451,123 @@ const DESIGN: &str = "design";
 
 impl SweepResult {
     /// Adds up the directories of one sweep's shards into the sweep one machine writes.
+    /// Shards of another sweep, seed, trial count, split, sampling mode or tables are
+    /// refused, as are a shard given twice, a missing one, and a `sweep.json` whose
+    /// shard or points cannot be (an edited or damaged file): each naming the files.
     pub fn merge(parts: Vec<(PathBuf, SweepSummary)>) -> Result<Self> {
         let Some((first_dir, first)) = parts.first().cloned() else {
             return Err(Error::Results("merge needs at least one sweep directory".into()));
         };
+        let first_file = first_dir.join("sweep.json").display().to_string();
         let count = first.shard.map_or(1, |s| s.count);
-        let mut seen = vec![false; count as usize];
+        let mut seen = std::collections::BTreeSet::new();
+        // The tables of every ruleset met so far, with the file that first showed them.
+        let mut tables: Vec<(String, String, String)> = Vec::new();
         let mut results = Vec::new();
         for (dir, s) in &parts {
             let file = dir.join("sweep.json").display().to_string();
-            let same = s.format == first.format
-                && s.sweep_hash == first.sweep_hash
-                && s.seed == first.seed
-                && s.trials == first.trials
-                && s.shard.map(|x| x.count) == Some(count);
-            if !same {
-                return Err(Error::input(
-                    file,
+            let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
+                Error::input(
+                    file.clone(),
                     format!(
-                        "not a shard of the sweep in {}: only the shards K/{count} of one sweep merge",
-                        first_dir.display()
+                        "{what} {a} differs from {b} in {first_file}: only the shards K/{count} of one sweep merge"
                     ),
+                )
+            };
+            if s.format != FORMAT {
+                return Err(Error::input(
+                    file.clone(),
+                    format!("sweep results format {} is not {FORMAT}; re-run that shard with this version", s.format),
                 ));
             }
-            let k = s.shard.map_or(0, |x| x.index as usize - 1);
-            if std::mem::replace(&mut seen[k], true) {
-                return Err(Error::input(file, format!("shard {}/{count} is given twice", k + 1)));
+            if s.sweep_hash != first.sweep_hash {
+                return Err(differs("sweep (text hash)", &s.sweep_hash, &first.sweep_hash));
+            }
+            if s.seed != first.seed {
+                return Err(differs("seed", &s.seed, &first.seed));
+            }
+            if s.trials != first.trials {
+                return Err(differs("trials", &s.trials, &first.trials));
+            }
+            if s.mode != first.mode {
+                return Err(differs("sampling mode", &s.mode.name(), &first.mode.name()));
+            }
+            if s.split != first.split {
+                return Err(differs("split", &s.split, &first.split));
+            }
+            let damaged = |what: String| {
+                Error::input(file.clone(), format!("{what}; the file was edited or damaged: re-run that shard"))
+            };
+            let Some(shard) = s.shard else {
+                return Err(Error::input(
+                    file.clone(),
+                    "a whole sweep, not a shard: merge the directories of one sweep's shards K/N",
+                ));
+            };
+            if shard.count != count {
+                return Err(differs("shard count", &shard.count, &count));
+            }
+            if !(1..=shard.count).contains(&shard.index) {
+                return Err(damaged(format!("shard {}/{} is not K/N with 1 <= K <= N", shard.index, shard.count)));
+            }
+            if s.split == 0 || s.points == 0 || s.points > MAX_POINTS || s.parameters.is_empty() {
+                return Err(damaged(format!(
+                    "{} point(s) split {} way(s) over {} parameter(s) is no sweep",
+                    s.points,
+                    s.split,
+                    s.parameters.len()
+                )));
+            }
+            if !seen.insert(shard.index) {
+                return Err(Error::input(file.clone(), format!("shard {shard} is given twice")));
+            }
+            let mut tasks = std::collections::BTreeSet::new();
+            for r in &s.results {
+                let part = r.summary.shard.map_or(1, |p| p.index);
+                let task = (r.index as u64).checked_mul(s.split).and_then(|t| t.checked_add(part - 1));
+                let mine = task.is_some_and(|t| t % count == shard.index - 1);
+                let whole_or_part = match r.summary.shard {
+                    None => s.split == 1,
+                    Some(p) => s.split > 1 && p.count == s.split && (1..=p.count).contains(&p.index),
+                };
+                if r.index >= s.points || r.values.len() != s.parameters.len() || !whole_or_part || !mine {
+                    return Err(damaged(format!(
+                        "point {} is not one of shard {shard}'s {} point(s)",
+                        r.index.saturating_add(1),
+                        s.points
+                    )));
+                }
+                if !tasks.insert(task) {
+                    return Err(damaged(format!("point {} is there twice", r.index + 1)));
+                }
+                let point = &r.summary;
+                if point.seed != s.seed || point.trials_requested != s.trials {
+                    return Err(damaged(format!(
+                        "point {} ran {} trials on seed {}, not the sweep's {} on seed {}",
+                        r.index + 1,
+                        point.trials_requested,
+                        point.seed,
+                        s.trials,
+                        s.seed
+                    )));
+                }
+                match tables.iter().find(|(ruleset, ..)| *ruleset == point.ruleset) {
+                    Some((ruleset, hash, seen_in)) if *hash != point.rules_hash => {
+                        return Err(Error::input(
+                            file.clone(),
+                            format!(
+                                "{ruleset} tables (rules hash {}) differ from those (rules hash {hash}) in {seen_in}: only shards run on the same tables merge",
+                                point.rules_hash
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => tables.push((point.ruleset.clone(), point.rules_hash.clone(), file.clone())),
+                }
             }
             results.extend(s.results.iter().cloned());
         }
-        let missing: Vec<String> =
-            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{count}", k + 1)).collect();
-        if !missing.is_empty() {
-            return Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))));
-        }
+        crate::study::all_shards(&seen, count)?;
         let summary =
             SweepSummary { shard: None, wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(), results, ..first };
         let merged = Self::assemble(summary)?;

@@ -923,3 +923,66 @@ fn fire_compare_and_sensitivity_show_progress_on_a_terminal_and_only_there() {
         );
     }
 }
+
+// ---- the files it reads ---------------------------------------------------------------
+
+/// A FIFO (named pipe) at `path`: opening it for reading waits for a writer forever.
+#[cfg(unix)]
+fn fifo(path: &Path) -> PathBuf {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", path.display());
+    path.to_path_buf()
+}
+
+/// `run ARGS --out OUT` within 30 s, which must be refused; returns its error line.
+fn refused_in_time(args: &[&str], out: &Path) -> String {
+    let line = error_line(&finish(spawn(&[&["run"], args, &["--out", utf8(out)]].concat()), Duration::from_secs(30)));
+    assert!(!out.exists(), "nothing written");
+    line
+}
+
+#[cfg(unix)]
+#[test]
+fn a_scenario_or_table_that_is_not_a_regular_file_or_too_large_is_refused_naming_it() {
+    let dir = tempdir();
+    let out = dir.path().join("out");
+    // A FIFO used to hang the command for ever, waiting for a writer.
+    let pipe = fifo(&dir.path().join("scenario.toml"));
+    let line = refused_in_time(&[utf8(&pipe)], &out);
+    assert_names_file(&line, &pipe);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file"]);
+
+    // So is a table of a --rules override.
+    let rules = dir.path().join("rules");
+    std::fs::create_dir_all(rules.join("command-decision")).expect("the override folder");
+    let table = fifo(&rules.join("command-decision/hit_results.toml"));
+    let line = refused_in_time(&["--trials", "1000", "--rules", utf8(&rules)], &out);
+    assert_names_file(&line, &table);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file"]);
+
+    // A file past the stated size is refused with both sizes.
+    let big = cli::write(dir.path(), "big.toml", &"#".repeat(3 << 20));
+    let line = refused_in_time(&[utf8(&big)], &out);
+    assert_names_file(&line, &big);
+    assert_contains(&line, &["is 3 MiB, more than the 1 MiB a scenario, sweep or table file may hold"]);
+
+    // A device used to be read until memory ran out.
+    let line = refused_in_time(&["/dev/zero"], &out);
+    assert_contains(&line, &["/dev/zero: is a device, not a regular file"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn merge_refuses_a_summary_that_is_not_a_regular_file() {
+    let dir = tempdir();
+    let first = study(&dir.path().join("first"), &["--trials", "200000", "--seed", SEED, "--shard", "1/2"]);
+    let second = dir.path().join("second");
+    std::fs::create_dir(&second).expect("a folder");
+    let pipe = fifo(&second.join("summary.json"));
+    let out = dir.path().join("merged");
+    let dirs = [utf8(&first), utf8(&second)];
+    let line =
+        error_line(&finish(spawn(&[&["merge"], &dirs[..], &["--out", utf8(&out)]].concat()), Duration::from_secs(30)));
+    assert_names_file(&line, &pipe);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file", "a results summary.json"]);
+}

@@ -364,3 +364,102 @@ fn merge_refuses_a_damaged_shard_index_or_point_naming_the_file() {
     assert_contains(&line, &["sweep.json", "edited or damaged"]);
     stdout_of(&["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap()]);
 }
+
+#[test]
+fn balance_bisects_a_count_of_units_over_whole_numbers() {
+    let out = stdout_of(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--from",
+        "1",
+        "--to",
+        "8",
+        "--trials",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let found: Value = serde_json::from_str(&out).unwrap();
+    // Exact 0.619277 with two sections, about 0.33 with three: the neighbours bracket it.
+    assert_eq!(found["bracket"], serde_json::json!([2, 3]));
+    let tried = found["tried"].as_array().unwrap();
+    assert!(tried.iter().all(|t| t["value"].is_u64()), "whole numbers only: {found}");
+}
+
+#[test]
+fn a_span_too_long_to_count_is_refused_with_the_count_it_would_make() {
+    let line = error_line(&cli::run(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--from",
+        "1",
+        "--to",
+        "1e300",
+        "--step",
+        "1",
+    ]));
+    assert_contains(&line, &["--from, --to, --step", "from 1 to 1e300 by 1 is 1e300 values, more than 10000"]);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(MC_BASE, dir.path().join("base.toml")).unwrap();
+    let text = "kind = \"sweep\"\nscenario = \"base.toml\"\n\n[[vary]]\nkey = \"side[1].unit[0].count\"\nfrom = 1\nto = 1e300\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    let line = error_line(&cli::run(&["sweep", study.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    assert_contains(&line, &["study.toml:4:1", "is 1e300 values, more than 10000"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.path().join("base.toml")).status().unwrap();
+    assert!(made.success());
+    let text =
+        "kind = \"sweep\"\nscenario = \"base.toml\"\n\n[[vary]]\nkey = \"side[1].unit[0].count\"\nvalues = [1, 2]\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    // Opening the FIFO used to wait for a writer for ever.
+    let child = std::process::Command::new(cli::BIN)
+        .args(["sweep", study.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = error_line(&within(child, 30));
+    assert_contains(&line, &["base.toml: is a FIFO (named pipe), not a regular file"]);
+
+    // A merge input too.
+    let first = dir.path().join("first");
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    let second = dir.path().join("second");
+    std::fs::create_dir(&second).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(second.join("sweep.json")).status().unwrap();
+    assert!(made.success());
+    let child = std::process::Command::new(cli::BIN)
+        .args(["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = error_line(&within(child, 30));
+    assert_contains(&line, &["sweep.json: is a FIFO (named pipe), not a regular file", "a sweep.json"]);
+}
+
+/// `child`'s output once it ends, which must be within `seconds`.
+fn within(mut child: std::process::Child, seconds: u64) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}

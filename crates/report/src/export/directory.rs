@@ -24,9 +24,13 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Output, Refusal, Result};
+use combat_odds_core::user_file::{self, Limit};
 
 /// The marker file every results directory this tool writes carries.
 pub(crate) const MARKER: &str = ".combat-odds-results";
+
+/// How large a marker may be: a list of a few dozen file names.
+const MARKER_LIMIT: Limit = Limit { bytes: 1 << 20, what: "a results marker" };
 
 /// What the marker says: who wrote the directory and which files it holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -321,7 +325,7 @@ impl Destination {
 /// Whether `dir` is a results directory this tool wrote, holding nothing else; if not,
 /// why not, in words for the user.
 fn ours(dir: &Path) -> std::result::Result<(), String> {
-    let text = std::fs::read_to_string(dir.join(MARKER))
+    let text = user_file::read_to_string(&dir.join(MARKER), MARKER_LIMIT)
         .map_err(|_| format!("it has no {MARKER} marker, so combat-odds did not write it"))?;
     let marker: Marker = serde_json::from_str(&text)
         .ok()

@@ -18,6 +18,7 @@ pub use crate::export::directory::check_free;
 use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
+use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::{Header, Scenario};
 
 /// Version of the results layout; `merge` refuses another.
@@ -424,14 +425,19 @@ pub(crate) fn all_shards(seen: &std::collections::BTreeSet<u64>, count: u64) -> 
     Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))))
 }
 
+/// How large a `summary.json` may be: the largest shipped study's is under 40 KB, its
+/// counts growing with outcomes, not trials.
+pub const SUMMARY_LIMIT: Limit = Limit { bytes: 16 << 20, what: "a results summary.json" };
+
 /// Reads a results directory's `summary.json`.
 pub fn read_summary(dir: &Path) -> Result<Summary> {
     let path = dir.join("summary.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Error::input(
+    let text = user_file::read_to_string(&path, SUMMARY_LIMIT).map_err(|e| match e {
+        combat_odds_core::Error::Io { source, .. } => Error::input(
             path.display().to_string(),
-            format!("cannot read it ({e}); is this a `combat-odds run` directory?"),
-        )
+            format!("cannot read it ({source}); is this a `combat-odds run` directory?"),
+        ),
+        refused => refused.into(),
     })?;
     serde_json::from_str(&text).map_err(|e| {
         Error::input(

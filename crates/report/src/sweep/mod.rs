@@ -37,6 +37,7 @@ use crate::export::directory;
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
+use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::Scenario;
 
 /// Version of the sweep results layout; `merge` refuses another. Version 2 records the
@@ -223,18 +224,32 @@ impl Sweep {
 /// `from`, `from + step`, ... up to `to` (within a millionth of a step), as integers
 /// when every one is whole.
 pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Value>, String> {
+    let (from_, to_, step_) = (short(from), short(to), short(step));
     if !(from.is_finite() && to.is_finite() && step.is_finite() && step > 0.0 && to >= from) {
-        return Err(format!("from {from} to {to} by {step}: give from <= to and a step above 0"));
+        return Err(format!("from {from_} to {to_} by {step_}: give from <= to and a step above 0"));
     }
-    let n = ((to - from) / step + 1e-6).floor() as usize + 1;
-    if n > MAX_POINTS {
-        return Err(format!("from {from} to {to} by {step} is {n} values, more than {MAX_POINTS}"));
+    // Counted as a float first: a span of 1e300 steps is too many, not a wrapped-around
+    // count of none.
+    let count = ((to - from) / step + 1e-6).floor() + 1.0;
+    if !(count <= MAX_POINTS as f64) {
+        let count = match count {
+            c if c.is_infinite() => "more values than can be counted".to_string(),
+            c if c < 1e15 => format!("{c:.0} values"),
+            c => format!("{c:e} values"),
+        };
+        return Err(format!("from {from_} to {to_} by {step_} is {count}, more than {MAX_POINTS}; give a larger step"));
     }
+    let n = count as usize;
     let xs: Vec<f64> = (0..n).map(|k| from + k as f64 * step).collect();
     Ok(match xs.iter().all(|x| x.fract() == 0.0) {
         true => xs.into_iter().map(|x| Value::Integer(x as i64)).collect(),
         false => xs.into_iter().map(|x| Value::Float((x * 1e9).round() / 1e9)).collect(),
     })
+}
+
+/// A number as a person writes it: `1e300`, not three hundred digits.
+pub(crate) fn short(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e15 { format!("{x:e}") } else { x.to_string() }
 }
 
 /// Writes `value` at `path` (`a.b[2].c`) in `table`: tables on the way are made where
@@ -688,13 +703,17 @@ impl SweepResult {
     }
 }
 
+/// How large a `sweep.json` may be: [`MAX_POINTS`] points of the largest shipped
+/// engagement's counts (under 40 KB a point) and room to spare.
+pub const SWEEP_LIMIT: Limit = Limit { bytes: 512 << 20, what: "a sweep.json" };
+
 /// Reads a sweep directory's `sweep.json`, or `None` when the directory holds none.
 pub fn read_summary(dir: &Path) -> Result<Option<SweepSummary>> {
     let path = dir.join("sweep.json");
-    if !path.exists() {
+    if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(path.clone(), e))?;
+    let text = user_file::read_to_string(&path, SWEEP_LIMIT)?;
     serde_json::from_str(&text).map(Some).map_err(|e| {
         Error::input(
             path.display().to_string(),
@@ -761,5 +780,18 @@ mod tests {
         let floats: Vec<f64> = span_values(1.0, 2.0, 0.5).unwrap().iter().filter_map(Value::as_float).collect();
         assert_eq!(floats, [1.0, 1.5, 2.0]);
         assert!(span_values(2.0, 1.0, 1.0).is_err());
+    }
+
+    #[test]
+    fn a_span_too_long_to_count_is_refused_with_its_count() {
+        assert_eq!(
+            span_values(1.0, 1e300, 1.0).unwrap_err(),
+            "from 1 to 1e300 by 1 is 1e300 values, more than 10000; give a larger step"
+        );
+        assert_eq!(
+            span_values(0.0, 1.0, 1e-5).unwrap_err(),
+            "from 0 to 1 by 0.00001 is 100001 values, more than 10000; give a larger step"
+        );
+        assert!(span_values(-1e308, 1e308, 1.0).unwrap_err().contains("more values than can be counted"));
     }
 }

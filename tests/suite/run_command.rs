@@ -336,9 +336,10 @@ fn leftovers_of_a_killed_run_are_put_right_by_the_next_run() {
     let pid = dead.id();
     dead.wait_with_output().expect("true ends");
     let marker = ".combat-odds-results";
-    // A partial temporary directory (the marker is written first) ...
+    // A partial temporary directory (the marker is written first, and names each file
+    // before it is written) ...
     let tmp = dir.path().join(format!(".out.tmp-{pid}"));
-    cli::write(&tmp, marker, "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": []}\n");
+    cli::write(&tmp, marker, "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": [\"winner.csv\"]}\n");
     cli::write(&tmp, "winner.csv", "partial");
     // ... a complete earlier result moved aside by a --force that died mid-swap ...
     let old = dir.path().join(format!(".out.old-{pid}"));
@@ -355,6 +356,35 @@ fn leftovers_of_a_killed_run_are_put_right_by_the_next_run() {
     assert_eq!(listing(dir.path()), [format!(".out.tmp-{pid}x"), "out".to_string()]);
     assert_eq!(summary(&dir.path().join("out"))["trials"], 1000);
     assert_eq!(std::fs::read_to_string(lookalike.join("keep.txt")).expect("kept"), "mine\n");
+}
+
+#[test]
+fn leftovers_are_cleaned_of_the_files_this_tool_wrote_and_nothing_else() {
+    let dir = tempdir();
+    let dead = Command::new("true").spawn().expect("true runs");
+    let pid = dead.id();
+    dead.wait_with_output().expect("true ends");
+    let marker = ".combat-odds-results";
+    let names = "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": [\"winner.csv\"]}\n";
+    // A temporary and an old directory of a killed run, each holding a file the user
+    // put there beside the one the marker names.
+    let tmp = dir.path().join(format!(".out.tmp-{pid}"));
+    cli::write(&tmp, marker, names);
+    cli::write(&tmp, "winner.csv", "partial");
+    cli::write(&tmp, "mine.txt", "mine\n");
+    let old = dir.path().join(format!(".out.old-{pid}"));
+    cli::write(&old, marker, names);
+    cli::write(&old, "winner.csv", "earlier");
+    cli::write(&old, "notes.txt", "notes\n");
+    let out = study(&dir.path().join("out"), &["--trials", "1000", "--seed", SEED]);
+
+    // A command refused for its own reasons still cleans up, but only what it wrote.
+    let line = error_line(&cli::run(&["run", "--trials", "1000", "--out", utf8(&out)]));
+    assert_contains(&line, &["already exists"]);
+    assert_eq!(listing(&tmp), ["mine.txt"]);
+    assert_eq!(listing(&old), ["notes.txt"]);
+    assert_eq!(std::fs::read_to_string(tmp.join("mine.txt")).expect("kept"), "mine\n");
+    assert_eq!(std::fs::read_to_string(old.join("notes.txt")).expect("kept"), "notes\n");
 }
 
 #[test]

@@ -463,3 +463,50 @@ fn within(mut child: std::process::Child, seconds: u64) -> std::process::Output 
     }
     child.wait_with_output().unwrap()
 }
+
+/// The names in `dir`, hidden ones included, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_a_sweep_is_written_leaves_no_temporary_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("experiments/cc_panther_vs_sherman.toml", dir.path().join("base.toml")).unwrap();
+    // 640 points: answered in a second or two, their frames written in seconds more.
+    let text = "kind = \"sweep\"\nscenario = \"base.toml\"\n\
+                [[vary]]\nkey = \"range\"\nfrom = 1\nto = 20\n\
+                [[vary]]\nkey = \"target.facing\"\nvalues = [\"front\", \"side\"]\n\
+                [[vary]]\nkey = \"firer.quality\"\nvalues = [\"green\", \"trained\", \"veteran\", \"elite\"]\n\
+                [[vary]]\nkey = \"target.quality\"\nvalues = [\"green\", \"trained\", \"veteran\", \"elite\"]\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(cli::BIN)
+        .args(["sweep", study.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary directory appears when writing starts: Ctrl-C then.
+    let tmp = format!(".out.tmp-{}", child.id());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !dir.path().join(&tmp).exists() {
+        assert!(std::time::Instant::now() < deadline, "writing never started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let ended = within(child, 30);
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    let left = listing(dir.path());
+    // Interrupted, it wrote nothing; a write that finished first is whole.
+    match ended.status.code() {
+        Some(130) => assert_eq!(left, ["base.toml", "study.toml"], "{stderr}"),
+        Some(0) => assert_eq!(left, ["base.toml", "out", "study.toml"], "{stderr}"),
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+}

@@ -326,6 +326,9 @@ fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() 
     );
 }
 
+/// An edit made by hand to a `sweep.json`.
+type Edit = fn(&mut Value);
+
 /// A copy of the sweep directory `from` at `to`, with `edit` made to its `sweep.json`.
 fn damaged(from: &Path, to: &Path, edit: impl FnOnce(&mut Value)) -> PathBuf {
     std::fs::create_dir_all(to).unwrap();
@@ -346,7 +349,7 @@ fn merge_refuses_a_damaged_shard_index_or_point_naming_the_file() {
     sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
     sweep(MC_SWEEP, &second, &["--shard", "2/2"]);
     let out = dir.path().join("merged");
-    let cases: [(&str, fn(&mut Value), &str); 5] = [
+    let cases: [(&str, Edit, &str); 5] = [
         ("zero", |s| s["shard"]["index"] = 0.into(), "shard 0/2 is not K/N with 1 <= K <= N"),
         ("past", |s| s["shard"]["index"] = 3.into(), "shard 3/2 is not K/N with 1 <= K <= N"),
         ("no-count", |s| s["shard"] = serde_json::json!({"index": 1, "count": 0}), "shard 1/0 is not K/N"),

@@ -181,7 +181,8 @@ pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(S
     write_files(dir, &[(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)])
 }
 
-/// Writes each (file name, bytes) into `dir`, claimed first (see [`claim`]).
+/// Writes each (file name, bytes) into `dir`, each named in the marker of a directory
+/// being filled before it is written.
 pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
     claim(dir, files.iter().map(|(name, _)| name.as_str()))?;
     for (name, bytes) in files {

@@ -231,7 +231,7 @@ pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Val
     // Counted as a float first: a span of 1e300 steps is too many, not a wrapped-around
     // count of none.
     let count = ((to - from) / step + 1e-6).floor() + 1.0;
-    if !(count <= MAX_POINTS as f64) {
+    if count > MAX_POINTS as f64 {
         let count = match count {
             c if c.is_infinite() => "more values than can be counted".to_string(),
             c if c < 1e15 => format!("{c:.0} values"),

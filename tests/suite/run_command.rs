@@ -505,6 +505,13 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
     std::fs::write(&path, serde_json::to_string_pretty(&damaged).expect("JSON")).expect("edit the summary");
     let line = refused(&[&edited]);
     assert_contains(&line, &["shard(s) 1/18446744073709551615, 3/18446744073709551615", "more missing"]);
+    // A kill outcome past the measures used to index out of bounds.
+    damaged["shard"] = serde_json::json!({"index": 2, "count": 2});
+    damaged["kill"] = serde_json::json!([99, 0]);
+    std::fs::write(&path, serde_json::to_string_pretty(&damaged).expect("JSON")).expect("edit the summary");
+    let line = refused(&[&first, &edited]);
+    assert_names_file(&line, &path);
+    assert_contains(&line, &["its kill outcome is no measure's outcome", "re-run that shard"]);
 
     let line = refused(&[&first, &empty]);
     assert_names_file(&line, &empty.join("summary.json"));

@@ -349,12 +349,22 @@ fn merge_refuses_a_damaged_shard_index_or_point_naming_the_file() {
     sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
     sweep(MC_SWEEP, &second, &["--shard", "2/2"]);
     let out = dir.path().join("merged");
-    let cases: [(&str, Edit, &str); 5] = [
+    let cases: [(&str, Edit, &str); 7] = [
         ("zero", |s| s["shard"]["index"] = 0.into(), "shard 0/2 is not K/N with 1 <= K <= N"),
         ("past", |s| s["shard"]["index"] = 3.into(), "shard 3/2 is not K/N with 1 <= K <= N"),
         ("no-count", |s| s["shard"] = serde_json::json!({"index": 1, "count": 0}), "shard 1/0 is not K/N"),
         ("far-point", |s| s["results"][0]["index"] = 999.into(), "point 1000 is not one of shard 1/2's 16 point(s)"),
         ("no-split", |s| s["split"] = 0.into(), "split 0 way(s)"),
+        (
+            "far-kill",
+            |s| s["results"][0]["summary"]["kill"] = serde_json::json!([99, 0]),
+            "point 1 names no measure's outcome",
+        ),
+        (
+            "no-measures",
+            |s| s["results"][0]["summary"]["measures"] = serde_json::json!([]),
+            "point 1 names no measure's outcome",
+        ),
     ];
     for (name, edit, why) in cases {
         let bad = damaged(&first, &dir.path().join(name), edit);

@@ -100,13 +100,12 @@ pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8]) -> Result<()> {
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
     let tmp = destination.sibling("tmp", std::process::id());
     let filling = Filling::new(&tmp);
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })()
-    .map_err(|e| io(path, e))
-    .and_then(|()| {
+    // Only a temporary this process made is removed on failure: one already there
+    // (`create_new` refuses it) is not its own.
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| io(path, e))?;
+    let synced = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    let written = synced.map_err(|e| io(path, e)).and_then(|()| {
         let _held = filling.hold()?;
         std::fs::rename(&tmp, path).map_err(|e| io(path, e))
     });

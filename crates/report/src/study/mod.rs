@@ -253,6 +253,13 @@ impl StudyResult {
             if s.trials_requested != first.trials_requested {
                 return Err(differs("trials", &s.trials_requested, &first.trials_requested));
             }
+            let (km, ko) = s.kill;
+            if s.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    "its kill outcome is no measure's outcome; the file was edited or damaged, re-run that shard",
+                ));
+            }
             let shard = s.shard.ok_or_else(|| {
                 Error::input(
                     dir.join("summary.json").display().to_string(),
@@ -303,6 +310,12 @@ impl StudyResult {
         let layout = combat_odds_core::engine::layout(&measures);
         let tally = Tally::from_counts(&layout, trials, counts)
             .ok_or_else(|| Error::Results("the shards' counts do not add up; re-run them".into()))?;
+        let (km, ko) = first.kill;
+        if first.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+            return Err(Error::Results(format!(
+                "the kill outcome ({km}, {ko}) is no measure's outcome: the summary was edited or damaged; re-run it"
+            )));
+        }
         // Exact odds are known for every measure or for none.
         let exact: Option<ExactTable> = match first.measures.iter().all(|m| m.exact.is_some()) {
             true => {

@@ -556,6 +556,10 @@ impl SweepResult {
                     return Err(damaged(format!("point {} is there twice", r.index + 1)));
                 }
                 let point = &r.summary;
+                let (km, ko) = point.kill;
+                if point.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+                    return Err(damaged(format!("point {} names no measure's outcome as its kill", r.index + 1)));
+                }
                 if point.seed != s.seed || point.trials_requested != s.trials {
                     return Err(damaged(format!(
                         "point {} ran {} trials on seed {}, not the sweep's {} on seed {}",

@@ -13,6 +13,8 @@ fn main() {
     let _ = ctrlc::set_handler(|| {
         interrupt::request();
         std::thread::sleep(interrupt::GRACE);
+        // A write that could not stop in time leaves no temporary directory behind.
+        combat_odds_report::export::directory::remove_temporaries();
         eprintln!("error: {}", combat_odds_core::Error::Interrupted);
         std::process::exit(cli::INTERRUPTED);
     });

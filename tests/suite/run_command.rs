@@ -336,9 +336,10 @@ fn leftovers_of_a_killed_run_are_put_right_by_the_next_run() {
     let pid = dead.id();
     dead.wait_with_output().expect("true ends");
     let marker = ".combat-odds-results";
-    // A partial temporary directory (the marker is written first) ...
+    // A partial temporary directory (the marker is written first, and names each file
+    // before it is written) ...
     let tmp = dir.path().join(format!(".out.tmp-{pid}"));
-    cli::write(&tmp, marker, "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": []}\n");
+    cli::write(&tmp, marker, "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": [\"winner.csv\"]}\n");
     cli::write(&tmp, "winner.csv", "partial");
     // ... a complete earlier result moved aside by a --force that died mid-swap ...
     let old = dir.path().join(format!(".out.old-{pid}"));
@@ -355,6 +356,35 @@ fn leftovers_of_a_killed_run_are_put_right_by_the_next_run() {
     assert_eq!(listing(dir.path()), [format!(".out.tmp-{pid}x"), "out".to_string()]);
     assert_eq!(summary(&dir.path().join("out"))["trials"], 1000);
     assert_eq!(std::fs::read_to_string(lookalike.join("keep.txt")).expect("kept"), "mine\n");
+}
+
+#[test]
+fn leftovers_are_cleaned_of_the_files_this_tool_wrote_and_nothing_else() {
+    let dir = tempdir();
+    let dead = Command::new("true").spawn().expect("true runs");
+    let pid = dead.id();
+    dead.wait_with_output().expect("true ends");
+    let marker = ".combat-odds-results";
+    let names = "{\"tool\": \"combat-odds\", \"version\": \"0\", \"files\": [\"winner.csv\"]}\n";
+    // A temporary and an old directory of a killed run, each holding a file the user
+    // put there beside the one the marker names.
+    let tmp = dir.path().join(format!(".out.tmp-{pid}"));
+    cli::write(&tmp, marker, names);
+    cli::write(&tmp, "winner.csv", "partial");
+    cli::write(&tmp, "mine.txt", "mine\n");
+    let old = dir.path().join(format!(".out.old-{pid}"));
+    cli::write(&old, marker, names);
+    cli::write(&old, "winner.csv", "earlier");
+    cli::write(&old, "notes.txt", "notes\n");
+    let out = study(&dir.path().join("out"), &["--trials", "1000", "--seed", SEED]);
+
+    // A command refused for its own reasons still cleans up, but only what it wrote.
+    let line = error_line(&cli::run(&["run", "--trials", "1000", "--out", utf8(&out)]));
+    assert_contains(&line, &["already exists"]);
+    assert_eq!(listing(&tmp), ["mine.txt"]);
+    assert_eq!(listing(&old), ["notes.txt"]);
+    assert_eq!(std::fs::read_to_string(tmp.join("mine.txt")).expect("kept"), "mine\n");
+    assert_eq!(std::fs::read_to_string(old.join("notes.txt")).expect("kept"), "notes\n");
 }
 
 #[test]
@@ -468,6 +498,20 @@ fn merge_refuses_shards_of_different_runs_repeats_gaps_and_whole_runs() {
     let line = refused(&[&first, &edited]);
     assert_names_file(&line, &path);
     assert_contains(&line, &["shard 5/2 is not K/N", "re-run that shard"]);
+    // ... and so is a count of shards no one could run: the missing ones are named,
+    // not counted out one by one into memory.
+    let mut damaged = summary(&edited);
+    damaged["shard"] = serde_json::json!({"index": 2, "count": u64::MAX});
+    std::fs::write(&path, serde_json::to_string_pretty(&damaged).expect("JSON")).expect("edit the summary");
+    let line = refused(&[&edited]);
+    assert_contains(&line, &["shard(s) 1/18446744073709551615, 3/18446744073709551615", "more missing"]);
+    // A kill outcome past the measures used to index out of bounds.
+    damaged["shard"] = serde_json::json!({"index": 2, "count": 2});
+    damaged["kill"] = serde_json::json!([99, 0]);
+    std::fs::write(&path, serde_json::to_string_pretty(&damaged).expect("JSON")).expect("edit the summary");
+    let line = refused(&[&first, &edited]);
+    assert_names_file(&line, &path);
+    assert_contains(&line, &["its kill outcome is no measure's outcome", "re-run that shard"]);
 
     let line = refused(&[&first, &empty]);
     assert_names_file(&line, &empty.join("summary.json"));
@@ -915,4 +959,67 @@ fn fire_compare_and_sensitivity_show_progress_on_a_terminal_and_only_there() {
             String::from_utf8_lossy(&piped.stderr)
         );
     }
+}
+
+// ---- the files it reads ---------------------------------------------------------------
+
+/// A FIFO (named pipe) at `path`: opening it for reading waits for a writer forever.
+#[cfg(unix)]
+fn fifo(path: &Path) -> PathBuf {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", path.display());
+    path.to_path_buf()
+}
+
+/// `run ARGS --out OUT` within 30 s, which must be refused; returns its error line.
+fn refused_in_time(args: &[&str], out: &Path) -> String {
+    let line = error_line(&finish(spawn(&[&["run"], args, &["--out", utf8(out)]].concat()), Duration::from_secs(30)));
+    assert!(!out.exists(), "nothing written");
+    line
+}
+
+#[cfg(unix)]
+#[test]
+fn a_scenario_or_table_that_is_not_a_regular_file_or_too_large_is_refused_naming_it() {
+    let dir = tempdir();
+    let out = dir.path().join("out");
+    // A FIFO used to hang the command for ever, waiting for a writer.
+    let pipe = fifo(&dir.path().join("scenario.toml"));
+    let line = refused_in_time(&[utf8(&pipe)], &out);
+    assert_names_file(&line, &pipe);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file"]);
+
+    // So is a table of a --rules override.
+    let rules = dir.path().join("rules");
+    std::fs::create_dir_all(rules.join("command-decision")).expect("the override folder");
+    let table = fifo(&rules.join("command-decision/hit_results.toml"));
+    let line = refused_in_time(&["--trials", "1000", "--rules", utf8(&rules)], &out);
+    assert_names_file(&line, &table);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file"]);
+
+    // A file past the stated size is refused with both sizes.
+    let big = cli::write(dir.path(), "big.toml", &"#".repeat(3 << 20));
+    let line = refused_in_time(&[utf8(&big)], &out);
+    assert_names_file(&line, &big);
+    assert_contains(&line, &["is 3 MiB, more than the 1 MiB a scenario, sweep or table file may hold"]);
+
+    // A device used to be read until memory ran out.
+    let line = refused_in_time(&["/dev/zero"], &out);
+    assert_contains(&line, &["/dev/zero: is a device, not a regular file"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn merge_refuses_a_summary_that_is_not_a_regular_file() {
+    let dir = tempdir();
+    let first = study(&dir.path().join("first"), &["--trials", "200000", "--seed", SEED, "--shard", "1/2"]);
+    let second = dir.path().join("second");
+    std::fs::create_dir(&second).expect("a folder");
+    let pipe = fifo(&second.join("summary.json"));
+    let out = dir.path().join("merged");
+    let dirs = [utf8(&first), utf8(&second)];
+    let line =
+        error_line(&finish(spawn(&[&["merge"], &dirs[..], &["--out", utf8(&out)]].concat()), Duration::from_secs(30)));
+    assert_names_file(&line, &pipe);
+    assert_contains(&line, &["is a FIFO (named pipe), not a regular file", "a results summary.json"]);
 }

@@ -275,3 +275,251 @@ fn sweep_with(file: &str, out: &Path, trials: &[&str], extra: &[&str]) {
     let ran = cli::run(&args);
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
 }
+
+/// `merge DIRS... --out OUT`, which must be refused; returns its error line.
+fn merge_refused(dirs: &[&Path], out: &Path) -> String {
+    let mut args = vec!["merge"];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    args.extend(["--out", out.to_str().unwrap()]);
+    let line = error_line(&cli::run(&args));
+    assert!(!out.exists(), "nothing written for a refused merge");
+    line
+}
+
+#[test]
+fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    let literal = dir.path().join("literal");
+    sweep(MC_SWEEP, &literal, &["--shard", "2/2", "--mode", "literal"]);
+    let line = merge_refused(&[&first, &literal], &dir.path().join("mixed"));
+    assert_contains(
+        &line,
+        &[
+            &format!("{}/sweep.json", literal.display()),
+            "sampling mode literal differs from compiled",
+            &first.display().to_string(),
+        ],
+    );
+
+    // The HMG hits more often under these tables: the same sweep, other numbers.
+    let tables = std::fs::read_to_string("rulesets/mission-command/to_hit.toml").unwrap();
+    let hits_more = cli::replace_once(
+        &tables,
+        "cells = [\"4\", \"6\", \"9\", \"11\", \"15\"]",
+        "cells = [\"2\", \"3\", \"5\", \"7\", \"9\"]",
+    );
+    let rules = dir.path().join("rules");
+    write(&rules, "mission-command/to_hit.toml", &hits_more);
+    let other = dir.path().join("other");
+    sweep(MC_SWEEP, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
+    let line = merge_refused(&[&first, &other], &dir.path().join("mixed"));
+    assert_contains(
+        &line,
+        &[
+            &format!("{}/sweep.json", other.display()),
+            "mission-command tables (rules hash",
+            "differ from those",
+            &format!("{}/sweep.json", first.display()),
+        ],
+    );
+}
+
+/// An edit made by hand to a `sweep.json`.
+type Edit = fn(&mut Value);
+
+/// A copy of the sweep directory `from` at `to`, with `edit` made to its `sweep.json`.
+fn damaged(from: &Path, to: &Path, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(to.join("sweep.json")).unwrap()).unwrap();
+    edit(&mut s);
+    std::fs::write(to.join("sweep.json"), serde_json::to_string_pretty(&s).unwrap()).unwrap();
+    to.to_path_buf()
+}
+
+#[test]
+fn merge_refuses_a_damaged_shard_index_or_point_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (first, second) = (dir.path().join("first"), dir.path().join("second"));
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(MC_SWEEP, &second, &["--shard", "2/2"]);
+    let out = dir.path().join("merged");
+    let cases: [(&str, Edit, &str); 7] = [
+        ("zero", |s| s["shard"]["index"] = 0.into(), "shard 0/2 is not K/N with 1 <= K <= N"),
+        ("past", |s| s["shard"]["index"] = 3.into(), "shard 3/2 is not K/N with 1 <= K <= N"),
+        ("no-count", |s| s["shard"] = serde_json::json!({"index": 1, "count": 0}), "shard 1/0 is not K/N"),
+        ("far-point", |s| s["results"][0]["index"] = 999.into(), "point 1000 is not one of shard 1/2's 16 point(s)"),
+        ("no-split", |s| s["split"] = 0.into(), "split 0 way(s)"),
+        (
+            "far-kill",
+            |s| s["results"][0]["summary"]["kill"] = serde_json::json!([99, 0]),
+            "point 1 names no measure's outcome",
+        ),
+        (
+            "no-measures",
+            |s| s["results"][0]["summary"]["measures"] = serde_json::json!([]),
+            "point 1 names no measure's outcome",
+        ),
+    ];
+    for (name, edit, why) in cases {
+        let bad = damaged(&first, &dir.path().join(name), edit);
+        let line = merge_refused(&[&bad, &second], &out);
+        assert_contains(&line, &[&format!("{}/sweep.json", bad.display()), why]);
+    }
+    // A count of shards no one could run is not counted out either.
+    let huge = damaged(&first, &dir.path().join("huge"), |s| s["shard"]["count"] = u64::MAX.into());
+    let line = merge_refused(&[&huge], &out);
+    assert_contains(&line, &["sweep.json", "edited or damaged"]);
+    stdout_of(&["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+}
+
+#[test]
+fn balance_bisects_a_count_of_units_over_whole_numbers() {
+    let out = stdout_of(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--from",
+        "1",
+        "--to",
+        "8",
+        "--trials",
+        "4000",
+        "--format",
+        "json",
+    ]);
+    let found: Value = serde_json::from_str(&out).unwrap();
+    // Exact 0.619277 with two sections, about 0.33 with three: the neighbours bracket it.
+    assert_eq!(found["bracket"], serde_json::json!([2, 3]));
+    let tried = found["tried"].as_array().unwrap();
+    assert!(tried.iter().all(|t| t["value"].is_u64()), "whole numbers only: {found}");
+}
+
+#[test]
+fn a_span_too_long_to_count_is_refused_with_the_count_it_would_make() {
+    let line = error_line(&cli::run(&[
+        "balance",
+        MC_BASE,
+        "--vary",
+        "side[1].unit[0].count",
+        "--from",
+        "1",
+        "--to",
+        "1e300",
+        "--step",
+        "1",
+    ]));
+    assert_contains(&line, &["--from, --to, --step", "from 1 to 1e300 by 1 is 1e300 values, more than 10000"]);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(MC_BASE, dir.path().join("base.toml")).unwrap();
+    let text = "kind = \"sweep\"\nscenario = \"base.toml\"\n\n[[vary]]\nkey = \"side[1].unit[0].count\"\nfrom = 1\nto = 1e300\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    let line = error_line(&cli::run(&["sweep", study.to_str().unwrap(), "--out", out.to_str().unwrap()]));
+    assert_contains(&line, &["study.toml:4:1", "is 1e300 values, more than 10000"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new("mkfifo").arg(dir.path().join("base.toml")).status().unwrap();
+    assert!(made.success());
+    let text =
+        "kind = \"sweep\"\nscenario = \"base.toml\"\n\n[[vary]]\nkey = \"side[1].unit[0].count\"\nvalues = [1, 2]\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    // Opening the FIFO used to wait for a writer for ever.
+    let child = std::process::Command::new(cli::BIN)
+        .args(["sweep", study.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = error_line(&within(child, 30));
+    assert_contains(&line, &["base.toml: is a FIFO (named pipe), not a regular file"]);
+
+    // A merge input too.
+    let first = dir.path().join("first");
+    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    let second = dir.path().join("second");
+    std::fs::create_dir(&second).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(second.join("sweep.json")).status().unwrap();
+    assert!(made.success());
+    let child = std::process::Command::new(cli::BIN)
+        .args(["merge", first.to_str().unwrap(), second.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let line = error_line(&within(child, 30));
+    assert_contains(&line, &["sweep.json: is a FIFO (named pipe), not a regular file", "a sweep.json"]);
+}
+
+/// `child`'s output once it ends, which must be within `seconds`.
+fn within(mut child: std::process::Child, seconds: u64) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The names in `dir`, hidden ones included, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_while_a_sweep_is_written_leaves_no_temporary_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy("experiments/cc_panther_vs_sherman.toml", dir.path().join("base.toml")).unwrap();
+    // 640 points: answered in a second or two, their frames written in seconds more.
+    let text = "kind = \"sweep\"\nscenario = \"base.toml\"\n\
+                [[vary]]\nkey = \"range\"\nfrom = 1\nto = 20\n\
+                [[vary]]\nkey = \"target.facing\"\nvalues = [\"front\", \"side\"]\n\
+                [[vary]]\nkey = \"firer.quality\"\nvalues = [\"green\", \"trained\", \"veteran\", \"elite\"]\n\
+                [[vary]]\nkey = \"target.quality\"\nvalues = [\"green\", \"trained\", \"veteran\", \"elite\"]\n";
+    let study = write(dir.path(), "study.toml", text);
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(cli::BIN)
+        .args(["sweep", study.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary directory appears when writing starts: Ctrl-C then.
+    let tmp = format!(".out.tmp-{}", child.id());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !dir.path().join(&tmp).exists() {
+        assert!(std::time::Instant::now() < deadline, "writing never started");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let ended = within(child, 30);
+    let stderr = String::from_utf8_lossy(&ended.stderr);
+    let left = listing(dir.path());
+    // Interrupted, it wrote nothing; a write that finished first is whole.
+    match ended.status.code() {
+        Some(130) => assert_eq!(left, ["base.toml", "study.toml"], "{stderr}"),
+        Some(0) => assert_eq!(left, ["base.toml", "out", "study.toml"], "{stderr}"),
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+}

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Result, unknown};
+use crate::user_file;
 
 /// A TOML document's text and where it came from.
 #[derive(Debug)]
@@ -110,10 +111,14 @@ impl Document {
         self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).unset.clone()
     }
 
-    /// Reads a user's file.
+    /// Reads a user's file: a regular file of at most [`user_file::TOML`]'s size.
     pub fn read(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(path.display().to_string(), format!("cannot read the file: {e}")))?;
+        let text = user_file::read_to_string(path, user_file::TOML).map_err(|e| match e {
+            Error::Io { source, .. } => {
+                Error::input(path.display().to_string(), format!("cannot read the file: {source}"))
+            }
+            refused => refused,
+        })?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         Ok(Document::new(name, path.display().to_string(), text))
     }

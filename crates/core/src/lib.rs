@@ -4,6 +4,8 @@
 //! The modules, lowest first (each imports only those before it):
 //! - [`error`]: the typed error (input with file and place, I/O, interrupted).
 //! - [`interrupt`]: the process's stop flag (Ctrl-C) and the exact stage's budget.
+//! - [`user_file`]: a user's file, read only when it is a regular file of at most
+//!   a stated size.
 //! - [`document`]: TOML text with its file name, for errors that name the place.
 //! - [`tables`]: table files with provenance, embedded or overridden, validated.
 //! - [`streams`]: counter-based random streams keyed by (seed, purpose, chunk).
@@ -35,6 +37,7 @@
 pub mod error;
 pub mod interrupt;
 pub mod run;
+pub mod user_file;
 pub mod document;
 pub mod tables;
 pub mod streams;

@@ -67,7 +67,7 @@ pub fn load(embedded: &Embedded, rules_dir: Option<&Path>) -> Result<Vec<TableFi
             let known = embedded.files.iter().map(|(n, _)| *n);
             return Err(Error::input(path.display().to_string(), unknown("table file", &name, known)));
         };
-        slot.text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        slot.text = crate::user_file::read_to_string(&path, crate::user_file::TOML)?;
         slot.origin = path.display().to_string();
     }
     Ok(files)

@@ -337,6 +337,8 @@ fn render(stem: &Path, chart: &impl Chart) -> Result<Vec<PathBuf>> {
     let (png, svg) = (with_extension(stem, "png"), with_extension(stem, "svg"));
     if let Some(parent) = stem.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|source| Error::io(parent.to_path_buf(), source))?;
+        let names = [&png, &svg].map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+        crate::export::directory::claim(parent, names.iter().map(String::as_str))?;
     }
     let drawn = draw_both(chart, &png, &svg);
     if drawn.is_err() {

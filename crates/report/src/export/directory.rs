@@ -19,14 +19,19 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Output, Refusal, Result};
+use combat_odds_core::user_file::{self, Limit};
 
 /// The marker file every results directory this tool writes carries.
 pub(crate) const MARKER: &str = ".combat-odds-results";
+
+/// How large a marker may be: a list of a few dozen file names.
+const MARKER_LIMIT: Limit = Limit { bytes: 1 << 20, what: "a results marker" };
 
 /// What the marker says: who wrote the directory and which files it holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -61,6 +66,7 @@ pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<(
     let replacing = destination.check(force)?;
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
     let tmp = destination.sibling("tmp", std::process::id());
+    let filling = Filling::new(&tmp);
     std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
     let filled = mark(&tmp, &[]).and_then(|()| fill(&tmp)).and_then(|()| {
         combat_odds_core::interrupt::check()?;
@@ -68,7 +74,10 @@ pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<(
         mark(&tmp, &files)?;
         Ok(files)
     });
-    let placed = filled.and_then(|files| destination.place(&tmp, replacing).map(|()| files));
+    let placed = filled.and_then(|files| {
+        let _held = filling.hold()?;
+        destination.place(&tmp, replacing).map(|()| files)
+    });
     if placed.is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
@@ -90,18 +99,67 @@ pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8]) -> Result<()> {
     destination.check_file(force)?;
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
     let tmp = destination.sibling("tmp", std::process::id());
-    let written = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()
-    })()
-    .map_err(|e| io(path, e))
-    .and_then(|()| Ok(combat_odds_core::interrupt::check()?))
-    .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io(path, e)));
+    let filling = Filling::new(&tmp);
+    // Only a temporary this process made is removed on failure: one already there
+    // (`create_new` refuses it) is not its own.
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| io(path, e))?;
+    let synced = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    let written = synced.map_err(|e| io(path, e)).and_then(|()| {
+        let _held = filling.hold()?;
+        std::fs::rename(&tmp, path).map_err(|e| io(path, e))
+    });
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     written
+}
+
+/// The temporary directories and files this process is filling. Named by its process
+/// id, they belong to the process rather than to any one run, and they are what a
+/// Ctrl-C handler removes ([`remove_temporaries`]) before it ends the process.
+static FILLING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn filling() -> MutexGuard<'static, Vec<PathBuf>> {
+    FILLING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A temporary being filled, listed in [`FILLING`] from before it exists until it is
+/// placed or removed.
+struct Filling(PathBuf);
+
+impl Filling {
+    fn new(tmp: &Path) -> Self {
+        filling().push(tmp.to_path_buf());
+        Filling(tmp.to_path_buf())
+    }
+
+    /// The list held while the temporary is put in place, so a Ctrl-C handler removes
+    /// it either before (and the write reports the interruption) or not at all; `Err`
+    /// once Ctrl-C has been pressed.
+    fn hold(&self) -> Result<MutexGuard<'static, Vec<PathBuf>>> {
+        let held = filling();
+        combat_odds_core::interrupt::check()?;
+        Ok(held)
+    }
+}
+
+impl Drop for Filling {
+    fn drop(&mut self) {
+        filling().retain(|p| *p != self.0);
+    }
+}
+
+/// Removes every temporary this process is filling and keeps any other from being put
+/// in place: what a Ctrl-C handler calls just before it ends the process, so that an
+/// interrupted write leaves nothing behind even when it could not stop in time.
+pub fn remove_temporaries() {
+    let held = filling();
+    for tmp in held.iter() {
+        let _ = std::fs::remove_dir_all(tmp).or_else(|_| std::fs::remove_file(tmp));
+    }
+    // Never released: the process is ending, and no write may place its results now.
+    std::mem::forget(held);
 }
 
 /// Prints to standard output. A closed pipe (`| head`) is not an error; any other
@@ -122,8 +180,10 @@ pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(S
     write_files(dir, &[(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)])
 }
 
-/// Writes each (file name, bytes) into `dir`.
+/// Writes each (file name, bytes) into `dir`, each named in the marker of a directory
+/// being filled before it is written.
 pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    claim(dir, files.iter().map(|(name, _)| name.as_str()))?;
     for (name, bytes) in files {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| io(&path, e))?;
@@ -281,9 +341,10 @@ impl Destination {
     }
 
     /// Removes `.NAME.tmp-PID` (and `.NAME.old-PID`) left beside the destination by a
-    /// process that is gone. A leftover directory is removed only if it carries the
-    /// marker; an `old` one is put back first when the destination is missing, since
-    /// it holds the last complete results.
+    /// process that is gone. Of a leftover directory only what its marker names is
+    /// removed (the marker names each file before it is written), and the directory
+    /// itself only once that leaves it empty; an `old` one is put back first when the
+    /// destination is missing, since it holds the last complete results.
     fn clean_leftovers(&self, directories: bool) {
         let Ok(entries) = std::fs::read_dir(&self.parent) else { return };
         let prefix = format!(".{}.", self.name.to_string_lossy());
@@ -306,7 +367,7 @@ impl Destination {
                     if kind == "old" && !self.full().exists() && ours(&path).is_ok() {
                         let _ = std::fs::rename(&path, self.full());
                     } else {
-                        let _ = std::fs::remove_dir_all(&path);
+                        remove_own(&path);
                     }
                 }
                 (false, false) if kind == "tmp" => {
@@ -321,12 +382,10 @@ impl Destination {
 /// Whether `dir` is a results directory this tool wrote, holding nothing else; if not,
 /// why not, in words for the user.
 fn ours(dir: &Path) -> std::result::Result<(), String> {
-    let text = std::fs::read_to_string(dir.join(MARKER))
-        .map_err(|_| format!("it has no {MARKER} marker, so combat-odds did not write it"))?;
-    let marker: Marker = serde_json::from_str(&text)
-        .ok()
-        .filter(|m: &Marker| m.tool == Marker::TOOL)
-        .ok_or_else(|| format!("its {MARKER} marker is not one combat-odds writes"))?;
+    if std::fs::symlink_metadata(dir.join(MARKER)).is_err() {
+        return Err(format!("it has no {MARKER} marker, so combat-odds did not write it"));
+    }
+    let marker = marker(dir).ok_or_else(|| format!("its {MARKER} marker is not one combat-odds writes"))?;
     let present = listing(dir).map_err(|e| e.to_string())?;
     let mut foreign: Vec<&String> = present.iter().filter(|f| !marker.files.contains(f)).collect();
     foreign.sort();
@@ -350,6 +409,43 @@ fn listing(dir: &Path) -> Result<Vec<String>> {
     }
     names.sort();
     Ok(names)
+}
+
+/// Adds `names` to the marker of `dir`, a temporary directory being filled, before the
+/// files are written: the leftover of a process killed mid-write then names every file
+/// of its own, and the next write removes those and nothing else. A directory without
+/// a marker is not one being filled, and is left as it is.
+pub(crate) fn claim<'n>(dir: &Path, names: impl IntoIterator<Item = &'n str>) -> Result<()> {
+    let Some(mut marker) = marker(dir) else { return Ok(()) };
+    for name in names {
+        if !marker.files.iter().any(|f| f == name) {
+            marker.files.push(name.to_string());
+        }
+    }
+    mark(dir, &marker.files)
+}
+
+/// The marker of `dir`, when it holds one this tool writes.
+fn marker(dir: &Path) -> Option<Marker> {
+    let text = user_file::read_to_string(&dir.join(MARKER), MARKER_LIMIT).ok()?;
+    serde_json::from_str(&text).ok().filter(|m: &Marker| m.tool == Marker::TOOL)
+}
+
+/// Removes from a leftover directory the files its marker names, then the marker, then
+/// the directory if that left it empty: anything else in it is not this tool's.
+fn remove_own(dir: &Path) {
+    let Some(marker) = marker(dir) else { return };
+    for name in &marker.files {
+        // A name with a path in it is no file this tool wrote there.
+        let plain = name.strip_suffix('/').unwrap_or(name);
+        if plain.is_empty() || plain.contains(['/', '\\']) || plain == ".." || plain == "." {
+            continue;
+        }
+        let path = dir.join(plain);
+        let _ = if name.ends_with('/') { std::fs::remove_dir(&path) } else { std::fs::remove_file(&path) };
+    }
+    let _ = std::fs::remove_file(dir.join(MARKER));
+    let _ = std::fs::remove_dir(dir);
 }
 
 /// Writes the marker naming `files`.

@@ -8,6 +8,7 @@ use polars::prelude::*;
 use super::Row;
 use crate::error::{Error, Result};
 use crate::export::directory::{frame_bytes, write_file_whole};
+use combat_odds_core::user_file::{self, Limit};
 
 /// Version of the baseline's columns; a baseline of another format is refused.
 pub const FORMAT: u32 = 1;
@@ -47,17 +48,24 @@ pub fn write_baseline(csv: &Path, rows: &[Row]) -> Result<()> {
     write_file_whole(csv, true, &text)
 }
 
+/// How large a baseline's Parquet may be: a row per reference outcome, tens of KB.
+const BASELINE_LIMIT: Limit = Limit { bytes: 64 << 20, what: "a regression baseline" };
+
 /// Reads a baseline back (from its Parquet), refusing one of another format.
 pub fn read_baseline(csv: &Path) -> Result<Vec<Row>> {
     let parquet = parquet_of(csv);
     let name = parquet.display().to_string();
-    let file = std::fs::File::open(&parquet)
-        .map_err(|e| Error::Baseline { file: name.clone(), problem: format!("no baseline to check against ({e})") })?;
+    let bytes = user_file::read(&parquet, BASELINE_LIMIT).map_err(|e| match e {
+        combat_odds_core::Error::Io { source, .. } => {
+            Error::Baseline { file: name.clone(), problem: format!("no baseline to check against ({source})") }
+        }
+        refused => refused.into(),
+    })?;
     let bad = |what: String| Error::Baseline {
         file: name.clone(),
         problem: format!("{what}; it is not a baseline this version writes"),
     };
-    let df = ParquetReader::new(file).finish().map_err(|e| bad(format!("unreadable ({e})")))?;
+    let df = ParquetReader::new(std::io::Cursor::new(bytes)).finish().map_err(|e| bad(format!("unreadable ({e})")))?;
     let column =
         |n: &str| df.column(n).map(|c| c.as_materialized_series().clone()).map_err(|_| bad(format!("no `{n}` column")));
     let texts = |n: &str| -> Result<Vec<Option<String>>> {

@@ -18,6 +18,7 @@ use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
 use combat_odds_core::run::Run;
+use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::{Header, Scenario};
 
 /// Version of the results layout; `merge` refuses another.
@@ -222,7 +223,7 @@ impl StudyResult {
             return Err(Error::Results("merge needs at least one results directory".into()));
         };
         let shard_count = first.shard.map_or(1, |s| s.count);
-        let mut seen = vec![false; shard_count as usize];
+        let mut seen = std::collections::BTreeSet::new();
         for (dir, s) in &parts {
             let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
                 Error::input(
@@ -252,6 +253,13 @@ impl StudyResult {
             if s.trials_requested != first.trials_requested {
                 return Err(differs("trials", &s.trials_requested, &first.trials_requested));
             }
+            let (km, ko) = s.kill;
+            if s.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    "its kill outcome is no measure's outcome; the file was edited or damaged, re-run that shard",
+                ));
+            }
             let shard = s.shard.ok_or_else(|| {
                 Error::input(
                     dir.join("summary.json").display().to_string(),
@@ -269,23 +277,14 @@ impl StudyResult {
                     ),
                 ));
             }
-            let slot = &mut seen[shard.index as usize - 1];
-            if *slot {
+            if !seen.insert(shard.index) {
                 return Err(Error::input(
                     dir.join("summary.json").display().to_string(),
                     format!("shard {shard} is given twice"),
                 ));
             }
-            *slot = true;
         }
-        let missing: Vec<String> =
-            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{shard_count}", k + 1)).collect();
-        if !missing.is_empty() {
-            return Err(Error::Results(format!(
-                "shard(s) {} missing: merge needs all {shard_count}",
-                missing.join(", ")
-            )));
-        }
+        all_shards(&seen, shard_count)?;
         let mut counts: Vec<Vec<u64>> = first.measures.iter().map(|m| vec![0; m.counts.len()]).collect();
         let mut trials = 0;
         for (_, s) in &parts {
@@ -311,6 +310,12 @@ impl StudyResult {
         let layout = combat_odds_core::engine::layout(&measures);
         let tally = Tally::from_counts(&layout, trials, counts)
             .ok_or_else(|| Error::Results("the shards' counts do not add up; re-run them".into()))?;
+        let (km, ko) = first.kill;
+        if first.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+            return Err(Error::Results(format!(
+                "the kill outcome ({km}, {ko}) is no measure's outcome: the summary was edited or damaged; re-run it"
+            )));
+        }
         // Exact odds are known for every measure or for none.
         let exact: Option<ExactTable> = match first.measures.iter().all(|m| m.exact.is_some()) {
             true => {
@@ -416,14 +421,36 @@ impl StudyResult {
     }
 }
 
+/// `Ok` when `seen` holds every shard 1..=`count`, else an error naming the missing
+/// ones: the first few by number, never counted out one by one, since a damaged count
+/// may be any number.
+pub(crate) fn all_shards(seen: &std::collections::BTreeSet<u64>, count: u64) -> Result<()> {
+    let absent = count.saturating_sub(seen.len() as u64);
+    if absent == 0 {
+        return Ok(());
+    }
+    const SHOWN: usize = 10;
+    let mut missing: Vec<String> =
+        (1..=count).filter(|k| !seen.contains(k)).take(SHOWN).map(|k| format!("{k}/{count}")).collect();
+    if absent > SHOWN as u64 {
+        missing.push(format!("and {} more", absent - SHOWN as u64));
+    }
+    Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))))
+}
+
+/// How large a `summary.json` may be: the largest shipped study's is under 40 KB, its
+/// counts growing with outcomes, not trials.
+pub const SUMMARY_LIMIT: Limit = Limit { bytes: 16 << 20, what: "a results summary.json" };
+
 /// Reads a results directory's `summary.json`.
 pub fn read_summary(dir: &Path) -> Result<Summary> {
     let path = dir.join("summary.json");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Error::input(
+    let text = user_file::read_to_string(&path, SUMMARY_LIMIT).map_err(|e| match e {
+        combat_odds_core::Error::Io { source, .. } => Error::input(
             path.display().to_string(),
-            format!("cannot read it ({e}); is this a `combat-odds run` directory?"),
-        )
+            format!("cannot read it ({source}); is this a `combat-odds run` directory?"),
+        ),
+        refused => refused.into(),
     })?;
     serde_json::from_str(&text).map_err(|e| {
         Error::input(

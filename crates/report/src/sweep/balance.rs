@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 use toml::{Table, Value};
 
-use super::{number, set};
+use super::{number, set, short};
 use crate::error::{Error, Result};
 use crate::export::Rendered;
 use crate::study::{Plan, StudyResult};
@@ -112,18 +112,31 @@ pub fn balance(
         return Err(Error::Results(format!("target {}: give a chance from 0 to 1, e.g. 0.5", target.p)));
     }
     let table: Table = base.parse()?;
-    let mut chance = String::new();
-    let mut scenario_name = String::new();
-    let mut at = |value: &Value| -> Result<Tried> {
+    let set_up = |value: &Value| -> Result<(Document, Scenario)> {
         let mut t = table.clone();
         set(&mut t, key, value.clone()).map_err(|m| base.error(format!("`{key}`: {m}")))?;
         let text = toml::to_string(&t).map_err(|e| base.error(format!("cannot write the scenario: {e}")))?;
         let name = format!("{} with {key} = {value}", base.name);
         let doc = Document::new(name.clone(), name, text);
-        let mut scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+        let scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
             combat_odds_core::Error::Input { message, .. } => base.error(format!("{key} = {value}: {message}")),
             other => other,
         })?;
+        Ok((doc, scenario))
+    };
+    // A key the rules read as a whole number (a unit's count) refuses `2.0` but takes
+    // `2`: a span of it is bisected over whole numbers. Asked of the rules at either
+    // end, since one end may be refused for its own sake (a count of 0).
+    let whole = match span {
+        Span::Numbers { from, to, .. } => [from.ceil(), to.floor()].into_iter().any(|x| {
+            x.abs() <= WHOLE_MAX && set_up(&Value::Float(x)).is_err() && set_up(&Value::Integer(x as i64)).is_ok()
+        }),
+        Span::Values(_) => false,
+    };
+    let mut chance = String::new();
+    let mut scenario_name = String::new();
+    let mut at = |value: &Value| -> Result<Tried> {
+        let (doc, mut scenario) = set_up(value)?;
         let started = Instant::now();
         let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
@@ -155,7 +168,10 @@ pub fn balance(
     };
     let tried = match span {
         Span::Values(values) => values.iter().map(&mut at).collect::<Result<Vec<_>>>()?,
-        Span::Numbers { from, to, tolerance } => bisect(&mut at, (*from, *to), *tolerance, target.p)?,
+        Span::Numbers { from, to, tolerance } => {
+            let span = if whole { Bisected::Whole } else { Bisected::Numbers };
+            bisect(&mut at, span, (*from, *to), *tolerance, target.p)?
+        }
     };
     let side = |t: &Tried| t.p >= target.p;
     let bracket =
@@ -197,20 +213,58 @@ fn list(values: &[Value]) -> String {
     values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
 }
 
+/// What a bisection tries between its ends.
+#[derive(Clone, Copy, PartialEq)]
+enum Bisected {
+    /// Any number (rounded to a millionth).
+    Numbers,
+    /// Whole numbers only: a count of units is never 2.5.
+    Whole,
+}
+
+/// The largest whole number a float holds exactly.
+const WHOLE_MAX: f64 = 9_007_199_254_740_992.0;
+
 /// Both ends, then halves of the bracket that holds the crossing, until it is within
-/// `tolerance`; every value tried, in order along the span.
+/// `tolerance` (over whole numbers, until the two are neighbours at the finest); every
+/// value tried, in order along the span.
 fn bisect(
     at: &mut impl FnMut(&Value) -> Result<Tried>,
+    span: Bisected,
     (from, to): (f64, f64),
     tolerance: f64,
     target: f64,
 ) -> Result<Vec<Tried>> {
-    if !(from.is_finite() && to.is_finite() && from < to && tolerance > 0.0) {
+    if !(from.is_finite() && to.is_finite() && (to - from).is_finite() && from < to && tolerance > 0.0) {
         return Err(Error::Results(format!(
-            "from {from} to {to} within {tolerance}: give from < to and a tolerance above 0"
+            "from {} to {} within {}: give from < to and a tolerance above 0",
+            short(from),
+            short(to),
+            short(tolerance)
         )));
     }
-    let value = |x: f64| Value::Float((x * 1e6).round() / 1e6);
+    let (from, to, tolerance) = match span {
+        Bisected::Numbers => (from, to, tolerance),
+        Bisected::Whole => {
+            let (low, high) = (from.ceil(), to.floor());
+            if !(low < high && low.abs() <= WHOLE_MAX && high.abs() <= WHOLE_MAX) {
+                return Err(Error::Results(format!(
+                    "from {} to {}: the rules take a whole number there, so give a span holding two whole numbers or more, each within {WHOLE_MAX}",
+                    short(from),
+                    short(to)
+                )));
+            }
+            (low, high, tolerance.max(1.0))
+        }
+    };
+    let value = |x: f64| match span {
+        Bisected::Numbers => Value::Float((x * 1e6).round() / 1e6),
+        Bisected::Whole => Value::Integer(x as i64),
+    };
+    let middle = |a: f64, b: f64| match span {
+        Bisected::Numbers => (a + b) / 2.0,
+        Bisected::Whole => ((a + b) / 2.0).floor(),
+    };
     let (mut lo, mut hi) = (at(&value(from))?, at(&value(to))?);
     let mut tried = vec![lo.clone(), hi.clone()];
     let side = |t: &Tried| t.p >= target;
@@ -220,7 +274,7 @@ fn bisect(
             if b - a <= tolerance {
                 break;
             }
-            let mid = at(&value((a + b) / 2.0))?;
+            let mid = at(&value(middle(a, b)))?;
             tried.push(mid.clone());
             if side(&mid) == side(&lo) { lo = mid } else { hi = mid }
         }

@@ -36,12 +36,14 @@ use crate::error::{Error, Result};
 use crate::export::directory;
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, MonteCarlo, Shard};
+use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::run::Run;
+use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::Scenario;
 
-/// Version of the sweep results layout; `merge` refuses another.
-pub const FORMAT: u32 = 1;
+/// Version of the sweep results layout; `merge` refuses another. Version 2 records the
+/// sampling mode asked for, so that shards drawn differently never merge.
+pub const FORMAT: u32 = 2;
 
 /// The most points one sweep may have: past this, ask for a Latin hypercube.
 pub const MAX_POINTS: usize = 10_000;
@@ -229,18 +231,32 @@ impl Sweep {
 /// `from`, `from + step`, ... up to `to` (within a millionth of a step), as integers
 /// when every one is whole.
 pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Value>, String> {
+    let (from_, to_, step_) = (short(from), short(to), short(step));
     if !(from.is_finite() && to.is_finite() && step.is_finite() && step > 0.0 && to >= from) {
-        return Err(format!("from {from} to {to} by {step}: give from <= to and a step above 0"));
+        return Err(format!("from {from_} to {to_} by {step_}: give from <= to and a step above 0"));
     }
-    let n = ((to - from) / step + 1e-6).floor() as usize + 1;
-    if n > MAX_POINTS {
-        return Err(format!("from {from} to {to} by {step} is {n} values, more than {MAX_POINTS}"));
+    // Counted as a float first: a span of 1e300 steps is too many, not a wrapped-around
+    // count of none.
+    let count = ((to - from) / step + 1e-6).floor() + 1.0;
+    if count > MAX_POINTS as f64 {
+        let count = match count {
+            c if c.is_infinite() => "more values than can be counted".to_string(),
+            c if c < 1e15 => format!("{c:.0} values"),
+            c => format!("{c:e} values"),
+        };
+        return Err(format!("from {from_} to {to_} by {step_} is {count}, more than {MAX_POINTS}; give a larger step"));
     }
+    let n = count as usize;
     let xs: Vec<f64> = (0..n).map(|k| from + k as f64 * step).collect();
     Ok(match xs.iter().all(|x| x.fract() == 0.0) {
         true => xs.into_iter().map(|x| Value::Integer(x as i64)).collect(),
         false => xs.into_iter().map(|x| Value::Float((x * 1e9).round() / 1e9)).collect(),
     })
+}
+
+/// A number as a person writes it: `1e300`, not three hundred digits.
+pub(crate) fn short(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e15 { format!("{x:e}") } else { x.to_string() }
 }
 
 /// Writes `value` at `path` (`a.b[2].c`) in `table`: tables on the way are made where
@@ -335,6 +351,9 @@ pub struct SweepSummary {
     pub seed: u64,
     /// Trials at every point.
     pub trials: u64,
+    /// The sampling mode asked for (a point may still have fallen back to `literal`:
+    /// its own summary says so).
+    pub mode: Mode,
     /// combat-odds version.
     pub version: String,
     /// Seconds from the first set-up to the last trial (summed over shards).
@@ -432,6 +451,7 @@ pub fn run(
         split,
         seed: monte_carlo.seed,
         trials: monte_carlo.trials,
+        mode: monte_carlo.mode,
         version: env!("CARGO_PKG_VERSION").to_string(),
         wall_time_s: started.elapsed().as_secs_f64(),
         results: ran,
@@ -454,40 +474,127 @@ const DESIGN: &str = "design";
 
 impl SweepResult {
     /// Adds up the directories of one sweep's shards into the sweep one machine writes.
+    /// Shards of another sweep, seed, trial count, split, sampling mode or tables are
+    /// refused, as are a shard given twice, a missing one, and a `sweep.json` whose
+    /// shard or points cannot be (an edited or damaged file): each naming the files.
     pub fn merge(parts: Vec<(PathBuf, SweepSummary)>) -> Result<Self> {
         let Some((first_dir, first)) = parts.first().cloned() else {
             return Err(Error::Results("merge needs at least one sweep directory".into()));
         };
+        let first_file = first_dir.join("sweep.json").display().to_string();
         let count = first.shard.map_or(1, |s| s.count);
-        let mut seen = vec![false; count as usize];
+        let mut seen = std::collections::BTreeSet::new();
+        // The tables of every ruleset met so far, with the file that first showed them.
+        let mut tables: Vec<(String, String, String)> = Vec::new();
         let mut results = Vec::new();
         for (dir, s) in &parts {
             let file = dir.join("sweep.json").display().to_string();
-            let same = s.format == first.format
-                && s.sweep_hash == first.sweep_hash
-                && s.seed == first.seed
-                && s.trials == first.trials
-                && s.shard.map(|x| x.count) == Some(count);
-            if !same {
-                return Err(Error::input(
-                    file,
+            let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
+                Error::input(
+                    file.clone(),
                     format!(
-                        "not a shard of the sweep in {}: only the shards K/{count} of one sweep merge",
-                        first_dir.display()
+                        "{what} {a} differs from {b} in {first_file}: only the shards K/{count} of one sweep merge"
                     ),
+                )
+            };
+            if s.format != FORMAT {
+                return Err(Error::input(
+                    file.clone(),
+                    format!("sweep results format {} is not {FORMAT}; re-run that shard with this version", s.format),
                 ));
             }
-            let k = s.shard.map_or(0, |x| x.index as usize - 1);
-            if std::mem::replace(&mut seen[k], true) {
-                return Err(Error::input(file, format!("shard {}/{count} is given twice", k + 1)));
+            if s.sweep_hash != first.sweep_hash {
+                return Err(differs("sweep (text hash)", &s.sweep_hash, &first.sweep_hash));
+            }
+            if s.seed != first.seed {
+                return Err(differs("seed", &s.seed, &first.seed));
+            }
+            if s.trials != first.trials {
+                return Err(differs("trials", &s.trials, &first.trials));
+            }
+            if s.mode != first.mode {
+                return Err(differs("sampling mode", &s.mode.name(), &first.mode.name()));
+            }
+            if s.split != first.split {
+                return Err(differs("split", &s.split, &first.split));
+            }
+            let damaged = |what: String| {
+                Error::input(file.clone(), format!("{what}; the file was edited or damaged: re-run that shard"))
+            };
+            let Some(shard) = s.shard else {
+                return Err(Error::input(
+                    file.clone(),
+                    "a whole sweep, not a shard: merge the directories of one sweep's shards K/N",
+                ));
+            };
+            if shard.count != count {
+                return Err(differs("shard count", &shard.count, &count));
+            }
+            if !(1..=shard.count).contains(&shard.index) {
+                return Err(damaged(format!("shard {}/{} is not K/N with 1 <= K <= N", shard.index, shard.count)));
+            }
+            if s.split == 0 || s.points == 0 || s.points > MAX_POINTS || s.parameters.is_empty() {
+                return Err(damaged(format!(
+                    "{} point(s) split {} way(s) over {} parameter(s) is no sweep",
+                    s.points,
+                    s.split,
+                    s.parameters.len()
+                )));
+            }
+            if !seen.insert(shard.index) {
+                return Err(Error::input(file.clone(), format!("shard {shard} is given twice")));
+            }
+            let mut tasks = std::collections::BTreeSet::new();
+            for r in &s.results {
+                let part = r.summary.shard.map_or(1, |p| p.index);
+                let task = (r.index as u64).checked_mul(s.split).and_then(|t| t.checked_add(part - 1));
+                let mine = task.is_some_and(|t| t % count == shard.index - 1);
+                let whole_or_part = match r.summary.shard {
+                    None => s.split == 1,
+                    Some(p) => s.split > 1 && p.count == s.split && (1..=p.count).contains(&p.index),
+                };
+                if r.index >= s.points || r.values.len() != s.parameters.len() || !whole_or_part || !mine {
+                    return Err(damaged(format!(
+                        "point {} is not one of shard {shard}'s {} point(s)",
+                        r.index.saturating_add(1),
+                        s.points
+                    )));
+                }
+                if !tasks.insert(task) {
+                    return Err(damaged(format!("point {} is there twice", r.index + 1)));
+                }
+                let point = &r.summary;
+                let (km, ko) = point.kill;
+                if point.measures.get(km).is_none_or(|m| ko >= m.outcomes.len()) {
+                    return Err(damaged(format!("point {} names no measure's outcome as its kill", r.index + 1)));
+                }
+                if point.seed != s.seed || point.trials_requested != s.trials {
+                    return Err(damaged(format!(
+                        "point {} ran {} trials on seed {}, not the sweep's {} on seed {}",
+                        r.index + 1,
+                        point.trials_requested,
+                        point.seed,
+                        s.trials,
+                        s.seed
+                    )));
+                }
+                match tables.iter().find(|(ruleset, ..)| *ruleset == point.ruleset) {
+                    Some((ruleset, hash, seen_in)) if *hash != point.rules_hash => {
+                        return Err(Error::input(
+                            file.clone(),
+                            format!(
+                                "{ruleset} tables (rules hash {}) differ from those (rules hash {hash}) in {seen_in}: only shards run on the same tables merge",
+                                point.rules_hash
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => tables.push((point.ruleset.clone(), point.rules_hash.clone(), file.clone())),
+                }
             }
             results.extend(s.results.iter().cloned());
         }
-        let missing: Vec<String> =
-            seen.iter().enumerate().filter(|(_, s)| !**s).map(|(k, _)| format!("{}/{count}", k + 1)).collect();
-        if !missing.is_empty() {
-            return Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))));
-        }
+        crate::study::all_shards(&seen, count)?;
         let summary =
             SweepSummary { shard: None, wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(), results, ..first };
         let merged = Self::assemble(summary)?;
@@ -608,13 +715,17 @@ impl SweepResult {
     }
 }
 
+/// How large a `sweep.json` may be: [`MAX_POINTS`] points of the largest shipped
+/// engagement's counts (under 40 KB a point) and room to spare.
+pub const SWEEP_LIMIT: Limit = Limit { bytes: 512 << 20, what: "a sweep.json" };
+
 /// Reads a sweep directory's `sweep.json`, or `None` when the directory holds none.
 pub fn read_summary(dir: &Path) -> Result<Option<SweepSummary>> {
     let path = dir.join("sweep.json");
-    if !path.exists() {
+    if std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(path.clone(), e))?;
+    let text = user_file::read_to_string(&path, SWEEP_LIMIT)?;
     serde_json::from_str(&text).map(Some).map_err(|e| {
         Error::input(
             path.display().to_string(),
@@ -681,5 +792,18 @@ mod tests {
         let floats: Vec<f64> = span_values(1.0, 2.0, 0.5).unwrap().iter().filter_map(Value::as_float).collect();
         assert_eq!(floats, [1.0, 1.5, 2.0]);
         assert!(span_values(2.0, 1.0, 1.0).is_err());
+    }
+
+    #[test]
+    fn a_span_too_long_to_count_is_refused_with_its_count() {
+        assert_eq!(
+            span_values(1.0, 1e300, 1.0).unwrap_err(),
+            "from 1 to 1e300 by 1 is 1e300 values, more than 10000; give a larger step"
+        );
+        assert_eq!(
+            span_values(0.0, 1.0, 1e-5).unwrap_err(),
+            "from 0 to 1 by 0.00001 is 100001 values, more than 10000; give a larger step"
+        );
+        assert!(span_values(-1e308, 1e308, 1.0).unwrap_err().contains("more values than can be counted"));
     }
 }

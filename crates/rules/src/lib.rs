@@ -19,17 +19,21 @@
 //! ```
 //! use combat_odds_core::document::Document;
 //! use combat_odds_core::engine::{self, Mode, MonteCarlo};
+//! use combat_odds_core::{interrupt, run::Run};
 //! use combat_odds_rules::{Scenario, defaults};
+//! use std::time::Duration;
 //!
 //! // The embedded tank duel, set up against the embedded Command Decision tables.
 //! let (name, text) = defaults::FIRE;
 //! let doc = Document::new(name, name, text);
 //! let monte_carlo = MonteCarlo { trials: 20_000, seed: 7, threads: Some(1), mode: Mode::Compiled };
 //! let mut scenario = Scenario::new(&doc, None, monte_carlo).unwrap();
+//! // One run: stopped by Ctrl-C, each exact stage within a minute.
+//! let run = Run::new(interrupt::flag(), Some(Duration::from_secs(60)));
 //! // Exact where the dice allow...
-//! let exact = scenario.exact().unwrap().expect("a single fire is exact");
+//! let exact = scenario.exact(&run).unwrap().expect("a single fire is exact");
 //! // ...and Monte Carlo everywhere, from the same set-up.
-//! let (tally, _) = engine::run(scenario.set_up.experiment.as_ref(), &monte_carlo).unwrap();
+//! let (tally, _) = engine::run(scenario.set_up.experiment.as_ref(), &monte_carlo, &run).unwrap();
 //! let (measure, outcome) = scenario.set_up.experiment.kill();
 //! let estimate = tally.counts(measure)[outcome] as f64 / tally.trials() as f64;
 //! assert!((estimate - exact[measure][outcome].to_f64()).abs() < 0.02);

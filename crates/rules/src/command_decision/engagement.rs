@@ -1166,16 +1166,7 @@ fn target_of(s: &RawStand, order: Order, phase: FirePhase, stationary: Stationar
     if stationary == StationaryPersonnel::LightCover && personnel && in_the_open && !order.moves() {
         modifiers.push(Spanned::new(s.name.span(), "light_cover".to_string()));
     }
-    RawTarget {
-        name: Some(s.name.get_ref().clone()),
-        quality: s.quality.clone(),
-        vehicle: s.vehicle.clone(),
-        vehicle_data: s.vehicle_data.clone(),
-        aspect: s.aspect.clone(),
-        moving: false,
-        modifiers,
-        passengers: Vec::new(),
-    }
+    as_target(s, false, modifiers)
 }
 
 /// The stand as the `[target]` of an indirect fire mission: moving when its order
@@ -1185,13 +1176,18 @@ fn mission_target_of(s: &RawStand, order: Order, tables: &Tables) -> RawTarget {
     let idf = &tables.indirect_fire;
     let mut modifiers = s.target_modifiers.clone();
     modifiers.retain(|m| idf.rows().iter().any(|r| r.name == *m.get_ref() && r.side == Some(Side::Target)));
+    as_target(s, order.moves(), modifiers)
+}
+
+/// The stand as a `[target]`, `moving` or not, with `modifiers`.
+fn as_target(s: &RawStand, moving: bool, modifiers: Vec<Spanned<String>>) -> RawTarget {
     RawTarget {
         name: Some(s.name.get_ref().clone()),
         quality: s.quality.clone(),
         vehicle: s.vehicle.clone(),
         vehicle_data: s.vehicle_data.clone(),
         aspect: s.aspect.clone(),
-        moving: order.moves(),
+        moving,
         modifiers,
         passengers: Vec::new(),
     }

@@ -149,6 +149,15 @@ pub struct Stand {
     pub fired: bool,
 }
 
+impl Stand {
+    /// A fire's result on this stand, kept until the end of the phase: the worst
+    /// result stands, and fire that suppresses marks it to be suppressed then.
+    fn strike(&mut self, v: &Variant, result: HitResult) {
+        self.hit = self.hit.max(Some(result));
+        self.suppression_lands |= v.fire.suppresses();
+    }
+}
+
 /// A stand's order (seed 001 "Orders Summary"), held for the whole fight (CD-E13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
@@ -246,15 +255,13 @@ pub(super) struct Shot {
 struct Variant {
     fire: FireResolution,
     exact: Dist<(HitResult, bool), BigUint>,
-    /// Whether the target is suppressed, hit or not.
-    suppresses: bool,
 }
 
 impl Variant {
     fn new(fire: FireResolution) -> std::result::Result<Self, TooLarge> {
         let result = |s: &FireState| (s.worst.unwrap_or(HitResult::NoEffect), s.depleted);
         let exact = Dist::from_weights(fire.exact_state()?.iter().map(|(s, w)| (result(s), BigUint::from(*w))))?;
-        Ok(Variant { suppresses: fire.suppresses(), fire, exact })
+        Ok(Variant { fire, exact })
     }
 
     /// One literal fire: (worst result, ammunition depleted).
@@ -508,22 +515,23 @@ impl CdBattle {
         }))
     }
 
-    /// The enemy stands still on the table under battery `b` of `side`, each with the
-    /// mission's attacks on it; none when the battery is out of ammunition.
-    fn under_burst<'s, 'f>(
-        &'s self,
-        field: &'f FieldOf<Self>,
-        side: usize,
-        b: usize,
-    ) -> impl Iterator<Item = (usize, &'s Variant)> + use<'s, 'f> {
+    /// Every enemy stand under battery `b` of `side`, each with the mission's attacks
+    /// on it, whether still on the table or not (the field is read where it is used,
+    /// so a turn may land hits on the field while walking these).
+    fn under_burst(&self, side: usize, b: usize) -> impl Iterator<Item = (usize, &Variant)> {
         let foe = enemy(side);
-        let spent = field.sides[side].supports_spent[b];
         self.batteries[side][b]
             .under_burst
             .iter()
-            .filter(move |_| !spent)
             .flat_map(move |(g, v)| self.layout.sides[foe].groups[*g].units.clone().map(move |t| (t, v)))
-            .filter(move |&(t, _)| !field.sides[foe].units[t].eliminated)
+    }
+
+    /// Whether battery `b` of `side` calls a mission this turn: it has ammunition and a
+    /// stand under its burst is still on the table.
+    fn calls_mission(&self, field: &FieldOf<Self>, side: usize, b: usize) -> bool {
+        let foe = enemy(side);
+        !field.sides[side].supports_spent[b]
+            && self.under_burst(side, b).any(|(t, _)| !field.sides[foe].units[t].eliminated)
     }
 
     /// The Artillery Phase's missions, rolled (CD-E14): each battery with a stand under
@@ -531,14 +539,17 @@ impl CdBattle {
     fn artillery(&self, field: &mut FieldOf<Self>, streams: &mut Streams) {
         for side in SIDES {
             for (b, battery) in self.batteries[side].iter().enumerate() {
-                let targets: Vec<(usize, &Variant)> = self.under_burst(field, side, b).collect();
-                if targets.is_empty() {
+                if !self.calls_mission(field, side, b) {
                     continue;
                 }
                 if battery.response.is_some_and(|ok| !ok[D10.roll(&mut streams.response) as usize - 1]) {
                     continue;
                 }
-                for (t, v) in targets {
+                // Hits land at the end of the phase: no stand leaves the table meanwhile.
+                for (t, v) in self.under_burst(side, b) {
+                    if field.sides[enemy(side)].units[t].eliminated {
+                        continue;
+                    }
                     let result = v.roll(streams);
                     Self::burst(field, (side, b, t), v, result);
                 }
@@ -552,12 +563,13 @@ impl CdBattle {
         let mut fired = Dist::certain(start.clone());
         for side in SIDES {
             for (b, battery) in self.batteries[side].iter().enumerate() {
-                let targets: Vec<(usize, &Variant)> = self.under_burst(start, side, b).collect();
-                if targets.is_empty() {
+                if !self.calls_mission(start, side, b) {
                     continue;
                 }
+                let foe = enemy(side);
+                let living = |&(t, _): &(usize, &Variant)| !start.sides[foe].units[t].eliminated;
                 let mission = |f: &FieldOf<Self>| {
-                    targets.iter().try_fold(Dist::certain(f.clone()), |acc, &(t, v)| {
+                    self.under_burst(side, b).filter(living).try_fold(Dist::certain(f.clone()), |acc, (t, v)| {
                         acc.combine(&v.exact, |f, r| {
                             let mut f = f.clone();
                             Self::burst(&mut f, (side, b, t), v, *r);
@@ -623,9 +635,7 @@ impl CdBattle {
     /// One fire's result, applied at the end of the phase: the target keeps its worst,
     /// and fire that suppresses marks it to be suppressed when the phase ends.
     fn land(field: &mut FieldOf<Self>, (side, u, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
-        let target = &mut field.sides[enemy(side)].units[t];
-        target.hit = target.hit.max(Some(result));
-        target.suppression_lands |= v.suppresses;
+        field.sides[enemy(side)].units[t].strike(v, result);
         let firer = &mut field.sides[side].units[u];
         firer.depleted |= depleted;
         firer.fired = true;
@@ -635,9 +645,7 @@ impl CdBattle {
     /// [`Self::land`], every stand in the template suppressed, and an ammunition
     /// depletion taking the battery out for the rest of the fight (CD-E14).
     fn burst(field: &mut FieldOf<Self>, (side, b, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
-        let target = &mut field.sides[enemy(side)].units[t];
-        target.hit = target.hit.max(Some(result));
-        target.suppression_lands |= v.suppresses;
+        field.sides[enemy(side)].units[t].strike(v, result);
         field.sides[side].supports_spent[b] |= depleted;
     }
 

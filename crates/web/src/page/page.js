@@ -324,7 +324,7 @@ async function extras(kind, signal) {
     const v = answer.body;
     const fraction = (p) => (p.exact_fraction ? ` (exact ${p.exact_fraction})` : "");
     into.append(el("p", { id: "percent" },
-      `As a whole percentage, the way Company Commander's screen shows it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
+      `As a whole percentage, as a game screen would show it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
       `at least ${v.mildest} ${v.at_least_mildest.percent}%${fraction(v.at_least_mildest)} (${v.method})`));
   } catch (e) {
     // A newer change superseded this one.

@@ -415,9 +415,14 @@ pub struct ServeArgs {
     /// The most Monte Carlo trials one request may ask for.
     #[arg(long, default_value_t = 10_000_000)]
     pub max_trials: u64,
-    /// How many long runs may be under way at once: engagement runs, and fire or comparisons of over a million trials.
+    /// How many pieces of long work may be under way at once: any request estimated at
+    /// more than two seconds of one core (a fight, or a long run of fire).
     #[arg(long, default_value_t = 4)]
     pub max_runs: usize,
+    /// The most work one request may be estimated at, in seconds of one core: its
+    /// trials in all at its scenario's pace, and the most its exact stages may take.
+    #[arg(long, default_value_t = 3600.0, value_parser = seconds)]
+    pub max_core_seconds: f64,
     /// Seconds the exact solver may take on one request before the answer is Monte
     /// Carlo alone.
     #[arg(long, default_value_t = 10.0, value_parser = seconds)]

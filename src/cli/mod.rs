@@ -298,9 +298,12 @@ fn balance(a: &BalanceArgs) -> Result<()> {
         _ => return Err(Failure::Usage("give --values, or --from and --to (with --step to try every step)".into())),
     };
     let target = Target { outcome: a.measure.clone().zip(a.outcome.clone()), p: a.target };
-    let found =
-        balance::balance(&doc, &a.vary, &span, &target, a.trials.rules.as_deref(), monte_carlo, &a.trials.run())?;
-    write(&found, &a.out)
+    let bar = Bar::new("values");
+    let progress = |done, planned| bar.show(done, planned);
+    let (rules, run) = (a.trials.rules.as_deref(), a.trials.run());
+    let found = balance::balance(&doc, (&a.vary, &span), &target, rules, monte_carlo, &progress, &run);
+    bar.finish();
+    write(&found?, &a.out)
 }
 
 /// A value as TOML reads it (a number, `true`), else as text.
@@ -511,7 +514,9 @@ fn serve(a: &ServeArgs) -> Result<()> {
         limits: combat_odds_web::Limits {
             max_trials: a.max_trials,
             max_runs: a.max_runs,
+            max_cost: std::time::Duration::from_secs_f64(a.max_core_seconds),
             exact_budget: std::time::Duration::from_secs_f64(a.exact_seconds),
+            ..combat_odds_web::Limits::default()
         },
         hosts: a.allow_host.clone(),
         connections: combat_odds_web::Connections::default(),

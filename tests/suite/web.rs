@@ -5,6 +5,7 @@ use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
+use std::time::Duration;
 use tower::ServiceExt;
 
 use combat_odds_web::{Config, Limits, router};
@@ -145,16 +146,52 @@ fn the_server_s_limits_are_said_not_exceeded() {
 }
 
 #[test]
-fn long_runs_beyond_the_limit_are_refused_and_short_ones_still_answer() {
+fn long_work_is_told_by_its_cost_not_its_trials_whatever_the_endpoint() {
     let rt = runtime();
-    // No long run may start: a request for one is refused at once, with the reason.
+    // No long work may start: a request for some is refused at once, with the reason.
     let config =
         || Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
+    // A fight's exact stage may take its whole budget: long work, however few trials.
+    for request in [
+        fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 })),
+        post("/api/exact", json!({ "scenario": DUEL_ENGAGEMENT })),
+        post("/api/percent", json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 })),
+        post("/api/balance", json!({ "scenario": DUEL_ENGAGEMENT, "vary": "engagement.range", "values": [2, 4] })),
+    ] {
+        let (status, body) = rt.block_on(call(config(), request));
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs are under way"), "{body}");
+    }
+    // Two million trials of a single fire take a tenth of a second: no slot.
     let (status, body) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 2_000_000 }))));
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
-    assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs are under way"), "{body}");
-    let (status, _) = rt.block_on(call(config(), fire(json!({ "scenario": DUEL, "trials": 1_000_000 }))));
-    assert_eq!(status, StatusCode::OK, "a run of a million trials or fewer takes no slot");
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[test]
+fn work_past_the_cost_one_request_may_ask_is_refused_with_what_to_reduce() {
+    let rt = runtime();
+    // A balance of 1,000 values of a fight, one trial each: 1,000 x 2 exact stages of
+    // up to 10 s each are 5.6 hours of one core, whatever its trials.
+    let values: Vec<u64> = (1..=1000).collect();
+    let balance = json!({ "scenario": DUEL_ENGAGEMENT, "vary": "engagement.range", "values": values, "trials": 1 });
+    let (status, body) = rt.block_on(call(Config::default(), post("/api/balance", balance)));
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.starts_with("this is about 5.6 hours of work for one core (1000 values of 1 trials at "), "{error}");
+    assert!(
+        error.ends_with(
+            "and 2000 exact stage(s) of up to 10 seconds each), and this server takes at most 60 minutes per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
+        ),
+        "{error}"
+    );
+
+    // A sensitivity search of a fight the exact engine does not reach, every change at
+    // ten million trials: its trials in all, not each change's, count against it.
+    let search = post("/api/sensitivity", json!({ "scenario": FARMHOUSE, "trials": 10_000_000 }));
+    let (status, body) = rt.block_on(call(Config::default(), search));
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.starts_with("trials 10000000: ") && error.contains(" changes of them are "), "{error}");
 }
 
 #[test]
@@ -332,8 +369,9 @@ fn a_bad_run_is_refused_before_it_starts_with_the_cli_s_message() {
 /// slot free again well before the work would have ended.
 fn closing_the_stream_stops_the_work(long: Request<Body>, again: impl Fn() -> Request<Body>) {
     let rt = runtime();
+    // Every piece of work counts as long here: a comparison's single fires are quick.
     let app = router(Config {
-        limits: Limits { max_trials: 10_000_000, max_runs: 1, ..Limits::default() },
+        limits: Limits { max_trials: 10_000_000, max_runs: 1, long_work: Duration::ZERO, ..Limits::default() },
         ..Config::default()
     });
     rt.block_on(async {
@@ -380,7 +418,8 @@ fn closing_a_comparison_s_stream_stops_it() {
 #[test]
 fn closing_a_sensitivity_search_s_stream_stops_it() {
     // The farmhouse has no exact answer: every change runs its paired trials.
-    let long = || post("/api/sensitivity", json!({ "scenario": FARMHOUSE, "trials": 1_000_000 }));
+    // 464 changes of 20,000 trials are 9.3 million; each exact stage is cut short.
+    let long = || post("/api/sensitivity", json!({ "scenario": FARMHOUSE, "trials": 20_000, "exact_seconds": 0.1 }));
     closing_the_stream_stops_the_work(long(), long);
 }
 
@@ -492,10 +531,12 @@ fn the_cli_s_other_answers_are_the_page_s_too() {
 }
 
 #[test]
-fn a_sensitivity_search_is_a_long_run_and_waits_for_a_slot() {
+fn a_sensitivity_search_of_a_fight_is_long_work_and_waits_for_a_slot() {
     let config =
         Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
-    let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", json!({ "scenario": DUEL }))));
+    // Every change of a fight re-solves its chain: 464 exact stages of up to a second.
+    let search = json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000, "exact_seconds": 1 });
+    let (status, body) = runtime().block_on(call(config, post("/api/sensitivity", search)));
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].as_str().unwrap().starts_with("busy: 0 long runs"), "{body}");
 }
@@ -545,12 +586,16 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
         Config { limits: Limits { max_trials: 10_000, max_runs: 1, ..Limits::default() }, ..Config::default() },
         post(
             "/api/balance",
-            json!({ "scenario": base, "vary": "engagement.range", "from": 10, "to": 30, "trials": 1000 }),
+            json!({ "scenario": base, "vary": "engagement.range", "from": 10, "to": 30, "trials": 2000 }),
         ),
     ));
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // A bisection may try 42 values: 42,000 trials.
-    assert!(body["error"].as_str().unwrap().starts_with("trials 1000: 42 points of them are 42000 trials"), "{body}");
+    // A bisection of 10 to 30 to a 64th of the span tries both ends and 6 halvings
+    // (2^6 = 64): 8 values of 2,000 trials.
+    assert_eq!(
+        body["error"],
+        "trials 2000: 8 values of them are 16000 trials, and this server takes at most 10000 per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
+    );
 }
 
 /// The headers of the answer to `request`, with its status and JSON body.

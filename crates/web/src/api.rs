@@ -22,8 +22,9 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
 use combat_odds_rules::Scenario;
 
+use crate::Limits;
+use crate::cost::Cost;
 use crate::state::{Slot, State, StopOnDrop};
-use crate::{LONG_RUN, Limits};
 
 /// The scenarios and comparisons of `experiments/`, as (file name, kind, text).
 const SHIPPED: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
@@ -78,14 +79,7 @@ impl ScenarioRequest {
 
     /// The exact budget asked for, within the server's.
     pub(crate) fn exact_budget(&self, limits: &Limits) -> Result<Duration, Refused> {
-        match self.exact_seconds {
-            None => Ok(limits.exact_budget),
-            Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::from_secs_f64(s).min(limits.exact_budget)),
-            Some(s) => Err(Refused::new(
-                StatusCode::BAD_REQUEST,
-                format!("exact_seconds {s}: give the most seconds an exact stage may take, 0 or more"),
-            )),
-        }
+        exact_budget(limits, self.exact_seconds)
     }
 
     /// The scenario file as the library reads it.
@@ -119,26 +113,48 @@ pub(crate) fn monte_carlo(
     Ok(monte_carlo)
 }
 
+/// The exact budget a request's `exact_seconds` asks for, within the server's (the
+/// server's own where it asks for none).
+pub(crate) fn exact_budget(limits: &Limits, exact_seconds: Option<f64>) -> Result<Duration, Refused> {
+    match exact_seconds {
+        None => Ok(limits.exact_budget),
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Duration::from_secs_f64(s).min(limits.exact_budget)),
+        Some(s) => Err(Refused::new(
+            StatusCode::BAD_REQUEST,
+            format!("exact_seconds {s}: give the most seconds an exact stage may take, 0 or more"),
+        )),
+    }
+}
+
 /// A scenario file a request gives, named `page.toml` where it names none.
 pub(crate) fn document(name: Option<String>, text: String) -> Document {
     let name = name.unwrap_or_else(|| "page.toml".into());
     Document::new(name.clone(), name, text)
 }
 
-/// `doc` set up against its ruleset (tables overridden as the server was told), on
-/// the blocking pool; a bad file comes back as its one-line message.
-pub(crate) async fn set_up(
-    state: &State,
+/// `doc` set up against its ruleset (tables overridden as the server was told, on the
+/// blocking pool; a bad file comes back as its one-line message) and its work priced
+/// by `price` before any of it starts: refused past the server's limits, and holding a slot when it is long work
+/// (see [`Cost::admit`]).
+pub(crate) async fn admitted(
+    state: &Arc<State>,
     doc: Document,
     monte_carlo: MonteCarlo,
-) -> Result<(Scenario, Document), Refused> {
+    price: impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static,
+) -> Result<(Scenario, Document, Option<Slot>), Refused> {
     let rules_dir = state.config.rules_dir.clone();
-    blocking(move || {
+    let (scenario, doc, cost) = blocking(move || {
         let scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
-        Ok((scenario, doc))
+        let cost = price(&doc, &scenario)?;
+        Ok((scenario, doc, cost))
     })
-    .await
+    .await?;
+    let slot = cost.admit(state)?;
+    Ok((scenario, doc, slot))
 }
+
+/// What to ask for less of, for a request of one scenario.
+pub(crate) const FEWER_TRIALS: &str = "fewer trials, or a smaller exact_seconds";
 
 /// A long-run slot, or the message saying every one is taken.
 pub(crate) fn slot(state: &Arc<State>) -> Result<Slot, Refused> {
@@ -197,15 +213,16 @@ pub(crate) async fn fire(
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Json<Report>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
-    // Only a long run holds a slot: a single fire draws a million trials in
-    // milliseconds, and refusing those would refuse the page's every click.
-    let slot = if monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let rules_dir = state.config.rules_dir.clone();
-    let doc = request.document();
+    // Only long work holds a slot: a single fire draws a million trials in
+    // milliseconds, and refusing those would refuse the page's every click; a fight's
+    // exact stage or its trials take far longer.
+    let price = move |_: &Document, s: &Scenario| {
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
+    };
+    let (mut scenario, _, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let report = blocking_run(exact_budget, move |run| -> Result<Report, ReportError> {
         let _slot = slot;
-        let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
         let exact = scenario.exact(run)?;
         Report::run(scenario, exact, &|_, _| {}, run)
     })
@@ -254,8 +271,11 @@ pub(crate) async fn exact(
 ) -> Result<Json<Exact>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let (mut scenario, _) = set_up(&state, request.document(), monte_carlo).await?;
+    // One exact stage and no trial: a fight's solve still holds a slot while it runs.
+    let price = move |_: &Document, s: &Scenario| Ok(Cost::exact_stage(s.set_up.experiment.as_ref(), exact_budget));
+    let (mut scenario, _, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let exact = blocking_run(exact_budget, move |run| {
+        let _slot = slot;
         let table = scenario.exact(run)?;
         let experiment = scenario.set_up.experiment.as_ref();
         let row = |m: usize, o: usize, outcome: &str| {

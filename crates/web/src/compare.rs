@@ -9,15 +9,14 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State as Shared;
-use axum::http::StatusCode;
 use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
 
 use combat_odds_report::compare::{self, Compared, Comparison, Equivalents, Words};
 use combat_odds_report::error::Error as ReportError;
 
-use crate::LONG_RUN;
-use crate::api::{Refused, ScenarioRequest, blocking, slot};
+use crate::api::{Refused, ScenarioRequest, blocking};
+use crate::cost::Cost;
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 
@@ -46,28 +45,29 @@ pub(crate) async fn compare(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
-    let limits = state.config.limits;
-    let monte_carlo = request.monte_carlo(&limits, COMPARE_TRIALS)?;
+    let monte_carlo = request.monte_carlo(&state.config.limits, COMPARE_TRIALS)?;
+    let exact_budget = request.exact_budget(&state.config.limits)?;
     let doc = request.document();
     let comparison = Comparison::read(&doc)?;
-    let runs = comparison.rulesets.len() as u64
-        * comparison.ranges_m.len().max(1) as u64
-        * (2 * comparison.weapons.len() as u64).saturating_sub(1);
-    let total = runs.saturating_mul(monte_carlo.trials);
-    if total > limits.max_trials {
-        return Err(Refused::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "trials {}: {runs} runs of them are {total} trials, and this server takes at most {} per request; ask for fewer trials, ranges or weapons",
-                monte_carlo.trials, limits.max_trials
-            ),
-        ));
-    }
-    let slot = if total > LONG_RUN { Some(slot(&state)?) } else { None };
     let rules_dir = state.config.rules_dir.clone();
+    // Priced by the first scenario a ruleset answers: every one is a single resolution.
+    let (comparison, cost) = blocking({
+        let rules_dir = rules_dir.clone();
+        move || {
+            let sample = comparison.sample(rules_dir.as_deref(), monte_carlo)?;
+            let runs = (comparison.runs(), "runs");
+            let reduce = "fewer trials, ranges or weapons";
+            let cost = match &sample {
+                Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce),
+                None => Cost::nothing(runs, reduce),
+            };
+            Ok((comparison, cost))
+        }
+    })
+    .await?;
+    let slot = cost.admit(&state)?;
     let work = move |progress: &Progress, run: &Run| {
         compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|d, p| progress.set(d, p), run)
     };
-    let exact_budget = state.config.limits.exact_budget;
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Compared>))
 }

@@ -5,6 +5,8 @@
 //! The modules:
 //! - `state`: what every request shares: the configuration, the long-run slots, the
 //!   finished runs' files.
+//! - `cost`: what a request will cost, estimated before it starts, and what the server
+//!   admits by it.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `POST /api/exact`, `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits
 //!   and their errors.
@@ -36,6 +38,7 @@
 #![deny(missing_docs)]
 
 mod state;
+mod cost;
 mod api;
 mod stream;
 mod views;
@@ -64,10 +67,16 @@ pub use guard::BODY_LIMIT;
 pub struct Limits {
     /// The most Monte Carlo trials one request may ask for.
     pub max_trials: u64,
-    /// How many long runs (a study's run, or a fire or comparison of more than
-    /// [`LONG_RUN`] trials) may be under way at once; a request beyond them is refused
-    /// with a message rather than queued.
+    /// How many pieces of long work (any request estimated past `long_work`) may be
+    /// under way at once; a request beyond them is refused with a message rather than
+    /// queued.
     pub max_runs: usize,
+    /// Work estimated past this (in seconds of one core) is long work and holds one of
+    /// the `max_runs` slots until it has stopped: [`LONG_WORK`] unless told.
+    pub long_work: std::time::Duration,
+    /// The most work one request may be estimated at, in seconds of one core: its
+    /// trials in all at its scenario's pace, and the most its exact stages may take.
+    pub max_cost: std::time::Duration,
     /// The most one exact stage (a Markov chain solved or compiled) of a request may
     /// take (`--exact-seconds`); a request may ask for less. Each request's stages
     /// keep their own clock.
@@ -76,13 +85,17 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_trials: 10_000_000, max_runs: 4, exact_budget: std::time::Duration::from_secs(60) }
+        Limits {
+            max_trials: 10_000_000,
+            max_runs: 4,
+            long_work: LONG_WORK,
+            max_cost: std::time::Duration::from_secs(3600),
+            exact_budget: std::time::Duration::from_secs(10),
+        }
     }
 }
 
-/// Trials above which a run counts against [`Limits::max_runs`]: a single fire draws a
-/// million trials in milliseconds, so only runs past this hold a core for long.
-pub const LONG_RUN: u64 = 1_000_000;
+pub use cost::LONG_WORK;
 
 /// What one connection may hold, and for how long: a flood of idle or slow
 /// connections holds neither memory nor the user's place.

@@ -21,7 +21,11 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::Report;
 use combat_odds_report::study::{Plan, StudyResult};
 
-use crate::api::{Refused, ScenarioRequest, set_up, slot};
+use combat_odds_core::document::Document;
+use combat_odds_rules::Scenario;
+
+use crate::api::{FEWER_TRIALS, Refused, ScenarioRequest, admitted};
+use crate::cost::Cost;
 use crate::state::{Files, KEPT, State};
 use crate::stream::{Progress, streamed};
 
@@ -50,8 +54,10 @@ pub(crate) async fn run(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, RUN_TRIALS)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let slot = slot(&state)?;
-    let (scenario, doc) = set_up(&state, request.document(), monte_carlo).await?;
+    let price = move |_: &Document, s: &Scenario| {
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
+    };
+    let (scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
         let started = Instant::now();
         let mut scenario = scenario;
@@ -59,7 +65,7 @@ pub(crate) async fn run(
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
         StudyResult::run(plan, exact, started, &|done, planned| progress.set(done, planned), run)
     };
-    Ok(streamed(state, (Some(slot), exact_budget), work, finish))
+    Ok(streamed(state, (slot, exact_budget), work, finish))
 }
 
 /// Keeps a finished run's files and says what was kept.

@@ -7,6 +7,7 @@
 use combat_odds_core::run::Run;
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State as Shared;
@@ -22,10 +23,11 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::KillRow;
 use combat_odds_report::sweep::balance::{self, Balance, Span, Target};
 use combat_odds_report::sweep::{self, Design, Parameter, Sweep, SweepResult};
+use combat_odds_rules::Scenario;
 
-use crate::LONG_RUN;
-use crate::api::{Refused, document, monte_carlo, slot};
-use crate::state::State;
+use crate::api::{Refused, admitted, document, exact_budget, monte_carlo};
+use crate::cost::Cost;
+use crate::state::{Slot, State};
 use crate::stream::{Progress, as_found, streamed};
 
 /// Trials at each point when the request names none.
@@ -45,6 +47,8 @@ pub(crate) struct SweepRequest {
     pub seed: Option<u64>,
     /// `compiled` or `literal`.
     pub mode: Option<String>,
+    /// The most seconds each exact stage may take, up to the server's own bound.
+    pub exact_seconds: Option<f64>,
 }
 
 /// A finished sweep as the page shows it: each point's values and `p_kill`, and the
@@ -61,20 +65,21 @@ struct Swept {
     files: Vec<(String, usize)>,
 }
 
-/// Refuses work of more trials in all than one request may ask for.
-fn bounded(state: &State, runs: u64, monte_carlo: &MonteCarlo) -> Result<(), Refused> {
-    let total = runs.saturating_mul(monte_carlo.trials);
-    let most = state.config.limits.max_trials;
-    match total > most {
-        false => Ok(()),
-        true => Err(Refused::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "trials {}: {runs} points of them are {total} trials, and this server takes at most {most} per request; ask for fewer trials or points",
-                monte_carlo.trials
-            ),
-        )),
-    }
+/// Prices `runs` runs of the base scenario `base` (each point or value is the base
+/// with one value changed): refused past the server's limits, holding a slot when it
+/// is long work.
+async fn admitted_runs(
+    state: &Arc<State>,
+    base: Document,
+    (monte_carlo, exact_budget): (MonteCarlo, Duration),
+    runs: (u64, &'static str),
+    reduce: &'static str,
+) -> Result<Option<Slot>, Refused> {
+    let price = move |_: &Document, s: &Scenario| {
+        Ok(Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce))
+    };
+    let (.., slot) = admitted(state, base, monte_carlo, price).await?;
+    Ok(slot)
 }
 
 /// `POST /api/sweep`.
@@ -97,14 +102,15 @@ pub(crate) async fn sweep(
         },
         monte_carlo.seed,
     )?;
-    bounded(&state, found.points.len() as u64, &monte_carlo)?;
-    let slot = slot(&state)?;
+    let exact_budget = exact_budget(&state.config.limits, request.exact_seconds)?;
+    let points = (found.points.len() as u64, "points");
+    let reduce = "fewer points or trials, or a smaller exact_seconds";
+    let slot = admitted_runs(&state, found.base.clone(), (monte_carlo, exact_budget), points, reduce).await?;
     let rules_dir = state.config.rules_dir.clone();
     let work = move |progress: &Progress, run: &Run| {
         sweep::run(&found, rules_dir.as_deref(), monte_carlo, (None, 1), &|d, p| progress.set(d, p), run)
     };
-    let exact_budget = state.config.limits.exact_budget;
-    Ok(streamed(state, (Some(slot), exact_budget), work, finish))
+    Ok(streamed(state, (slot, exact_budget), work, finish))
 }
 
 /// Keeps a finished sweep's files and says what it found.
@@ -158,10 +164,9 @@ pub(crate) struct BalanceRequest {
     pub seed: Option<u64>,
     /// `compiled` or `literal`.
     pub mode: Option<String>,
+    /// The most seconds each exact stage may take, up to the server's own bound.
+    pub exact_seconds: Option<f64>,
 }
-
-/// The most values a bisection tries: both ends and its steps.
-const BISECTION_RUNS: u64 = 42;
 
 /// `POST /api/balance`.
 pub(crate) async fn balance(
@@ -181,18 +186,16 @@ pub(crate) async fn balance(
         }
         _ => return Err(bad("give values, or from and to (with step to try every step)".into())),
     };
-    let runs = match &span {
-        Span::Values(values) => values.len() as u64,
-        Span::Numbers { .. } => BISECTION_RUNS,
-    };
-    bounded(&state, runs, &monte_carlo)?;
+    let exact_budget = exact_budget(&state.config.limits, request.exact_seconds)?;
     let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
-    let slot = if runs * monte_carlo.trials > LONG_RUN { Some(slot(&state)?) } else { None };
     let doc = document(request.name, request.scenario);
+    let values = (span.most_tries(), "values");
+    let reduce = "fewer values or trials, a coarser tolerance, or a smaller exact_seconds";
+    let slot = admitted_runs(&state, doc.clone(), (monte_carlo, exact_budget), values, reduce).await?;
     let (key, rules_dir) = (request.vary, state.config.rules_dir.clone());
-    let work = move |_: &Progress, run: &Run| {
-        balance::balance(&doc, &key, &span, &target, rules_dir.as_deref(), monte_carlo, run)
+    let work = move |progress: &Progress, run: &Run| {
+        let heard = |d, p| progress.set(d, p);
+        balance::balance(&doc, (&key, &span), &target, rules_dir.as_deref(), monte_carlo, &heard, run)
     };
-    let exact_budget = state.config.limits.exact_budget;
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Balance>))
 }

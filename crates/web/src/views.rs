@@ -19,9 +19,13 @@ use combat_odds_report::sensitivity::{self, Options, Sensitivity};
 use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
-use crate::api::{Refused, ScenarioRequest, blocking, blocking_run, document, monte_carlo, set_up, slot};
+use crate::api::{
+    FEWER_TRIALS, Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo,
+};
+use crate::cost::Cost;
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
+use combat_odds_core::document::Document;
 use combat_odds_core::engine::Mode;
 use combat_odds_core::run::Run;
 
@@ -32,10 +36,12 @@ pub(crate) async fn percent(
 ) -> Result<Json<PercentView>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let rules_dir = state.config.rules_dir.clone();
-    let doc = request.document();
+    let price = move |_: &Document, s: &Scenario| {
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
+    };
+    let (mut scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let view = blocking_run(exact_budget, move |run| {
-        let mut scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        let _slot = slot;
         PercentView::of(&doc, &mut scenario, run)
     })
     .await?;
@@ -59,6 +65,8 @@ pub(crate) struct SensitivityRequest {
     /// Screen every change with pilot trials first (see `sensitivity --screen`).
     #[serde(default)]
     pub screen: bool,
+    /// The most seconds each exact stage may take, up to the server's own bound.
+    pub exact_seconds: Option<f64>,
 }
 
 /// What `sensitivity --format json` prints for the scenario, answered as server-sent
@@ -72,13 +80,23 @@ pub(crate) async fn sensitivity(
     // on common random numbers.
     let sampling = (request.trials, request.seed, Some(Mode::Literal.name()));
     let monte_carlo = monte_carlo(&state.config.limits, sampling, 100_000)?;
-    let slot = slot(&state)?;
-    let (plan, doc) = set_up(&state, document(request.name, request.scenario), monte_carlo).await?;
+    let exact_budget = exact_budget(&state.config.limits, request.exact_seconds)?;
+    // Each change is its own exact stage, and its own paired trials where the exact
+    // engine does not reach; a single resolution the exact engine answers (its dice
+    // enumerated at once) has every change answered exactly, drawing no trial.
+    let price = move |doc: &Document, s: &Scenario| {
+        let changes = sensitivity::changes_to_try(doc, s)? as u64;
+        let reduce = "fewer trials, or a smaller exact_seconds (every change of every table is tried)";
+        let experiment = s.set_up.experiment.as_ref();
+        let cost = Cost::of(experiment, (changes, "changes"), &monte_carlo, exact_budget, reduce);
+        let exact = !experiment.exact_stage_is_long() && experiment.exact().is_some();
+        Ok(if exact { cost.exactly() } else { cost })
+    };
+    let (plan, doc, slot) = admitted(&state, document(request.name, request.scenario), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
         sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)
     };
-    let exact_budget = state.config.limits.exact_budget;
-    Ok(streamed(state, (Some(slot), exact_budget), work, as_found::<Sensitivity>))
+    Ok(streamed(state, (slot, exact_budget), work, as_found::<Sensitivity>))
 }
 
 /// `POST /api/command-dice`: what `command-dice --format json` prints for the hand.

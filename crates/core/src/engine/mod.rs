@@ -106,6 +106,13 @@ pub trait Experiment: Sync + Send {
     fn why_not_compiled(&self) -> Option<String> {
         None
     }
+
+    /// Whether an exact or compiled stage of this experiment may take as long as its
+    /// budget allows (a Markov chain over fields), rather than a single resolution's
+    /// dice enumerated at once: what work is priced at before it starts.
+    fn exact_stage_is_long(&self) -> bool {
+        true
+    }
 }
 
 /// The most outcome combinations (every measure at once) a literal chunk counts in
@@ -306,6 +313,10 @@ impl<R: Resolution> Experiment for R {
 
     fn compiled_in(&self, _stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {
         CompiledResolution::new(self).map(|c| Box::new(c) as Box<dyn Experiment + '_>)
+    }
+
+    fn exact_stage_is_long(&self) -> bool {
+        false
     }
 }
 
@@ -536,6 +547,34 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
     experiment.simulate(&mut streams, chunk_trials(plan.trials, chunk), &mut tally);
     tally
 }
+
+/// Seconds of one core that one literal trial of `experiment` takes, timed on this
+/// thread over a pilot that doubles from 64 trials until it has run for
+/// [`PILOT_TIME`] (or [`PILOT_TRIALS`] trials): what work is priced at before it
+/// starts. Its streams are a pilot's own, so no study's numbers depend on it.
+pub fn seconds_per_trial(experiment: &dyn Experiment) -> f64 {
+    let layout = layout(experiment.measures());
+    let mut tally = Tally::new(&layout);
+    let started = std::time::Instant::now();
+    let (mut ran, mut batch) = (0, 64);
+    while ran < PILOT_TRIALS && started.elapsed() < PILOT_TIME {
+        let mut streams = Streams::for_chunk(PILOT_SEED, ran);
+        experiment.simulate(&mut streams, batch, &mut tally);
+        ran += batch;
+        batch *= 2;
+    }
+    started.elapsed().as_secs_f64() / ran as f64
+}
+
+/// How long a pilot of [`seconds_per_trial`] runs at least: long enough to see a
+/// trial of a whole fight (tens of microseconds) a hundred times over.
+pub const PILOT_TIME: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// The most trials a pilot runs: a single fire's trials take nanoseconds.
+pub const PILOT_TRIALS: u64 = 1 << 16;
+
+/// The pilot's seed, apart from any study's (a study's seed is the user's).
+const PILOT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// Runs `work` on `threads` threads (rayon's default pool when `None`).
 pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {

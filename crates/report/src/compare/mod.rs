@@ -224,6 +224,55 @@ pub struct Compared {
     pub rules_hashes: Vec<(String, String)>,
 }
 
+impl Comparison {
+    /// How many runs [`compare`] makes: at every ruleset and range, each weapon's odds,
+    /// and each weapon after the first paired with the first.
+    pub fn runs(&self) -> u64 {
+        let weapons = self.weapons.len() as u64;
+        (self.rulesets.len() * self.ranges_m.len().max(1)) as u64 * (2 * weapons).saturating_sub(1)
+    }
+
+    /// The scenario `weapon` fires in `ruleset` (with its words) at `range`, set up, or
+    /// why that ruleset cannot answer it.
+    fn plan(
+        &self,
+        (ruleset, equivalents): (&str, &Equivalents),
+        weapon: &str,
+        range: Option<f64>,
+        rules_dir: Option<&Path>,
+        monte_carlo: MonteCarlo,
+    ) -> std::result::Result<(Scenario, Built), String> {
+        let built = equivalents.scenario(self, weapon, range)?;
+        let doc = Document::new(
+            format!("{ruleset}/{weapon}"),
+            format!("compare: {} in {ruleset}", self.name),
+            built.text.clone(),
+        );
+        // The scenario is compare's, not the user's: its line numbers mean nothing to them.
+        let plan = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+            combat_odds_core::Error::Input { message, .. } => message,
+            other => other.to_string(),
+        })?;
+        Ok((plan, built))
+    }
+
+    /// The first of its scenarios that a ruleset answers, set up: what its work is
+    /// priced by before it starts (every one is a single resolution). `None` where no
+    /// ruleset answers any.
+    pub fn sample(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Option<Scenario>> {
+        let range = self.ranges_m.first().copied();
+        for ruleset in &self.rulesets {
+            let equivalents = Equivalents::of(rules::load(ruleset, rules_dir)?.as_ref())?;
+            for weapon in &self.weapons {
+                if let Ok((plan, _)) = self.plan((ruleset, &equivalents), weapon, range, rules_dir, monte_carlo) {
+                    return Ok(Some(plan));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// The compiled plans of one (ruleset, range) for every weapon.
 type Plans = Vec<std::result::Result<(Scenario, Built), String>>;
 
@@ -244,8 +293,7 @@ pub fn compare(
     };
     // Each (ruleset, range) runs every weapon, then every weapon after the first paired
     // with it; a ruleset that cannot answer counts as done at once.
-    let weapons = comparison.weapons.len() as u64;
-    let planned = (comparison.rulesets.len() * ranges.len()) as u64 * (2 * weapons).saturating_sub(1);
+    let planned = comparison.runs();
     let mut done = 0;
     let step = |done: u64| {
         progress(done, planned);
@@ -263,20 +311,7 @@ pub fn compare(
             let plans: Plans = comparison
                 .weapons
                 .iter()
-                .map(|weapon| {
-                    let built = equivalents.scenario(&comparison, weapon, range)?;
-                    let doc = Document::new(
-                        format!("{ruleset}/{weapon}"),
-                        format!("compare: {} in {ruleset}", comparison.name),
-                        built.text.clone(),
-                    );
-                    // The scenario is compare's, not the user's: its line numbers mean nothing to them.
-                    let plan = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
-                        combat_odds_core::Error::Input { message, .. } => message,
-                        other => other.to_string(),
-                    })?;
-                    Ok((plan, built))
-                })
+                .map(|weapon| comparison.plan((ruleset, &equivalents), weapon, range, rules_dir, monte_carlo))
                 .collect();
             for (weapon, plan) in comparison.weapons.iter().zip(&plans) {
                 let answer = match plan {

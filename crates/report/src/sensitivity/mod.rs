@@ -108,6 +108,27 @@ pub struct Options {
     pub screen: bool,
 }
 
+/// Every one-step change [`analyse`] tries on the scenario of `plan` (read from
+/// `doc`): each table cell and modifier of its ruleset's files, then each modifier the
+/// scenario names dropped (how many of those is the second number).
+fn variants(doc: &Document, plan: &Scenario) -> Result<(Vec<Variant>, usize)> {
+    let mut variants = Vec::new();
+    for (i, file) in plan.ruleset.files().iter().enumerate() {
+        let found = changes::table_changes(&file.text).map_err(|m| file.error(m))?;
+        variants.extend(found.into_iter().map(|change| Variant { target: Target::Table(i), change }));
+    }
+    let drops = changes::modifier_drops(&doc.text).map_err(|m| doc.error(m))?;
+    let named_modifiers = drops.len();
+    variants.extend(drops.into_iter().map(|change| Variant { target: Target::Scenario, change }));
+    Ok((variants, named_modifiers))
+}
+
+/// How many changes [`analyse`] would try on the scenario: what its work is priced by
+/// before it starts.
+pub fn changes_to_try(doc: &Document, plan: &Scenario) -> Result<usize> {
+    Ok(variants(doc, plan)?.0.len())
+}
+
 /// The scenario of `plan` (read from `doc`) under every one-step change, the
 /// changes that move `p_kill` most first. `progress` hears (changes evaluated,
 /// changes in all) as each change is done; stopping `run` (Ctrl-C, or a page's request
@@ -128,14 +149,7 @@ pub fn analyse(
     let ruleset = plan.ruleset.as_ref();
     let base = plan.set_up.experiment.as_ref();
     let (km, ko) = base.kill();
-    let mut variants = Vec::new();
-    for (i, file) in ruleset.files().iter().enumerate() {
-        let found = changes::table_changes(&file.text).map_err(|m| file.error(m))?;
-        variants.extend(found.into_iter().map(|change| Variant { target: Target::Table(i), change }));
-    }
-    let drops = changes::modifier_drops(&doc.text).map_err(|m| doc.error(m))?;
-    let named_modifiers = drops.len();
-    variants.extend(drops.into_iter().map(|change| Variant { target: Target::Scenario, change }));
+    let (variants, named_modifiers) = variants(doc, plan)?;
 
     let study = Study {
         doc,

@@ -46,6 +46,20 @@ pub enum Span {
     },
 }
 
+impl Span {
+    /// The most values a balance over the span tries: each listed value, or a
+    /// bisection's two ends and the halvings that narrow them to the tolerance.
+    pub fn most_tries(&self) -> u64 {
+        match self {
+            Span::Values(values) => values.len() as u64,
+            Span::Numbers { from, to, tolerance } => {
+                let halvings = ((to - from) / tolerance).log2().ceil();
+                2 + if halvings.is_finite() && halvings > 0.0 { halvings.min(MAX_STEPS as f64) as u64 } else { 0 }
+            }
+        }
+    }
+}
+
 /// One value tried.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Tried {
@@ -98,14 +112,16 @@ pub struct Balance {
 /// The most bisection steps: a span halved this often is finer than any table.
 const MAX_STEPS: usize = 40;
 
-/// Finds where `key` of `base` balances `target` over `span`.
+/// Finds where `key` of `base` balances `target` over `span`. `progress` hears
+/// (values tried, the most the span may try) as each value is answered; stopping `run`
+/// ends it within a value's next batch of trials.
 pub fn balance(
     base: &Document,
-    key: &str,
-    span: &Span,
+    (key, span): (&str, &Span),
     target: &Target,
     rules_dir: Option<&Path>,
     monte_carlo: MonteCarlo,
+    progress: &(dyn Fn(u64, u64) + Sync),
     run: &Run,
 ) -> Result<Balance> {
     if !(0.0..=1.0).contains(&target.p) {
@@ -135,7 +151,11 @@ pub fn balance(
     };
     let mut chance = String::new();
     let mut scenario_name = String::new();
+    let most = span.most_tries();
+    let mut tried_so_far = 0;
+    progress(0, most);
     let mut at = |value: &Value| -> Result<Tried> {
+        run.check()?;
         let (doc, mut scenario) = set_up(value)?;
         let started = Instant::now();
         let exact = scenario.exact(run)?;
@@ -159,6 +179,8 @@ pub fn balance(
             ))
         })?;
         chance = format!("{measure} = {outcome}");
+        tried_so_far += 1;
+        progress(tried_so_far, most.max(tried_so_far));
         Ok(match row.exact {
             Some(e) => Tried { value: value.clone(), p: e, ci_low: e, ci_high: e, exact: true },
             None => {
@@ -173,6 +195,7 @@ pub fn balance(
             bisect(&mut at, span, (*from, *to), *tolerance, target.p)?
         }
     };
+    progress(tried.len() as u64, tried.len() as u64);
     let side = |t: &Tried| t.p >= target.p;
     let bracket =
         tried.windows(2).find(|w| side(&w[0]) != side(&w[1])).map(|w| (w[0].value.clone(), w[1].value.clone()));
@@ -301,5 +324,39 @@ impl Rendered for Balance {
             out += &format!("{},{},{},{},{}\n", t.value, t.p, t.ci_low, t.ci_high, t.exact);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use combat_odds_core::engine::Mode;
+
+    const PLATOON: &str = include_str!("../../../../experiments/mc_engagement_hmg_vs_rifle_platoon.toml");
+
+    #[test]
+    fn a_balance_reports_each_value_tried_against_the_most_its_span_may_try() {
+        let doc = Document::new("platoon.toml", "platoon.toml", PLATOON);
+        let heard = Mutex::new(Vec::new());
+        let progress = |done, most| heard.lock().unwrap().push((done, most));
+        let stop = AtomicBool::new(false);
+        let monte_carlo = MonteCarlo { trials: 1000, seed: 1, threads: None, mode: Mode::Compiled };
+        let target = Target { outcome: None, p: 0.5 };
+        let values = Span::Values((1..=3).map(Value::Integer).collect());
+        let key = "side[1].unit[0].count";
+        balance(&doc, (key, &values), &target, None, monte_carlo, &progress, &Run::new(&stop, None)).unwrap();
+        assert_eq!(*heard.lock().unwrap(), [(0, 3), (1, 3), (2, 3), (3, 3), (3, 3)]);
+    }
+
+    #[test]
+    fn a_bisection_may_try_both_ends_and_a_halving_for_each_power_of_two_in_its_span() {
+        // 10 to 30 within 20/64: 64 = 2^6, so six halvings after the two ends.
+        assert_eq!(Span::Numbers { from: 10.0, to: 30.0, tolerance: 20.0 / 64.0 }.most_tries(), 8);
+        // A tolerance finer than any table still stops at the most steps.
+        assert_eq!(Span::Numbers { from: 0.0, to: 1.0, tolerance: 1e-300 }.most_tries(), 2 + MAX_STEPS as u64);
+        assert_eq!(Span::Values(vec![Value::Integer(1); 5]).most_tries(), 5);
     }
 }

@@ -705,7 +705,7 @@ async function findBalance() {
   const work = longWork("balance", "balance-start");
   balancing = work;
   try {
-    const answer = await streamPost("/api/balance", body, work.signal, () => { $("balance-status").textContent = "answering each value..."; });
+    const answer = await streamPost("/api/balance", body, work.signal, progressOf("balance", "values"));
     if (answer.error) {
       $(/^trials\b/.test(answer.error) ? "balance-trials-error" : "balance-error").textContent = answer.error;
       return work.finish("");

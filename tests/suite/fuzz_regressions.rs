@@ -1,11 +1,13 @@
 //! Inputs the fuzz targets (`fuzz/`) and their preparation found to crash, hang or be
 //! taken wrongly, each kept as written and refused in one line now: damaged
-//! `summary.json` files through `merge`.
+//! `summary.json` files through `merge`, and spans whose step is lost at their size.
 
 use std::path::Path;
 
 use crate::common::cli::{self, assert_contains, error_line};
+use combat_odds_report::sweep::span_values;
 use serde_json::{Value, json};
+use toml::Value as Toml;
 
 /// A shard 1/1 of a two-outcome study with exact odds, as `run --shard 1/1` writes
 /// its `summary.json`: what each input below edits.
@@ -71,4 +73,20 @@ fn merge_refuses_shards_whose_counts_add_up_past_2_64() {
     first["measures"][0]["counts"] = json!([u64::MAX, 0]);
     second["shard"] = json!({"index": 2, "count": 2});
     assert_contains(&error_line(&merge(dir.path(), &[first, second])), &["counts add up past 2^64"]);
+}
+
+#[test]
+fn a_span_whose_step_is_lost_at_its_size_is_refused_not_repeated() {
+    // At 1e17 floats are 16 apart: from + 1 is from again.
+    let big = span_values(1e17, 1e17 + 32.0, 1.0).unwrap_err();
+    assert_contains(&big, &["from 1e17 to 1.0000000000000003e17 by 1", "repeats values", "give a larger step"]);
+    // Rounded to a billionth, a step of 1e-10 repeats 0 ten times.
+    assert_contains(&span_values(0.0, 1e-9, 1e-10).unwrap_err(), &["repeats values"]);
+}
+
+#[test]
+fn a_span_past_what_an_integer_holds_keeps_its_numbers() {
+    // 1e19 as an integer saturated to 9223372036854775807.
+    assert_eq!(span_values(1e19, 1e19, 1.0).unwrap(), [Toml::Float(1e19)]);
+    assert_eq!(span_values(-3.0, 3.0, 3.0).unwrap(), [Toml::Integer(-3), Toml::Integer(0), Toml::Integer(3)]);
 }

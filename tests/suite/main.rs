@@ -22,6 +22,7 @@ mod bench_command;
 mod charts;
 mod compare;
 mod exact_brute_force;
+mod fuzz_regressions;
 mod readme;
 mod regress;
 mod run_command;

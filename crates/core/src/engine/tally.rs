@@ -25,13 +25,15 @@ impl Tally {
 
     /// A tally from its counts, measure by measure (as a results file stores them);
     /// `None` when a measure's counts do not add up to `trials` or the shapes differ.
+    /// The sum is checked, not wrapped: counts edited to pass 2^64 would otherwise wrap
+    /// round to `trials` and be taken for a run's.
     pub fn from_counts(layout: &[usize], trials: u64, counts: &[Vec<u64>]) -> Option<Self> {
         let mut t = Tally::new(layout);
         if counts.len() != layout.len() {
             return None;
         }
         for (m, c) in counts.iter().enumerate() {
-            if c.len() != layout[m] || c.iter().sum::<u64>() != trials {
+            if c.len() != layout[m] || c.iter().try_fold(0u64, |sum, &n| sum.checked_add(n)) != Some(trials) {
                 return None;
             }
             t.counts[t.offsets[m]..t.offsets[m] + c.len()].copy_from_slice(c);

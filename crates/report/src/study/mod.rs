@@ -260,6 +260,12 @@ impl StudyResult {
                     "its kill outcome is no measure's outcome; the file was edited or damaged, re-run that shard",
                 ));
             }
+            if let Some(why) = uneven_exact(s) {
+                return Err(Error::input(
+                    dir.join("summary.json").display().to_string(),
+                    format!("{why}; the file was edited or damaged, re-run that shard"),
+                ));
+            }
             let shard = s.shard.ok_or_else(|| {
                 Error::input(
                     dir.join("summary.json").display().to_string(),
@@ -285,12 +291,21 @@ impl StudyResult {
             }
         }
         all_shards(&seen, shard_count)?;
+        // Added with a check: edited counts past 2^64 would wrap round to a plausible
+        // total and be written as a run's.
+        let past = || {
+            Error::Results(
+                "the shards' counts add up past 2^64: a summary.json was edited or damaged; re-run the shards".into(),
+            )
+        };
         let mut counts: Vec<Vec<u64>> = first.measures.iter().map(|m| vec![0; m.counts.len()]).collect();
-        let mut trials = 0;
+        let mut trials = 0u64;
         for (_, s) in &parts {
-            trials += s.trials;
+            trials = trials.checked_add(s.trials).ok_or_else(past)?;
             for (sum, m) in counts.iter_mut().zip(&s.measures) {
-                sum.iter_mut().zip(&m.counts).for_each(|(a, b)| *a += b);
+                for (a, b) in sum.iter_mut().zip(&m.counts) {
+                    *a = a.checked_add(*b).ok_or_else(past)?;
+                }
             }
         }
         let wall_time_s = parts.iter().map(|(_, s)| s.wall_time_s).sum();
@@ -315,6 +330,9 @@ impl StudyResult {
             return Err(Error::Results(format!(
                 "the kill outcome ({km}, {ko}) is no measure's outcome: the summary was edited or damaged; re-run it"
             )));
+        }
+        if let Some(why) = uneven_exact(first) {
+            return Err(Error::Results(format!("{why}: the summary was edited or damaged; re-run it")));
         }
         // Exact odds are known for every measure or for none.
         let exact: Option<ExactTable> = match first.measures.iter().all(|m| m.exact.is_some()) {
@@ -457,6 +475,19 @@ pub fn read_summary(dir: &Path) -> Result<Summary> {
             path.display().to_string(),
             format!("line {} column {}: {e}; it is not a summary this version writes", e.line(), e.column()),
         )
+    })
+}
+
+/// The first measure whose exact odds do not match its outcomes one for one, said so.
+fn uneven_exact(summary: &Summary) -> Option<String> {
+    summary.measures.iter().find_map(|m| {
+        let exact = m.exact.as_ref().filter(|e| e.len() != m.outcomes.len())?;
+        Some(format!(
+            "measure `{}` has {} exact probabilities for its {} outcomes",
+            m.name,
+            exact.len(),
+            m.outcomes.len()
+        ))
     })
 }
 

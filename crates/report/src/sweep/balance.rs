@@ -12,7 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 use toml::{Table, Value};
 
-use super::{number, set, short};
+use super::{WHOLE_MAX, number, set, short};
 use crate::error::{Error, Result};
 use crate::export::Rendered;
 use crate::study::{Plan, StudyResult};
@@ -244,9 +244,6 @@ enum Bisected {
     /// Whole numbers only: a count of units is never 2.5.
     Whole,
 }
-
-/// The largest whole number a float holds exactly.
-const WHOLE_MAX: f64 = 9_007_199_254_740_992.0;
 
 /// Both ends, then halves of the bracket that holds the crossing, until it is within
 /// `tolerance` (over whole numbers, until the two are neighbours at the finest); every

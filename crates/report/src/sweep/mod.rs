@@ -248,11 +248,28 @@ pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Val
     }
     let n = count as usize;
     let xs: Vec<f64> = (0..n).map(|k| from + k as f64 * step).collect();
-    Ok(match xs.iter().all(|x| x.fract() == 0.0) {
-        true => xs.into_iter().map(|x| Value::Integer(x as i64)).collect(),
-        false => xs.into_iter().map(|x| Value::Float((x * 1e9).round() / 1e9)).collect(),
+    // Whole numbers only where an integer holds them (`1e19 as i64` would saturate);
+    // rounded to a billionth only where that does not overflow.
+    let values: Vec<f64> = match xs.iter().all(|x| x.fract() == 0.0 && x.abs() <= WHOLE_MAX) {
+        true => xs,
+        false => xs.into_iter().map(|x| if x.abs() < 1e9 { (x * 1e9).round() / 1e9 } else { x }).collect(),
+    };
+    // A step below the numbers' precision (1 at 1e17, 1e-10 once rounded) would
+    // repeat values: a sweep of the same point over and over.
+    if values.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!(
+            "from {from_} to {to_} by {step_}: a step this small repeats values at this size; give a larger step"
+        ));
+    }
+    Ok(match values.iter().all(|x| x.fract() == 0.0 && x.abs() <= WHOLE_MAX) {
+        true => values.into_iter().map(|x| Value::Integer(x as i64)).collect(),
+        false => values.into_iter().map(Value::Float).collect(),
     })
 }
+
+/// The largest whole number a float holds exactly (2^53): past it a span's values are
+/// floats, and the balance finder bisects over whole numbers only below it.
+const WHOLE_MAX: f64 = 9_007_199_254_740_992.0;
 
 /// A number as a person writes it: `1e300`, not three hundred digits.
 pub(crate) fn short(x: f64) -> String {
@@ -547,7 +564,8 @@ impl SweepResult {
             let mut tasks = std::collections::BTreeSet::new();
             for r in &s.results {
                 let part = r.summary.shard.map_or(1, |p| p.index);
-                let task = (r.index as u64).checked_mul(s.split).and_then(|t| t.checked_add(part - 1));
+                // Part 0 (a damaged file) has no task: refused below, never wrapped round.
+                let task = (r.index as u64).checked_mul(s.split).and_then(|t| t.checked_add(part.checked_sub(1)?));
                 let mine = task.is_some_and(|t| t % count == shard.index - 1);
                 let whole_or_part = match r.summary.shard {
                     None => s.split == 1,

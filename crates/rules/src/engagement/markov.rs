@@ -13,7 +13,7 @@
 //! weighed from a field is kept ([`Chain`]) for every later turn played by the same
 //! rules ([`Battle::turn_key`]) and for the compiled chain of the same run. Lumping and
 //! folding change no probability; the labelled chain of whole endings
-//! ([`lumping::solve_labelled`]) is kept to prove that in tests.
+//! (`lumping::solve_labelled`) is kept to prove that in tests.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -33,17 +33,21 @@ use combat_odds_core::run::ExactStage;
 /// Monte Carlo answers alone.
 pub(crate) const MAX_UNITS: usize = 12;
 
-/// The most undecided fields a turn may leave, and the most a battle's estimate
-/// ([`estimate`]) may allow before the solver starts. Five Shermans closing on a
-/// Panther at 4 in. are bounded by 5,600 lumped fields; five against five of one
-/// type by 78,400, refused before any work.
+/// The most undecided fields a turn may leave.
 pub(crate) const MAX_STATES: usize = 20_000;
+
+/// The most lumped fields a battle's [`estimate`] may allow before the solver starts.
+/// The estimate is a bound, and a loose one: the farmhouse (a rifle company against
+/// a reinforced platoon) is bounded by 80,000 but solved exactly; five Shermans at a
+/// Panther by 5,600. Six Shermans against six Panthers, bounded by 176,400, are
+/// refused before any work.
+pub(crate) const MAX_ESTIMATE: u128 = 100_000;
 
 /// The most fields one turn may branch into, summed over its states before equal
 /// ones merge: a field too large gives up within a turn's work, not after it.
 pub(crate) const MAX_BRANCHES: usize = 2_000_000;
 
-/// A lumped field's place in [`Chain::fields`].
+/// A lumped field's place among the fields a [`Chain`] has met.
 pub(crate) type Id = u32;
 
 /// What the solver reads of a field, worked out once when the field is first met.

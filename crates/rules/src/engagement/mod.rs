@@ -353,7 +353,7 @@ impl<B: Battle> Engagement<B> {
 
     /// Why the exact solver is not started on this field, known before it starts:
     /// the battle's own bound, more units than [`markov::MAX_UNITS`], or more lumped
-    /// fields than [`markov::MAX_STATES`] by [`markov::estimate`].
+    /// fields than [`markov::MAX_ESTIMATE`] by [`markov::estimate`].
     pub(crate) fn refusal(&self) -> Option<String> {
         if let Some(why) = self.battle.out_of_reach() {
             return Some(why);
@@ -366,10 +366,10 @@ impl<B: Battle> Engagement<B> {
             ));
         }
         match markov::estimate(self) {
-            Some(states) if states > markov::MAX_STATES as u128 => Some(format!(
+            Some(states) if states > markov::MAX_ESTIMATE => Some(format!(
                 "the field's lumped Markov chain would need up to {states} states (units of each entry counted by \
                  condition), more than the exact solver's {}: no exact odds, Monte Carlo answers alone",
-                markov::MAX_STATES
+                markov::MAX_ESTIMATE
             )),
             _ => None,
         }

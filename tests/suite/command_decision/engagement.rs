@@ -217,15 +217,15 @@ fn survivors_and_first_kill_add_up_with_the_winner() {
 
 #[test]
 fn engagements_are_thread_independent() {
-    let three_on_three = engagement(
+    let six_on_six = engagement(
         &head(30.0, 5.0, 5.0, 10, ""),
         [
-            ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 3"))]),
+            ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 6"))]),
             (
                 "German",
                 7,
                 &[
-                    unit("Panther", &format!("{PANTHER}\ncount = 2")),
+                    unit("Panther", &format!("{PANTHER}\ncount = 5")),
                     unit(
                         "Pz IV",
                         "quality = \"regular\"\nweapon = \"de_75mm_kwk42\"\nmount = \"tank\"\nvehicle = \"pz_iv_h\"",
@@ -235,10 +235,11 @@ fn engagements_are_thread_independent() {
         ],
     );
     let duel = std::fs::read_to_string(crate::common::experiment_path("cd_engagement_tank_duel.toml")).unwrap();
-    crate::common::determinism::assert_thread_independent(&[("duel", &duel), ("3 on 3", &three_on_three)]);
-    crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("3 on 3", &three_on_three)]);
-    // Six units are past the exact solver's reach: Monte Carlo answers alone.
-    let plan = crate::common::plan("3 on 3", &three_on_three, 1, 1, 1);
+    crate::common::determinism::assert_thread_independent(&[("duel", &duel), ("6 on 6", &six_on_six)]);
+    crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("6 on 6", &six_on_six)]);
+    // Twelve units, bounded by 470,400 lumped fields, are past the exact solver's
+    // reach: Monte Carlo answers alone.
+    let plan = crate::common::plan("6 on 6", &six_on_six, 1, 1, 1);
     assert!(plan.set_up.experiment.exact().is_none());
 }
 

@@ -252,7 +252,7 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, stage: &ExactStage) -> Resul
             tallies.0[FIRST_KILL_BY][o] += w;
         }
         for (id, w) in &decided {
-            fold(&mut tallies, &*chain, *id, Some(turn), w);
+            fold(&mut tallies, &chain, *id, Some(turn), w);
         }
         if next.len() > MAX_STATES {
             return Err(TooLarge);
@@ -262,7 +262,7 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, stage: &ExactStage) -> Resul
         reduce(&mut total, &mut tallies, &mut states);
     }
     for (id, w) in &states {
-        fold(&mut tallies, &*chain, *id, None, w);
+        fold(&mut tallies, &chain, *id, None, w);
     }
     Ok(tallies.0.into_iter().map(|ws| ws.into_iter().map(|w| Ratio::from_big(w, total.clone())).collect()).collect())
 }

@@ -15,6 +15,24 @@ peer="$(benches/peer/run.sh)"
 rate="$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["resolutions_per_second"])' "$peer")"
 target/release/combat-odds bench --peer-rate "$rate"
 
+# Issue 32's platoon row: the shipped Shermans against a Panther grown to five and
+# closed to 4 in., `run --trials 100000` from start to finish, exact solution and
+# compiled chain included. Its figure is wall time, so a busy host reads slow.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+sed -e 's/^range = 17.5/range = 4/' -e 's/^count = 3/count = 5/' \
+    experiments/cd_engagement_shermans_vs_panther.toml > "$work/five_shermans.toml"
+start="$(date +%s.%N)"
+target/release/combat-odds run "$work/five_shermans.toml" --trials 100000 --out "$work/out" > /dev/null
+end="$(date +%s.%N)"
+exact="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["p_kill"]["exact"] is not None)' "$work/out/summary.json")"
+python3 - "$start" "$end" "$exact" <<'ROW'
+import sys
+seconds = float(sys.argv[2]) - float(sys.argv[1])
+met = "yes" if seconds < 1 and sys.argv[3] == "True" else "no"
+print(f"| {'CD five Shermans vs a Panther, 4 in., exact run':<48} | {seconds:>10.2f} | {'s':<4} | {'< 1':>8} | {met:<4} |")
+ROW
+
 if [[ "${1:-}" == "--criterion" ]]; then
     cargo bench --bench fire
 fi

@@ -217,15 +217,15 @@ fn survivors_and_first_kill_add_up_with_the_winner() {
 
 #[test]
 fn engagements_are_thread_independent() {
-    let three_on_three = engagement(
+    let six_on_six = engagement(
         &head(30.0, 5.0, 5.0, 10, ""),
         [
-            ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 3"))]),
+            ("US", 6, &[unit("Sherman", &format!("{SHERMAN}\ncount = 6"))]),
             (
                 "German",
                 7,
                 &[
-                    unit("Panther", &format!("{PANTHER}\ncount = 2")),
+                    unit("Panther", &format!("{PANTHER}\ncount = 5")),
                     unit(
                         "Pz IV",
                         "quality = \"regular\"\nweapon = \"de_75mm_kwk42\"\nmount = \"tank\"\nvehicle = \"pz_iv_h\"",
@@ -235,10 +235,11 @@ fn engagements_are_thread_independent() {
         ],
     );
     let duel = std::fs::read_to_string(crate::common::experiment_path("cd_engagement_tank_duel.toml")).unwrap();
-    crate::common::determinism::assert_thread_independent(&[("duel", &duel), ("3 on 3", &three_on_three)]);
-    crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("3 on 3", &three_on_three)]);
-    // Six units are past the exact solver's reach: Monte Carlo answers alone.
-    let plan = crate::common::plan("3 on 3", &three_on_three, 1, 1, 1);
+    crate::common::determinism::assert_thread_independent(&[("duel", &duel), ("6 on 6", &six_on_six)]);
+    crate::common::determinism::assert_seed_matters(&[("duel", &duel), ("6 on 6", &six_on_six)]);
+    // Twelve units, bounded by 470,400 lumped fields, are past the exact solver's
+    // reach: Monte Carlo answers alone.
+    let plan = crate::common::plan("6 on 6", &six_on_six, 1, 1, 1);
     assert!(plan.set_up.experiment.exact().is_none());
 }
 
@@ -621,16 +622,15 @@ fn rulesets_whose_fights_play_no_batteries_refuse_one() {
     assert_contains(&line, &["play no off-table batteries", "remove the [[side.battery]]"]);
 }
 
-/// `fire --format json` of the shipped three Shermans against a Panther, closed to
-/// 4 in. and with `panthers` Panthers, with `more` arguments.
-fn close_range_report(panthers: u32, more: &[&str]) -> serde_json::Value {
+/// `fire --format json` of the shipped Shermans against a Panther, closed to 4 in.,
+/// with `shermans` Shermans and `panthers` Panthers, with `more` arguments.
+fn shermans_report(shermans: u32, panthers: u32, more: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let base = std::fs::read_to_string("experiments/cd_engagement_shermans_vs_panther.toml").unwrap();
-    let text = base.replacen("range = 17.5", "range = 4", 1).replacen(
-        "name = \"Panther\"\nquality",
-        &format!("name = \"Panther\"\ncount = {panthers}\nquality"),
-        1,
-    );
+    let text = base
+        .replacen("range = 17.5", "range = 4", 1)
+        .replacen("count = 3", &format!("count = {shermans}"), 1)
+        .replacen("name = \"Panther\"\nquality", &format!("name = \"Panther\"\ncount = {panthers}\nquality"), 1);
     let close = crate::common::cli::write(dir.path(), "close.toml", &text);
     let mut args = vec!["fire", close.to_str().unwrap(), "--trials", "1000", "--format", "json"];
     args.extend(more);
@@ -644,26 +644,40 @@ fn notes(report: &serde_json::Value) -> Vec<&str> {
 
 #[test]
 fn fields_decided_early_leave_a_close_fight_exact_and_compiled() {
-    // Closed to 4 in., three Shermans and a Panther end in 26,396 states, but no turn
-    // leaves more than 1,692 undecided: within the solver's 20,000 undecided states a
-    // turn and 50,000 in all. Its turns weigh past 64 bits: 128-bit columns.
-    let report = close_range_report(1, &[]);
+    // Closed to 4 in., three Shermans and a Panther: no turn leaves more than a few
+    // hundred undecided fields. Its turns weigh past 64 bits: 128-bit columns.
+    let report = shermans_report(3, 1, &[]);
     assert!(report["p_kill"]["exact"].is_number(), "{:?}", notes(&report));
     assert_eq!(report["mode"], "compiled");
 }
 
 #[test]
-fn a_chain_too_long_for_the_exact_solver_says_so_and_why() {
-    // Four Panthers against the three Shermans at 4 in. outgrow the solver: its
-    // states, or (on a busy machine, before it gets there) a short time budget.
-    let report = close_range_report(4, &["--exact-seconds", "10"]);
+fn five_shermans_against_a_panther_are_exact_and_compiled() {
+    // Five Shermans closed to 4 in. on the Panther: 5,600 lumped fields at most,
+    // decided endings folded away the turn they are decided. The exact answer is
+    // in, well inside a budget the old chain of whole endings spent, and compiled
+    // sampling agrees with it.
+    let report = shermans_report(5, 1, &["--exact-seconds", "20"]);
+    let exact = report["p_kill"]["exact"].as_f64().unwrap_or_else(|| panic!("{:?}", notes(&report)));
+    let [low, high] = ["ci_low", "ci_high"].map(|k| report["p_kill"][k].as_f64().unwrap());
+    assert!((low..=high).contains(&exact), "exact {exact} outside the compiled run's [{low}, {high}]");
+    assert_eq!(report["mode"], "compiled");
+}
+
+#[test]
+fn a_chain_too_large_for_the_exact_solver_is_refused_from_its_estimate() {
+    // Six Shermans against six Panthers: each platoon spreads over 84 ways of
+    // counting its stands by condition, times 5 morale statuses, so the chain may
+    // need 176,400 states: refused before any work, with the count, at once.
+    let started = std::time::Instant::now();
+    let report = shermans_report(6, 6, &[]);
     assert_eq!(report["p_kill"]["exact"], serde_json::Value::Null);
     let notes = notes(&report);
-    let states = "the field's Markov chain reaches more than the exact solver's 20000 undecided states a turn, \
-                  50000 states in all or 2000000 branches a turn: no exact odds, Monte Carlo answers alone";
-    let time = "the exact solver stopped at its time budget of 10 s (exact-seconds): Monte Carlo answers alone";
-    assert!(notes.contains(&states) || notes.contains(&time), "{notes:?}");
+    let states = "the field's lumped Markov chain would need up to 176400 states (units of each entry counted by \
+                  condition), more than the exact solver's 100000: no exact odds, Monte Carlo answers alone";
+    assert!(notes.contains(&states), "{notes:?}");
     // Compiled sampling, asked for by default, says why it stands aside too.
     assert_eq!(report["mode"], "literal");
-    assert!(notes.iter().any(|n| n.starts_with("compiled sampling stands aside:")), "{notes:?}");
+    assert!(notes.contains(&format!("compiled sampling stands aside: {states}").as_str()), "{notes:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "refused after {:?}", started.elapsed());
 }

@@ -809,6 +809,17 @@ impl Battle for CdBattle {
         stand.eliminated
     }
 
+    /// Between turns a stand is on the table or not, with ammunition or not (its
+    /// hits, suppression and fire are the turn's alone); a company has its morale.
+    fn conditions(&self) -> Option<(u32, u32)> {
+        Some((4, Morale::NAMES.len() as u32))
+    }
+
+    /// A turn plays by its range alone.
+    fn turn_key(&self, turn: u32) -> u32 {
+        self.schedule.index(turn) as u32
+    }
+
     /// A stand that still has ammunition ahead of one that has run out: fire goes to
     /// the stands still firing (E4). Stands carry no other damage between turns.
     fn ahead(&self, a: &Stand, b: &Stand) -> std::cmp::Ordering {
@@ -1434,6 +1445,22 @@ mod tests {
     fn lumped_states_give_the_labelled_chains_odds() {
         let m = super::super::CommandDecision::load(None).expect("embedded tables load");
         let e = lumping::engagement::<CdBattle>(PAIRS, |doc| engagement(doc, m.tables(), m.catalogue()));
+        lumping::assert_lumping_changes_nothing(&e);
+    }
+
+    #[test]
+    fn five_shermans_at_a_panther_fold_to_the_labelled_chains_odds() {
+        // The shipped platoon grown to five and closed to 4 in., two turns (the
+        // labelled reference grows fast): endings decided in the first turn are folded
+        // into the tallies at once, and five Shermans make one field per count.
+        let shipped = include_str!("../../../../experiments/cd_engagement_shermans_vs_panther.toml");
+        let text = shipped.replacen("range = 17.5", "range = 4", 1).replacen("turns = 8", "turns = 2", 1).replacen(
+            "count = 3",
+            "count = 5",
+            1,
+        );
+        let m = super::super::CommandDecision::load(None).expect("embedded tables load");
+        let e = lumping::engagement::<CdBattle>(&text, |doc| engagement(doc, m.tables(), m.catalogue()));
         lumping::assert_lumping_changes_nothing(&e);
     }
 }

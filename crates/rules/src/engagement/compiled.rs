@@ -12,10 +12,19 @@ use std::collections::BTreeMap;
 
 use num_traits::ToPrimitive;
 
-use super::markov::{self, States};
-use super::{Battle, Ending, EndingOf, Engagement, SideLayout};
+use super::markov::{self, Chain, Id};
+use super::{Battle, Ending, Engagement};
 use combat_odds_core::engine::{Alias, ExactTable, Experiment, Height, Measure, Streams, Tally, tally_listed};
 use combat_odds_core::run::ExactStage;
+
+/// Where a trial stands at the start of a turn: an [`Ending`] so far, its field
+/// named by its place in the engagement's [`Chain`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct State {
+    field: Id,
+    decided: Option<u32>,
+    first_kill: Option<(u32, [bool; 2])>,
+}
 
 /// One state of the chain, its sampler's columns `H` high.
 struct Node<H> {
@@ -55,37 +64,49 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
     fn new(engagement: &'a Engagement<B>, stage: &ExactStage) -> Result<Self, String> {
         let battle = engagement.battle();
         let literally = |why: String| format!("compiled sampling stands aside: {why}; every trial is played literally");
-        let units: usize = battle.layout().sides.iter().map(SideLayout::units).sum();
-        if units > markov::MAX_UNITS {
-            return Err(literally(format!("{units} units, more than the {} the chain takes", markov::MAX_UNITS)));
+        if let Some(why) = engagement.refusal() {
+            return Err(format!("compiled sampling stands aside: {why}"));
         }
+        // The fields and turns the exact solution met, or meets after: one chain a run.
+        let mut chain = engagement.chain.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let too_large = || literally("the chain outgrew the exact solver's states or time".to_string());
         let mut compiled = CompiledEngagement { engagement, nodes: Vec::new(), outcomes: Vec::new() };
-        let mut start = Ending { field: battle.initial(), decided: None, first_kill: None };
-        engagement.line_up(&mut start.field);
+        let mut start = battle.initial();
+        engagement.line_up(&mut start);
+        let start = State { field: chain.id(engagement, &start), decided: None, first_kill: None };
         // The nodes of the layer about to play turn `turn`, by state.
-        let mut layer: Vec<(EndingOf<B>, u32)> = vec![(start, 0)];
+        let mut layer: Vec<(State, u32)> = vec![(start, 0)];
         compiled.nodes.push(Node { next: None, ending: 0 });
         for turn in 1..=engagement.turns() {
-            let mut next_layer: BTreeMap<EndingOf<B>, u32> = BTreeMap::new();
+            let mut next_layer: BTreeMap<State, u32> = BTreeMap::new();
             let mut branches = 0;
-            for (ending, id) in &layer {
+            for (state, id) in &layer {
                 // The run cancelled or its exact budget spent: stay literal.
                 if stage.should_stop() {
                     return Err(too_large());
                 }
-                if ending.decided.is_some() {
+                if state.decided.is_some() {
                     continue;
                 }
-                let dist = engagement.turn_from(ending, turn).map_err(|_| too_large())?;
-                branches += dist.len();
+                let step = chain.step(engagement, state.field, turn).map_err(|_| too_large())?;
+                let before = chain.losses(state.field);
+                branches += step.next.len();
                 if branches > markov::MAX_BRANCHES {
                     return Err(too_large());
                 }
-                let mut weights = Vec::with_capacity(dist.len());
-                let mut successors = Vec::with_capacity(dist.len());
-                for (field, weight) in dist.iter() {
-                    let after = engagement.successor(ending, field, turn, States::Lumped);
+                let mut weights = Vec::with_capacity(step.next.len());
+                let mut successors = Vec::with_capacity(step.next.len());
+                for (to, weight) in &step.next {
+                    let after = State {
+                        field: *to,
+                        decided: chain.decided(*to).then_some(turn),
+                        first_kill: state.first_kill.or_else(|| {
+                            // A side "kills" when its enemy loses a unit.
+                            let after = chain.losses(*to);
+                            let by = [after[1] > before[1], after[0] > before[0]];
+                            by.contains(&true).then_some((turn, by))
+                        }),
+                    };
                     let fresh = compiled.nodes.len() as u32;
                     let successor = *next_layer.entry(after).or_insert(fresh);
                     if successor == fresh {
@@ -105,7 +126,7 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                     literally(format!(
                         "turn {turn} weighs its dice in {} bits over {} outcomes, past the 128 bits the \
                          sampler draws (outcomes x weight)",
-                        dist.total().bits(),
+                        step.total.bits(),
                         weights.len()
                     ))
                 })?;
@@ -115,10 +136,10 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                 return Err(too_large());
             }
             // Nodes that stop (decided ones of this layer) get their outcomes now.
-            compiled.close(layer.iter().filter(|(e, _)| e.decided.is_some()));
+            compiled.close(&chain, layer.iter().filter(|(s, _)| s.decided.is_some()));
             layer = next_layer.into_iter().collect();
         }
-        compiled.close(layer.iter());
+        compiled.close(&chain, layer.iter());
         Ok(compiled)
     }
 
@@ -144,13 +165,15 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
     }
 
     /// Gives each node where a trial stops its slot in `outcomes`.
-    fn close<'e>(&mut self, stops: impl Iterator<Item = &'e (EndingOf<B>, u32)>)
-    where
-        B: 'e,
-    {
-        for (ending, id) in stops {
+    fn close<'e>(&mut self, chain: &Chain<B>, stops: impl Iterator<Item = &'e (State, u32)>) {
+        for (state, id) in stops {
+            let ending = Ending {
+                field: chain.field(state.field).clone(),
+                decided: state.decided,
+                first_kill: state.first_kill,
+            };
             let mut out = vec![0; self.engagement.measures.len()];
-            self.engagement.index(ending, &mut out);
+            self.engagement.index(&ending, &mut out);
             self.nodes[*id as usize].ending = self.outcomes.len() as u32;
             self.outcomes.push(out);
         }

@@ -22,7 +22,7 @@ use std::ops::Range;
 use num_bigint::BigUint;
 
 use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
-use combat_odds_core::exact::{Dist, TooLarge, marginals};
+use combat_odds_core::exact::{Dist, TooLarge};
 use combat_odds_core::run::ExactStage;
 
 use crate::ruleset::SetUp;
@@ -147,6 +147,20 @@ pub(crate) trait Battle: Sync + Send {
         None
     }
 
+    /// How many conditions a unit, and a company, can stand in at the start of a turn:
+    /// the exact solver's estimate of its lumped fields before it starts. `None`
+    /// where the battle gives no bound, and the solver's budgets alone decide.
+    fn conditions(&self) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// Turns with one key play by one set of rules (their range, contact, ...): the
+    /// exact solver weighs a field's turn once per key and reuses it. The default
+    /// tells every turn apart.
+    fn turn_key(&self, turn: u32) -> u32 {
+        turn
+    }
+
     /// Whether a unit is gone for good (it counts as killed and not as a survivor).
     fn eliminated(&self, unit: &Self::Unit) -> bool;
 
@@ -202,6 +216,9 @@ pub(crate) struct Engagement<B: Battle> {
     measures: Vec<Measure>,
     /// Why the chain did not compile, the last time it was asked to.
     why_not_compiled: std::sync::Mutex<Option<String>>,
+    /// The lumped fields met so far and the turns weighed from them, shared by the
+    /// exact solution and the compiled chain of one run.
+    chain: std::sync::Mutex<markov::Chain<B>>,
 }
 
 /// An engagement set up as every ruleset's engagement ends: the experiment and the
@@ -230,7 +247,14 @@ impl<B: Battle> Engagement<B> {
                 measures.push(Measure::new(&format!("state_{}", g.slug), battle.group_states().iter().copied()));
             }
         }
-        Engagement { battle, turns, end, measures, why_not_compiled: std::sync::Mutex::new(None) }
+        Engagement {
+            battle,
+            turns,
+            end,
+            measures,
+            why_not_compiled: std::sync::Mutex::new(None),
+            chain: std::sync::Mutex::new(markov::Chain::default()),
+        }
     }
 
     /// The battle behind it.
@@ -327,14 +351,37 @@ impl<B: Battle> Engagement<B> {
         }
     }
 
-    /// The exact distribution of endings, from the [`markov`] solver: for fields of
-    /// at most [`markov::MAX_UNITS`] units, where a turn's branches stay few.
-    pub(crate) fn exact_endings(&self, stage: &ExactStage) -> Result<Dist<EndingOf<B>, BigUint>, TooLarge> {
+    /// Why the exact solver is not started on this field, known before it starts:
+    /// the battle's own bound, more units than [`markov::MAX_UNITS`], or more lumped
+    /// fields than [`markov::MAX_ESTIMATE`] by [`markov::estimate`].
+    pub(crate) fn refusal(&self) -> Option<String> {
+        if let Some(why) = self.battle.out_of_reach() {
+            return Some(why);
+        }
         let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
         if units > markov::MAX_UNITS {
+            return Some(format!(
+                "{units} units on the field, more than the {} the exact Markov-chain solver takes: no exact odds, and every trial is played literally",
+                markov::MAX_UNITS
+            ));
+        }
+        match markov::estimate(self) {
+            Some(states) if states > markov::MAX_ESTIMATE => Some(format!(
+                "the field's lumped Markov chain would need up to {states} states (units of each entry counted by \
+                 condition), more than the exact solver's {}: no exact odds, Monte Carlo answers alone",
+                markov::MAX_ESTIMATE
+            )),
+            _ => None,
+        }
+    }
+
+    /// The exact table of every measure, from the [`markov`] solver, where
+    /// [`Engagement::refusal`] lets it start.
+    pub(crate) fn exact_table(&self, stage: &ExactStage) -> Result<ExactTable, TooLarge> {
+        if self.refusal().is_some() {
             return Err(TooLarge);
         }
-        markov::solve(self, markov::States::Lumped, stage)
+        markov::solve(self, stage)
     }
 }
 
@@ -360,31 +407,20 @@ impl<B: Battle> Experiment for Engagement<B> {
     }
 
     fn exact_in(&self, stage: &ExactStage) -> Option<ExactTable> {
-        let layout = combat_odds_core::engine::layout(&self.measures);
-        let dist = self.exact_endings(stage).ok()?;
-        Some(marginals(&dist, &layout, |e, out| self.index(e, out)))
+        self.exact_table(stage).ok()
     }
 
     /// The field's size against the solver's: its units, or the states its chain
     /// reaches (rule 4: the output says why the exact engine stands aside).
     fn why_not_exact(&self) -> Option<String> {
-        if let Some(why) = self.battle.out_of_reach() {
-            return Some(why);
-        }
-        let units: usize = self.battle.layout().sides.iter().map(SideLayout::units).sum();
-        Some(match units > markov::MAX_UNITS {
-            true => format!(
-                "{units} units on the field, more than the {} the exact Markov-chain solver takes: no exact odds, and every trial is played literally",
-                markov::MAX_UNITS
-            ),
-            false => format!(
-                "the field's Markov chain reaches more than the exact solver's {} undecided states a turn, {} states in all \
+        Some(self.refusal().unwrap_or_else(|| {
+            format!(
+                "the field's Markov chain reaches more than the exact solver's {} undecided states a turn \
                  or {} branches a turn: no exact odds, Monte Carlo answers alone",
                 markov::MAX_STATES,
-                markov::MAX_ENDINGS,
                 markov::MAX_BRANCHES
-            ),
-        })
+            )
+        }))
     }
 
     fn compiled_in(&self, stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {

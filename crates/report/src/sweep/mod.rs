@@ -658,7 +658,7 @@ impl SweepResult {
     /// took 71 s at 2,000 points and 200 MB at 10,000.
     ///
     /// The chunks close the Parquet row groups a chunk per point closed: polars gathers
-    /// chunks into a group until it holds [`ROW_GROUP`] rows, so a group ends with the
+    /// chunks into a group until it holds 512² rows, so a group ends with the
     /// first point to reach that, whose rows are then a chunk of their own.
     pub fn frame(&self) -> Result<DataFrame> {
         let mut frame = DataFrame::default();

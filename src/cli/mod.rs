@@ -328,7 +328,7 @@ fn print_sweep(result: &SweepResult, out: &Path) -> Result<()> {
     );
     for p in &result.points {
         let values: Vec<String> = s.parameters.iter().zip(&p.values).map(|(q, v)| format!("{} = {v}", q.key)).collect();
-        let k = &p.result.report.p_kill;
+        let k = &p.p_kill;
         let answer = match k.odds.exact {
             Some(e) => format!("{e:.6} (exact)"),
             None => format!("{:.6} [{:.6}, {:.6}]", k.odds.estimate, k.odds.ci_low, k.odds.ci_high),

@@ -1,7 +1,8 @@
 //! `sweep`, `merge` of sweep shards and `balance`: every point is its base scenario
 //! with the point's values written in; the frame is the same bytes on one thread and
 //! two, and through shards merged; a key or value that cannot be is named; the balance
-//! finder brackets a crossing, or says plainly there is none.
+//! finder brackets a crossing, or says plainly there is none; a sweep of many points
+//! runs in bounded memory, on any number of threads.
 
 use std::path::{Path, PathBuf};
 
@@ -522,4 +523,95 @@ fn ctrl_c_while_a_sweep_is_written_leaves_no_temporary_directory() {
         Some(0) => assert_eq!(left, ["base.toml", "out", "study.toml"], "{stderr}"),
         other => panic!("exit {other:?}: {stderr}"),
     }
+}
+
+/// A sweep file of `points` points (a multiple of 50) in `dir`: the HMG's fire at every
+/// range from 1 to 50 over as many listed covers as it takes, each point cheap.
+fn many_points(dir: &Path, points: usize) -> PathBuf {
+    std::fs::copy("experiments/mc_hmg_good_cover.toml", dir.join("base.toml")).unwrap();
+    let covers: Vec<&str> = (0..points / 50).map(|i| ["\"good_cover\"", "\"no_or_light_cover\""][i % 2]).collect();
+    let text = format!(
+        "kind = \"sweep\"\nscenario = \"base.toml\"\n[[vary]]\nkey = \"range\"\nfrom = 1\nto = 50\n\
+         [[vary]]\nkey = \"target.situation\"\nvalues = [{}]\n",
+        covers.join(", ")
+    );
+    write(dir, "many.toml", &text)
+}
+
+/// Runs `combat-odds ARGS` in `dir` with what it may allocate capped at `mib` MiB
+/// (`ulimit -d`: its heap and anonymous mappings), and returns whether it succeeded
+/// (or its standard error) and its peak resident memory in MiB, read from /proc as it
+/// ran.
+#[cfg(target_os = "linux")]
+fn capped(dir: &Path, mib: u64, args: &[&str]) -> (Result<(), String>, u64) {
+    use std::process::{Command, Stdio};
+    let err = dir.join("stderr.txt");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -d {} && exec \"$0\" \"$@\"", mib * 1024))
+        .arg(cli::BIN)
+        .args(args)
+        // Files, not pipes: ten thousand points print more than a pipe holds unread.
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    // `exec` makes the shell the sweep: its high-water mark only rises.
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0;
+    let ended = loop {
+        if let Some(ended) = child.try_wait().unwrap() {
+            break ended;
+        }
+        let hwm = std::fs::read_to_string(&status).ok().and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let outcome = match ended.success() {
+        true => Ok(()),
+        false => Err(format!("{ended}: {}", std::fs::read_to_string(&err).unwrap_or_default())),
+    };
+    (outcome, peak_kib / 1024)
+}
+
+/// Points in a sweep directory's design.
+fn design_points(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("design.csv")).unwrap().lines().count() - 1
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sweep_of_a_thousand_points_on_two_threads_runs_in_bounded_memory() {
+    // Every point set up before the first ran took 171 MB here, and on two threads a
+    // pool built per point inside the sweep's own overflowed the stack.
+    let dir = tempfile::tempdir().unwrap();
+    let file = many_points(dir.path(), 1000);
+    let out = dir.path().join("out");
+    let args = ["sweep", file.to_str().unwrap(), "--trials", "1000", "--threads", "2", "--out", out.to_str().unwrap()];
+    let (ran, peak) = capped(dir.path(), 100, &args);
+    ran.unwrap();
+    println!("1,000 points on two threads: peak resident memory {peak} MiB");
+    assert_eq!(design_points(&out), 1000);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_most_points_a_sweep_may_have_run_in_under_500_mb() {
+    // About a minute and a half on two cores: the long tier's.
+    if std::env::var_os(crate::common::grid::LONG_GRIDS).is_none_or(|v| v != "1") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = many_points(dir.path(), combat_odds_report::sweep::MAX_POINTS);
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let (ran, peak) =
+        capped(dir.path(), 500, &["sweep", file.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()]);
+    ran.unwrap();
+    println!("10,000 points: peak resident memory {peak} MiB, {:.1} s", started.elapsed().as_secs_f64());
+    assert!(peak < 500, "peak resident memory {peak} MiB");
+    assert_eq!(design_points(&out), 10_000);
 }

@@ -119,7 +119,7 @@ fn finish(state: &State, result: SweepResult) -> Result<Swept, ReportError> {
     let listed = files.iter().map(|(name, bytes)| (name.clone(), bytes.len())).collect();
     let id = state.keep(files);
     let s = result.summary;
-    let points = result.points.into_iter().map(|p| (p.index, p.values, p.result.report.p_kill)).collect();
+    let points = result.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect();
     Ok(Swept {
         id,
         name: s.name,

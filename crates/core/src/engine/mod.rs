@@ -576,10 +576,15 @@ pub const PILOT_TRIALS: u64 = 1 << 16;
 /// The pilot's seed, apart from any study's (a study's seed is the user's).
 const PILOT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// Runs `work` on `threads` threads (rayon's default pool when `None`).
+/// Runs `work` on a pool of `threads` threads (rayon's default pool when `None`), or,
+/// called from inside a pool, on that pool: one run, one pool, however its phases nest
+/// (a sweep's points or sensitivity's changes, each running its own chunks). A pool
+/// built per nested call leaves its caller's worker, while it waits, stealing the next
+/// point into yet another pool, until the stack overflows.
 pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
     match threads {
         None => Ok(work()),
+        Some(_) if rayon::current_thread_index().is_some() => Ok(work()),
         Some(threads) => {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| {
                 Error::setting(Setting::Threads, format!("{threads}: cannot start the thread pool: {e}"))
@@ -651,6 +656,17 @@ pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteC
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nested_phases_run_on_the_pool_their_run_entered() {
+        let inner = in_pool(Some(2), || {
+            let outer = rayon::current_num_threads();
+            let inner = (0..64).into_par_iter().map(|_| in_pool(Some(3), rayon::current_num_threads).unwrap()).max();
+            (outer, inner)
+        })
+        .unwrap();
+        assert_eq!(inner, (2, Some(2)), "no pool of its own inside the run's pool");
+    }
 
     #[test]
     fn batches_double_up_to_the_cap_and_end_at_the_last_chunk() {

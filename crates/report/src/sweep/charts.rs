@@ -21,15 +21,14 @@ pub(super) fn draw(dir: &Path, sweep: &SweepResult) -> Result<()> {
     if s.design != super::Design::FullFactorial || sweep.points.is_empty() {
         return Ok(());
     }
-    let first = &sweep.points[0].result.report;
-    let kill = format!("P({} = {})", first.p_kill.measure, first.p_kill.outcome);
+    let first = &sweep.points[0].p_kill;
+    let kill = format!("P({} = {})", first.measure, first.outcome);
     let title = format!("{}: {kill}", s.name);
-    let rules: Vec<&str> = vec![first.rules_hash.as_str()];
+    let rules: Vec<&str> = s.results.first().map(|r| r.summary.rules_hash.as_str()).into_iter().collect();
     let footer = Footer::new(s.seed, s.trials, &rules);
     let stem = dir.join("sweep");
     let point = |i: usize, x: f64| {
-        let k = &sweep.points[i].result.report.p_kill;
-        let k = &k.odds;
+        let k = &sweep.points[i].p_kill.odds;
         let p = k.exact.unwrap_or(k.estimate);
         // An exact value has no interval.
         let (low, high) = if k.exact.is_some() { (p, p) } else { (k.ci_low, k.ci_high) };

@@ -11,12 +11,10 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::{Path, State as Shared};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
-use combat_odds_core::error::Error as CoreError;
 use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
@@ -24,6 +22,7 @@ use combat_odds_rules::Scenario;
 
 use crate::Limits;
 use crate::cost::Cost;
+pub(crate) use crate::refused::Refused;
 use crate::state::{Slot, State, StopOnDrop};
 
 /// The scenarios and comparisons of `experiments/`, as (file name, kind, text).
@@ -134,8 +133,8 @@ pub(crate) fn document(name: Option<String>, text: String) -> Document {
 
 /// `doc` set up against its ruleset (tables overridden as the server was told, on the
 /// blocking pool; a bad file comes back as its one-line message) and its work priced
-/// by `price` before any of it starts: refused past the server's limits, and holding a slot when it is long work
-/// (see [`Cost::admit`]).
+/// by `price` before any of it starts: refused past the server's limits, and holding
+/// a slot when it is long work (see [`Cost::admit`]).
 pub(crate) async fn admitted(
     state: &Arc<State>,
     doc: Document,
@@ -155,56 +154,6 @@ pub(crate) async fn admitted(
 
 /// What to ask for less of, for a request of one scenario.
 pub(crate) const FEWER_TRIALS: &str = "fewer trials, or a smaller exact_seconds";
-
-/// A long-run slot, or the message saying every one is taken.
-pub(crate) fn slot(state: &Arc<State>) -> Result<Slot, Refused> {
-    Slot::take(state).ok_or_else(|| {
-        Refused::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "busy: {} long runs are under way, the most this server takes at once; try again when one ends, or ask for fewer trials",
-                state.config.limits.max_runs
-            ),
-        )
-    })
-}
-
-/// A request refused: its status and the one line that says why.
-#[derive(Debug)]
-pub(crate) struct Refused {
-    status: StatusCode,
-    message: String,
-}
-
-impl Refused {
-    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Refused { status, message: message.into() }
-    }
-}
-
-impl IntoResponse for Refused {
-    fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
-    }
-}
-
-impl From<ReportError> for Refused {
-    fn from(e: ReportError) -> Self {
-        let status = match &e {
-            ReportError::Core(CoreError::Input { .. } | CoreError::Setting { .. }) => StatusCode::BAD_REQUEST,
-            ReportError::Core(CoreError::Unknown { .. }) => StatusCode::NOT_FOUND,
-            ReportError::Core(CoreError::Interrupted) => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        Refused::new(status, e.to_string())
-    }
-}
-
-impl From<CoreError> for Refused {
-    fn from(e: CoreError) -> Self {
-        ReportError::from(e).into()
-    }
-}
 
 /// `POST /api/fire`: the report `fire --format json` prints for the scenario: every
 /// measure exact where the exact engine reaches, beside a seeded Monte Carlo run.

@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 
 use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo};
 
-use crate::api::{Refused, slot};
+use crate::refused::Refused;
 use crate::state::{Slot, State};
 
 /// Work estimated past this holds a long-run slot unless the server is told otherwise:
@@ -171,6 +171,19 @@ fn duration(seconds: f64) -> String {
         s if s >= 1e-3 => format!("{:.1} ms", s * 1e3),
         s => format!("{:.2} µs", s * 1e6),
     }
+}
+
+/// A long-run slot, or the message saying every one is taken.
+pub(crate) fn slot(state: &Arc<State>) -> Result<Slot, Refused> {
+    Slot::take(state).ok_or_else(|| {
+        Refused::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} long runs are under way, the most this server takes at once; try again when one ends, or ask for fewer trials",
+                state.config.limits.max_runs
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! The modules:
 //! - `state`: what every request shares: the configuration, the long-run slots, the
 //!   finished runs' files.
+//! - `refused`: a request refused, as its status and one line of JSON.
 //! - `cost`: what a request will cost, estimated before it starts, and what the server
 //!   admits by it.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
@@ -38,6 +39,7 @@
 #![deny(missing_docs)]
 
 mod state;
+mod refused;
 mod cost;
 mod api;
 mod stream;

@@ -54,6 +54,16 @@ fn merge_refuses_exact_odds_that_miss_an_outcome_instead_of_panicking() {
 }
 
 #[test]
+fn merge_refuses_exact_odds_past_one_instead_of_panicking() {
+    // Found by the merge target: 3/2 is no probability, and reading it panicked.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut s = summary();
+    s["measures"][0]["exact"] = json!(["3/2", "1/2"]);
+    let line = error_line(&merge(dir.path(), &[s]));
+    assert_contains(&line, &["exact probability `3/2` in a summary is not a fraction from 0 to 1"]);
+}
+
+#[test]
 fn merge_refuses_counts_that_wrap_past_2_64_to_the_trials() {
     // u64::MAX + 1 wraps round to 0, the trials the file claims.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -80,8 +90,19 @@ fn a_span_whose_step_is_lost_at_its_size_is_refused_not_repeated() {
     // At 1e17 floats are 16 apart: from + 1 is from again.
     let big = span_values(1e17, 1e17 + 32.0, 1.0).unwrap_err();
     assert_contains(&big, &["from 1e17 to 1.0000000000000003e17 by 1", "repeats values", "give a larger step"]);
-    // Rounded to a billionth, a step of 1e-10 repeats 0 ten times.
-    assert_contains(&span_values(0.0, 1e-9, 1e-10).unwrap_err(), &["repeats values"]);
+}
+
+#[test]
+fn a_span_of_tiny_numbers_keeps_them_rather_than_rounding_them_out_of_the_span() {
+    // Found by the sweep_file target: rounded to a billionth, 3e-115 became the
+    // integer 0, a value outside its own span.
+    assert_eq!(span_values(3e-115, 3e-114, 3e-114).unwrap(), [Toml::Float(3e-115)]);
+    // A step of 1e-10 once repeated 0 ten times; now its eleven values stand.
+    let tenths: Vec<f64> = span_values(0.0, 1e-9, 1e-10).unwrap().iter().filter_map(Toml::as_float).collect();
+    assert_eq!(tenths.len(), 11);
+    assert!(tenths.windows(2).all(|w| w[0] < w[1]), "{tenths:?}");
+    // Float noise is still tidied: 0.1 + 0.2 is written 0.3.
+    assert_eq!(span_values(0.1, 0.3, 0.1).unwrap(), [Toml::Float(0.1), Toml::Float(0.2), Toml::Float(0.3)]);
 }
 
 #[test]

@@ -88,11 +88,11 @@ impl Ratio {
     }
 
     /// Reads `num/den` (or a whole number) as `Display` writes it; `None` for
-    /// anything else or a zero denominator.
+    /// anything else, a zero denominator, or a fraction past 1 (no probability).
     pub fn parse(text: &str) -> Option<Ratio> {
         let (n, d) = text.split_once('/').unwrap_or((text, "1"));
         match (n.parse::<BigUint>(), d.parse::<BigUint>()) {
-            (Ok(n), Ok(d)) if !d.is_zero() => Some(Ratio::from_big(n, d)),
+            (Ok(n), Ok(d)) if !d.is_zero() && n <= d => Some(Ratio::from_big(n, d)),
             _ => None,
         }
     }

@@ -495,8 +495,9 @@ fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
     fractions
         .iter()
         .map(|f| {
-            Ratio::parse(f)
-                .ok_or_else(|| Error::Results(format!("exact probability `{f}` in a summary is not a fraction")))
+            Ratio::parse(f).ok_or_else(|| {
+                Error::Results(format!("exact probability `{f}` in a summary is not a fraction from 0 to 1"))
+            })
         })
         .collect()
 }

@@ -254,14 +254,20 @@ pub fn span_values(from: f64, to: f64, step: f64) -> std::result::Result<Vec<Val
     }
     let n = count as usize;
     let xs: Vec<f64> = (0..n).map(|k| from + k as f64 * step).collect();
-    // Whole numbers only where an integer holds them (`1e19 as i64` would saturate);
-    // rounded to a billionth only where that does not overflow.
+    // Whole numbers only where an integer holds them (`1e19 as i64` would saturate).
+    // Rounding to a billionth tidies the sums' float noise (0.1 + 0.2 is
+    // 0.30000000000000004), but only where it moves a value by a millionth of a step:
+    // a span of tiny numbers keeps them, rather than becoming 0, outside the span.
+    let tidy = |x: f64| {
+        let rounded = (x * 1e9).round() / 1e9;
+        if x.abs() < 1e9 && (rounded - x).abs() <= step * 1e-6 { rounded } else { x }
+    };
     let values: Vec<f64> = match xs.iter().all(|x| x.fract() == 0.0 && x.abs() <= WHOLE_MAX) {
         true => xs,
-        false => xs.into_iter().map(|x| if x.abs() < 1e9 { (x * 1e9).round() / 1e9 } else { x }).collect(),
+        false => xs.into_iter().map(tidy).collect(),
     };
-    // A step below the numbers' precision (1 at 1e17, 1e-10 once rounded) would
-    // repeat values: a sweep of the same point over and over.
+    // A step below the numbers' precision (1 at 1e17) would repeat values: a sweep of
+    // the same point over and over.
     if values.windows(2).any(|w| w[0] >= w[1]) {
         return Err(format!(
             "from {from_} to {to_} by {step_}: a step this small repeats values at this size; give a larger step"

@@ -152,8 +152,17 @@ pub(crate) async fn admitted(
     Ok((scenario, doc, slot))
 }
 
-/// What to ask for less of, for a request of one scenario.
-pub(crate) const FEWER_TRIALS: &str = "fewer trials, or a smaller exact_seconds";
+/// The price of one run of a request's scenario (its exact stage, its compilation
+/// when compiled, its trials): what `fire`, `percent` and `run` ask of [`admitted`].
+pub(crate) fn one_run(
+    monte_carlo: MonteCarlo,
+    exact_budget: Duration,
+) -> impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static {
+    move |_, s| {
+        let reduce = "fewer trials, or a smaller exact_seconds";
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, reduce))
+    }
+}
 
 /// `POST /api/fire`: the report `fire --format json` prints for the scenario: every
 /// measure exact where the exact engine reaches, beside a seeded Monte Carlo run.
@@ -166,9 +175,7 @@ pub(crate) async fn fire(
     // Only long work holds a slot: a single fire draws a million trials in
     // milliseconds, and refusing those would refuse the page's every click; a fight's
     // exact stage or its trials take far longer.
-    let price = move |_: &Document, s: &Scenario| {
-        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
-    };
+    let price = one_run(monte_carlo, exact_budget);
     let (mut scenario, _, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let report = blocking_run(exact_budget, move |run| -> Result<Report, ReportError> {
         let _slot = slot;

@@ -21,11 +21,7 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::Report;
 use combat_odds_report::study::{Plan, StudyResult};
 
-use combat_odds_core::document::Document;
-use combat_odds_rules::Scenario;
-
-use crate::api::{FEWER_TRIALS, Refused, ScenarioRequest, admitted};
-use crate::cost::Cost;
+use crate::api::{Refused, ScenarioRequest, admitted, one_run};
 use crate::state::{Files, KEPT, State};
 use crate::stream::{Progress, streamed};
 
@@ -54,9 +50,7 @@ pub(crate) async fn run(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, RUN_TRIALS)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let price = move |_: &Document, s: &Scenario| {
-        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
-    };
+    let price = one_run(monte_carlo, exact_budget);
     let (scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
         let started = Instant::now();

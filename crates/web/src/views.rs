@@ -20,7 +20,7 @@ use combat_odds_rules::Scenario;
 use combat_odds_rules::chain_of_command::Answers;
 
 use crate::api::{
-    FEWER_TRIALS, Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo,
+    Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo, one_run,
 };
 use crate::cost::Cost;
 use crate::state::State;
@@ -36,9 +36,7 @@ pub(crate) async fn percent(
 ) -> Result<Json<PercentView>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let price = move |_: &Document, s: &Scenario| {
-        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, FEWER_TRIALS))
-    };
+    let price = one_run(monte_carlo, exact_budget);
     let (mut scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
     let view = blocking_run(exact_budget, move |run| {
         let _slot = slot;

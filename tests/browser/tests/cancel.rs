@@ -83,9 +83,11 @@ async fn a_request_left_by_its_client_stops_using_the_cpu_in_every_phase() {
     let farmhouse = experiment("cd_engagement_company_at_the_farmhouse.toml");
     // A platoon of five Shermans against five Panthers: a field the exact solver takes
     // on and works at for its whole budget.
-    let shermans = experiment("cd_engagement_shermans_vs_panther.toml")
-        .replacen("count = 3", "count = 5", 1)
-        .replacen("name = \"Panther\"\nquality", "name = \"Panther\"\ncount = 5\nquality", 1);
+    let shermans = experiment("cd_engagement_shermans_vs_panther.toml").replacen("count = 3", "count = 5", 1).replacen(
+        "name = \"Panther\"\nquality",
+        "name = \"Panther\"\ncount = 5\nquality",
+        1,
+    );
     assert!(shermans.contains("count = 5\nquality = \"veteran\""), "five Panthers");
     leaving_stops("an exact stage", "/api/exact", serde_json::json!({ "scenario": shermans })).await;
     leaving_stops(

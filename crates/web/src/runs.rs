@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::Json;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path, State as Shared};
 use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, Sse};
@@ -39,7 +40,7 @@ struct Finished {
     /// Seconds from the exact stage's start to the last trial.
     wall_time_s: f64,
     /// (file name, bytes) of every file kept.
-    files: Vec<(String, usize)>,
+    files: Vec<(String, u64)>,
 }
 
 /// `POST /api/run`: the scenario set up (a bad one is refused at once, with its
@@ -64,13 +65,12 @@ pub(crate) async fn run(
 
 /// Keeps a finished run's files and says what was kept.
 fn finish(state: &State, result: StudyResult) -> Result<Finished, ReportError> {
-    let files = Arc::new(result.files()?);
-    let listed = files.iter().map(|(name, bytes)| (name.clone(), bytes.len())).collect();
-    let id = state.keep(files);
-    Ok(Finished { id, report: result.report, wall_time_s: result.summary.wall_time_s, files: listed })
+    let (id, files) = state.keep(|dir| result.write(dir, false))?;
+    Ok(Finished { id, report: result.report, wall_time_s: result.summary.wall_time_s, files: files.listed })
 }
 
-/// `GET /api/results/{id}/{file}`: one file of a finished run, as a download.
+/// `GET /api/results/{id}/{file}`: one file of a finished run, as a download, read
+/// from disk as it is sent.
 pub(crate) async fn file(
     Shared(state): Shared<Arc<State>>,
     Path((id, name)): Path<(u64, String)>,
@@ -81,16 +81,47 @@ pub(crate) async fn file(
             format!("run {id}: not kept (the server keeps the last {KEPT} runs); run it again: the same seed gives the same numbers"),
         )
     })?;
-    let (_, bytes) = files.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-        Refused::new(StatusCode::NOT_FOUND, format!("run {id} has no file `{name}`; it has {}", names.join(", ")))
-    })?;
+    // Only a name the run wrote: never a path of the client's making.
+    let Some((_, size)) = files.listed.iter().find(|(n, _)| *n == name) else {
+        let names: Vec<&str> = files.listed.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(Refused::new(
+            StatusCode::NOT_FOUND,
+            format!("run {id} has no file `{name}`; it has {}", names.join(", ")),
+        ));
+    };
+    let gone = |e: std::io::Error| {
+        Refused::new(StatusCode::NOT_FOUND, format!("run {id}: `{name}` is no longer kept ({e}); run it again"))
+    };
+    let file = tokio::fs::File::open(files.dir.join(&name)).await.map_err(gone)?;
     let kind = match name.rsplit('.').next() {
         Some("csv") => "text/csv; charset=utf-8",
         Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
         _ => "application/vnd.apache.parquet",
     };
     let disposition = format!("attachment; filename=\"{name}\"");
-    Ok(([(header::CONTENT_TYPE, kind.to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes.clone())
-        .into_response())
+    let headers = [
+        (header::CONTENT_TYPE, kind.to_string()),
+        (header::CONTENT_DISPOSITION, disposition),
+        (header::CONTENT_LENGTH, size.to_string()),
+    ];
+    Ok((headers, Body::from_stream(chunks(file))).into_response())
+}
+
+/// A file's bytes as a stream of chunks, ending at its end or its first failure.
+fn chunks(file: tokio::fs::File) -> impl futures_util::Stream<Item = std::io::Result<Bytes>> {
+    use tokio::io::AsyncReadExt;
+    futures_util::stream::unfold(Some(file), |file| async move {
+        let mut file = file?;
+        let mut buffer = vec![0; 64 << 10];
+        match file.read(&mut buffer).await {
+            Ok(0) => None,
+            Ok(n) => {
+                buffer.truncate(n);
+                Some((Ok(Bytes::from(buffer)), Some(file)))
+            }
+            Err(e) => Some((Err(e), None)),
+        }
+    })
 }

@@ -3,8 +3,11 @@
 //! download.
 
 use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use combat_odds_report::error::Error as ReportError;
 
 use crate::Config;
 
@@ -12,8 +15,17 @@ use crate::Config;
 /// is seeded, so one no longer kept is had again by running it again.
 pub(crate) const KEPT: usize = 16;
 
-/// A finished run's files, as (file name, bytes).
-pub(crate) type Files = Arc<Vec<(String, Vec<u8>)>>;
+/// How many bytes of kept files the server holds on disk before the oldest go: the
+/// newest run's are always kept (a sweep of the most points of a company's engagement
+/// writes about 200 MB).
+pub(crate) const KEPT_BYTES: u64 = 1 << 30;
+
+/// A finished run's files: its folder, and each file's name and size.
+#[derive(Clone)]
+pub(crate) struct Files {
+    pub(crate) dir: PathBuf,
+    pub(crate) listed: Vec<(String, u64)>,
+}
 
 /// The server's shared state.
 pub(crate) struct State {
@@ -22,10 +34,13 @@ pub(crate) struct State {
     kept: Mutex<Kept>,
 }
 
-/// The last [`KEPT`] runs' files, by run number.
+/// The last runs' files, by run number, on disk in a folder of the server's own (made
+/// at the first run kept, removed with the server): a sweep's files are written as its
+/// points are read back, never held whole in memory.
 #[derive(Default)]
 struct Kept {
     next: u64,
+    folder: Option<tempfile::TempDir>,
     files: VecDeque<(u64, Files)>,
 }
 
@@ -34,22 +49,55 @@ impl State {
         State { config, runs: AtomicUsize::new(0), kept: Mutex::new(Kept::default()) }
     }
 
-    /// Keeps a run's files and gives the number they are fetched by.
-    pub(crate) fn keep(&self, files: Files) -> u64 {
-        let mut kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        kept.next += 1;
-        let id = kept.next;
-        if kept.files.len() == KEPT {
-            kept.files.pop_front();
+    fn kept_now(&self) -> MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Keeps a run's files: `write` writes them into the folder it is given (whole or
+    /// not at all) and names them; the oldest runs' go past [`KEPT`] runs or
+    /// [`KEPT_BYTES`]. Gives the number they are fetched by, and what was kept.
+    pub(crate) fn keep(
+        &self,
+        write: impl FnOnce(&Path) -> Result<Vec<String>, ReportError>,
+    ) -> Result<(u64, Files), ReportError> {
+        let (id, dir) = {
+            let mut kept = self.kept_now();
+            if kept.folder.is_none() {
+                let made = tempfile::Builder::new().prefix("combat-odds-downloads-").tempdir().map_err(|e| {
+                    let there = std::env::temp_dir();
+                    ReportError::Results(format!("cannot make a folder for downloads in {}: {e}", there.display()))
+                })?;
+                kept.folder = Some(made);
+            }
+            kept.next += 1;
+            let folder = kept.folder.as_ref().map(|f| f.path().to_path_buf()).unwrap_or_default();
+            (kept.next, folder.join(kept.next.to_string()))
+        };
+        // Written outside the lock: a large sweep's files take a while.
+        let names = write(&dir)?;
+        let mut listed = Vec::new();
+        // Folders (a chart's parts) are not downloads: files only.
+        for name in names.into_iter().filter(|n| !n.ends_with('/')) {
+            let path = dir.join(&name);
+            let size = std::fs::metadata(&path).map_err(|e| combat_odds_report::export::directory::io(&path, e))?;
+            listed.push((name, size.len()));
         }
-        kept.files.push_back((id, files));
-        id
+        let files = Files { dir, listed };
+        let mut kept = self.kept_now();
+        kept.files.push_back((id, files.clone()));
+        let bytes = |k: &Kept| k.files.iter().flat_map(|(_, f)| &f.listed).map(|(_, n)| n).sum::<u64>();
+        while kept.files.len() > KEPT || (kept.files.len() > 1 && bytes(&kept) > KEPT_BYTES) {
+            if let Some((_, old)) = kept.files.pop_front() {
+                // A download under way keeps reading its open file.
+                let _ = std::fs::remove_dir_all(&old.dir);
+            }
+        }
+        Ok((id, files))
     }
 
     /// Run `id`'s files, while they are kept.
     pub(crate) fn kept(&self, id: u64) -> Option<Files> {
-        let kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        kept.files.iter().find(|(n, _)| *n == id).map(|(_, files)| files.clone())
+        self.kept_now().files.iter().find(|(n, _)| *n == id).map(|(_, files)| files.clone())
     }
 }
 

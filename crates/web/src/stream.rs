@@ -38,15 +38,13 @@ impl Progress {
 }
 
 /// What a finished piece of work sends, made on the server's side (a run keeps its
-/// files there first).
+/// files there first, on disk: on the blocking pool with the work).
 type Finish<T, R> = fn(&State, T) -> Result<R, ReportError>;
 
 /// Work under way, as its event stream holds it.
-struct Running<T, R> {
-    work: JoinHandle<Result<T, ReportError>>,
-    finish: Finish<T, R>,
+struct Running<R> {
+    work: JoinHandle<Result<R, ReportError>>,
     progress: Arc<Progress>,
-    state: Arc<State>,
     /// Dropped with the stream: a client gone stops the work.
     _stop: StopOnDrop,
 }
@@ -63,7 +61,7 @@ pub(crate) fn streamed<T, R>(
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
 where
     T: Send + 'static,
-    R: Serialize + 'static,
+    R: Serialize + Send + 'static,
 {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Progress::default());
@@ -71,18 +69,19 @@ where
         let (stop, progress) = (stop.clone(), progress.clone());
         move || {
             let _slot = slot;
-            work(&progress, &Run::new(&stop, Some(exact_budget)))
+            let found = work(&progress, &Run::new(&stop, Some(exact_budget)))?;
+            finish(&state, found)
         }
     });
-    let running = Running { work, finish, progress, state, _stop: StopOnDrop(stop) };
+    let running = Running { work, progress, _stop: StopOnDrop(stop) };
     Sse::new(futures_util::stream::unfold(Some(running), next_event))
 }
 
 /// The stream's next event: the result or its failure when the work has ended (and
 /// then the end of the stream), else progress after a tick.
-async fn next_event<T, R: Serialize>(
-    running: Option<Running<T, R>>,
-) -> Option<(Result<Event, Infallible>, Option<Running<T, R>>)> {
+async fn next_event<R: Serialize>(
+    running: Option<Running<R>>,
+) -> Option<(Result<Event, Infallible>, Option<Running<R>>)> {
     let mut running = running?;
     match tokio::time::timeout(TICK, &mut running.work).await {
         Err(_) => {
@@ -92,10 +91,7 @@ async fn next_event<T, R: Serialize>(
             Some((Ok(event), Some(running)))
         }
         Ok(ended) => {
-            let result = ended
-                .map_err(|e| format!("the work failed: {e}"))
-                .and_then(|r| r.map_err(|e| e.to_string()))
-                .and_then(|found| (running.finish)(&running.state, found).map_err(|e| e.to_string()));
+            let result = ended.map_err(|e| format!("the work failed: {e}")).and_then(|r| r.map_err(|e| e.to_string()));
             let event = match result {
                 Ok(found) => json_event("result", &found),
                 Err(error) => json_event("error", &serde_json::json!({ "error": error })),

@@ -62,7 +62,7 @@ struct Swept {
     trials: u64,
     seed: u64,
     points: Vec<(usize, Vec<Value>, KillRow)>,
-    files: Vec<(String, usize)>,
+    files: Vec<(String, u64)>,
 }
 
 /// Prices `runs` runs of the base scenario `base` (each point or value is the base
@@ -115,9 +115,7 @@ pub(crate) async fn sweep(
 
 /// Keeps a finished sweep's files and says what it found.
 fn finish(state: &State, result: SweepResult) -> Result<Swept, ReportError> {
-    let files = Arc::new(result.files()?);
-    let listed = files.iter().map(|(name, bytes)| (name.clone(), bytes.len())).collect();
-    let id = state.keep(files);
+    let (id, files) = state.keep(|dir| result.write(dir, false))?;
     let s = result.summary;
     let points = result.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect();
     Ok(Swept {
@@ -128,7 +126,7 @@ fn finish(state: &State, result: SweepResult) -> Result<Swept, ReportError> {
         trials: s.trials,
         seed: s.seed,
         points,
-        files: listed,
+        files: files.listed,
     })
 }
 

@@ -193,7 +193,7 @@ pub fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
 
 /// A frame as CSV and as Parquet, in memory, the Parquet file carrying `metadata` as
 /// file-level key-value pairs: the bytes [`write_frame`] writes, for a file written
-/// whole or a page's download.
+/// whole.
 pub(crate) fn frame_bytes(frame: &mut DataFrame, metadata: &[(String, String)]) -> PolarsResult<(Vec<u8>, Vec<u8>)> {
     let mut csv = Vec::new();
     CsvWriter::new(&mut csv).include_header(true).finish(frame)?;

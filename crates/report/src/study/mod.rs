@@ -372,9 +372,9 @@ impl StudyResult {
     /// Writes the frames (CSV and Parquet), `summary.json` and the charts (PNG and SVG,
     /// see the `charts` submodule) into `dir`, whole or not at all: into a
     /// temporary directory beside it, then renamed into place. An existing `dir` is
-    /// replaced only with `force`.
-    pub fn write(&self, dir: &Path, force: bool) -> Result<()> {
-        directory::write_whole(dir, force, |tmp| self.write_into(tmp)).map(drop)
+    /// replaced only with `force`. Returns the names of the files written.
+    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
+        directory::write_whole(dir, force, |tmp| self.write_into(tmp))
     }
 
     /// What every Parquet frame of the study carries as key-value metadata, so a frame
@@ -414,9 +414,8 @@ impl StudyResult {
 
     /// Every file of the results directory but the charts, in memory, as (file name,
     /// bytes): each measure's frame and the long frame as CSV and Parquet, then
-    /// `summary.json`. [`StudyResult::write`] writes these very bytes; the page offers
-    /// them as downloads.
-    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
+    /// `summary.json`: what [`StudyResult::write`] writes beside the charts.
+    fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
         let polars = Error::frame("a results frame");
         let metadata = self.metadata();
         let mut frames = self.frames().map_err(polars)?;

@@ -19,6 +19,7 @@
 pub mod design;
 pub mod balance;
 mod charts;
+mod spool;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use toml::{Spanned, Table, Value};
 
 pub use design::Design;
+pub use spool::Points;
 
 use crate::error::{Error, Result};
 use crate::export::{KillRow, Row, directory};
@@ -335,8 +337,8 @@ fn split_index(segment: &str) -> std::result::Result<(&str, Option<usize>), Stri
     }
 }
 
-/// One answered point, as far as a sweep keeps it past its run: its frame rows are
-/// rebuilt from its counts (in [`SweepSummary::results`]) as they are written.
+/// One answered point, as far as a sweep keeps it in memory: its frame rows are
+/// rebuilt from its counts (in [`SweepSummary::results`], on disk) as they are written.
 pub struct PointResult {
     /// Its index in the design, from 0.
     pub index: usize,
@@ -357,9 +359,10 @@ pub struct PointSummary {
     pub summary: Summary,
 }
 
-/// `sweep.json`: everything about a sweep but its frames, and every point's counts.
+/// `sweep.json`: everything about a sweep but its frames, and every point's counts:
+/// read whole (`R` a list) by `merge`, written from disk ([`Points`]) by a sweep.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct SweepSummary {
+pub struct SweepSummary<R = Vec<PointSummary>> {
     /// Sweep results layout version.
     pub format: u32,
     /// The sweep's name.
@@ -389,13 +392,52 @@ pub struct SweepSummary {
     /// Seconds from the first set-up to the last trial (summed over shards).
     pub wall_time_s: f64,
     /// Every point this directory holds, in design order.
-    pub results: Vec<PointSummary>,
+    pub results: R,
 }
 
-/// A sweep's answers, ready to write: every point's counts, and its `p_kill` to show.
+impl SweepSummary {
+    /// The same summary over other points.
+    fn over<R>(self, results: R) -> SweepSummary<R> {
+        let SweepSummary {
+            format,
+            name,
+            sweep_hash,
+            parameters,
+            design,
+            points,
+            shard,
+            split,
+            seed,
+            trials,
+            mode,
+            version,
+            wall_time_s,
+            results: _,
+        } = self;
+        SweepSummary {
+            format,
+            name,
+            sweep_hash,
+            parameters,
+            design,
+            points,
+            shard,
+            split,
+            seed,
+            trials,
+            mode,
+            version,
+            wall_time_s,
+            results,
+        }
+    }
+}
+
+/// A sweep's answers, ready to write: every point's counts (on disk), and its `p_kill`
+/// to show.
 pub struct SweepResult {
     /// Everything but the frames.
-    pub summary: SweepSummary,
+    pub summary: SweepSummary<Points>,
     /// Every whole point held, in design order.
     pub points: Vec<PointResult>,
 }
@@ -407,8 +449,9 @@ pub struct SweepResult {
 /// stopping `run` ends it, in the set-up of a point or at a point's next batch.
 ///
 /// Points stream: every point is first set up and dropped (see [`Sweep::check`]), then
-/// each task sets its point up again and drops it when done, so memory holds a point
-/// per thread and every point's counts, whatever the number of points.
+/// each task sets its point up again, answers it, writes its counts to disk
+/// ([`Points`]) and drops it, so memory holds a point per thread and each point's
+/// `p_kill`, whatever the number of points.
 pub fn run(
     sweep: &Sweep,
     rules_dir: Option<&Path>,
@@ -434,29 +477,28 @@ pub fn run(
         .collect();
     let part = |s: u64| (split > 1).then_some(Shard { index: s, count: split });
     let planned: u64 = mine.iter().map(|&(_, s)| trials_in(monte_carlo.trials, part(s))).sum();
+    let answered = Points::new()?;
     // Tasks side by side (an exact stage is one thread's work), each task's trials on
     // every thread of the same pool: a task's numbers depend on its seed and chunks
     // alone, never on which thread ran it or when.
     let total = AtomicU64::new(0);
-    let ran = engine::in_pool(monte_carlo.threads, || {
+    engine::in_pool(monte_carlo.threads, || {
         sweep.check(rules_dir, monte_carlo, run)?;
-        mine.into_par_iter()
-            .map(|(i, s)| {
-                run.check()?;
-                let (doc, mut scenario) = sweep.set_up(i, rules_dir, monte_carlo)?;
-                let point_started = Instant::now();
-                let exact = scenario.exact(run)?;
-                let plan = Plan { scenario, text: &doc.text, shard: part(s), precision: None };
-                // What this task has done, so the total moves by its steps alone.
-                let done_here = AtomicU64::new(0);
-                let heard = |d, _| {
-                    let before = done_here.swap(d, Ordering::Relaxed);
-                    progress(total.fetch_add(d - before, Ordering::Relaxed) + d - before, planned);
-                };
-                let result = StudyResult::run(plan, exact, point_started, &heard, run)?;
-                Ok(PointSummary { index: i, values: sweep.values(i), summary: result.summary })
-            })
-            .collect::<Result<Vec<_>>>()
+        mine.into_par_iter().try_for_each(|(i, s)| {
+            run.check()?;
+            let (doc, mut scenario) = sweep.set_up(i, rules_dir, monte_carlo)?;
+            let point_started = Instant::now();
+            let exact = scenario.exact(run)?;
+            let plan = Plan { scenario, text: &doc.text, shard: part(s), precision: None };
+            // What this task has done, so the total moves by its steps alone.
+            let done_here = AtomicU64::new(0);
+            let heard = |d, _| {
+                let before = done_here.swap(d, Ordering::Relaxed);
+                progress(total.fetch_add(d - before, Ordering::Relaxed) + d - before, planned);
+            };
+            let result = StudyResult::run(plan, exact, point_started, &heard, run)?;
+            answered.push(&PointSummary { index: i, values: sweep.values(i), summary: result.summary })
+        })
     })??;
     progress(planned, planned);
     let summary = SweepSummary {
@@ -473,7 +515,7 @@ pub fn run(
         mode: monte_carlo.mode,
         version: env!("CARGO_PKG_VERSION").to_string(),
         wall_time_s: started.elapsed().as_secs_f64(),
-        results: ran,
+        results: answered,
     };
     SweepResult::assemble(summary)
 }
@@ -491,19 +533,20 @@ fn trials_in(trials: u64, part: Option<Shard>) -> u64 {
 const FRAME: &str = "sweep";
 const DESIGN: &str = "design";
 
-/// Rows polars gathers into a Parquet row group (its default row group size).
-const ROW_GROUP: usize = 512 * 512;
+/// The most rows of the long frame written at once: a Parquet row group, and what
+/// memory holds of the frame while it is written.
+const GROUP_ROWS: usize = 1 << 16;
 
-/// The most rows the long frame waits to append as one chunk.
-const CHUNK_ROWS: usize = 1 << 14;
-
-/// One row of the long frame: an outcome of a point's measure.
-struct Line<'a> {
-    point: &'a PointSummary,
-    trials: u64,
-    seed: u64,
-    measure: String,
-    row: Row,
+/// Rows of the long frame waiting to be written: the points they come from, and one
+/// line per outcome of each point's measures.
+#[derive(Default)]
+struct Lines {
+    /// Each point's index and values.
+    points: Vec<(usize, Vec<Value>)>,
+    /// Each line's point (its place in `points`), trials, seed and measure.
+    lines: Vec<(usize, u64, u64, String)>,
+    /// Each line's outcome.
+    rows: Vec<Row>,
 }
 
 impl SweepResult {
@@ -520,7 +563,7 @@ impl SweepResult {
         let mut seen = std::collections::BTreeSet::new();
         // The tables of every ruleset met so far, with the file that first showed them.
         let mut tables: Vec<(String, String, String)> = Vec::new();
-        let mut results = Vec::new();
+        let results = Points::new()?;
         for (dir, s) in &parts {
             let file = dir.join("sweep.json").display().to_string();
             let differs = |what: &str, a: &dyn std::fmt::Display, b: &dyn std::fmt::Display| {
@@ -627,11 +670,11 @@ impl SweepResult {
                     None => tables.push((point.ruleset.clone(), point.rules_hash.clone(), file.clone())),
                 }
             }
-            results.extend(s.results.iter().cloned());
+            s.results.iter().try_for_each(|r| results.push(r))?;
         }
         crate::study::all_shards(&seen, count)?;
-        let summary =
-            SweepSummary { shard: None, wall_time_s: parts.iter().map(|(_, s)| s.wall_time_s).sum(), results, ..first };
+        let wall_time_s = parts.iter().map(|(_, s)| s.wall_time_s).sum();
+        let summary = SweepSummary { shard: None, wall_time_s, ..first }.over(results);
         let merged = Self::assemble(summary)?;
         if merged.points.len() != merged.summary.points {
             return Err(Error::Results(format!(
@@ -646,112 +689,111 @@ impl SweepResult {
     /// Every point whose tasks `summary` holds all of, each merged from its parts (as
     /// `merge` adds up a run's shards), in design order; a point with parts missing
     /// (in a shard's directory) stays as its parts, for `merge` to add up.
-    fn assemble(mut summary: SweepSummary) -> Result<Self> {
-        summary.results.sort_by_key(|r| (r.index, r.summary.shard.map_or(0, |s| s.index)));
-        let mut results = Vec::with_capacity(summary.results.len());
+    fn assemble(summary: SweepSummary<Points>) -> Result<Self> {
+        let held = &summary.results;
+        held.order();
+        let keys = held.keys();
+        // Positions in `held` to keep, in order: a merged point is pushed at its end.
+        let mut kept = Vec::with_capacity(keys.len());
         let mut points = Vec::new();
-        // Taken, not cloned: a sweep's counts are held once.
-        let mut held = std::mem::take(&mut summary.results).into_iter().peekable();
-        while let Some(first) = held.next() {
-            let index = first.index;
-            let mut group = vec![first];
-            group.extend(std::iter::from_fn(|| held.next_if(|r| r.index == index)));
-            let whole = match group.as_slice() {
-                [one] if one.summary.shard.is_none() => Some(StudyResult::from_summary(&one.summary)?),
-                parts if parts.len() == summary.split as usize => Some(StudyResult::merge(
-                    parts.iter().map(|p| (PathBuf::from(format!("point {}", index + 1)), p.summary.clone())).collect(),
-                )?),
+        let mut k = 0;
+        while k < keys.len() {
+            let index = keys[k].0;
+            let group = k..k + keys[k..].iter().take_while(|(i, _)| *i == index).count();
+            k = group.end;
+            let whole = match (group.len(), keys[group.start].1) {
+                (1, 0) => Some((StudyResult::from_summary(&held.get(group.start)?.summary)?, group.start)),
+                (n, _) if n == summary.split as usize => {
+                    let label = PathBuf::from(format!("point {}", index + 1));
+                    let parts =
+                        group.clone().map(|g| Ok((label.clone(), held.get(g)?.summary))).collect::<Result<_>>()?;
+                    let merged = StudyResult::merge(parts)?;
+                    let values = held.get(group.start)?.values;
+                    held.push(&PointSummary { index, values, summary: merged.summary.clone() })?;
+                    Some((merged, held.len() - 1))
+                }
                 _ => None,
             };
             match whole {
-                Some(result) => {
-                    let values = group.swap_remove(0).values;
-                    points.push(PointResult { index, values: values.clone(), p_kill: result.report.p_kill });
-                    results.push(PointSummary { index, values, summary: result.summary });
+                Some((result, at)) => {
+                    points.push(PointResult { index, values: held.get(at)?.values, p_kill: result.report.p_kill });
+                    kept.push(at);
                 }
-                None => results.extend(group),
+                None => kept.extend(group),
             }
         }
-        summary.results = results;
+        held.keep(&kept);
         Ok(SweepResult { summary, points })
     }
 
-    /// One row per (point, measure, outcome): the point, each parameter, then the
-    /// measure's columns as `run` writes them, then trials and seed. Each point's rows
-    /// are rebuilt from its counts into a few long chunks: a frame per point, stacked,
-    /// took 71 s at 2,000 points and 200 MB at 10,000.
-    ///
-    /// The chunks close the Parquet row groups a chunk per point closed: polars gathers
-    /// chunks into a group until it holds 512² rows, so a group ends with the
-    /// first point to reach that, whose rows are then a chunk of their own.
-    pub fn frame(&self) -> Result<DataFrame> {
-        let mut frame = DataFrame::default();
-        let mut chunk = Vec::new();
-        let mut in_group = 0;
-        for p in self.summary.results.iter().filter(|r| r.summary.shard.is_none()) {
+    /// Writes the long frame, one row per (point, measure, outcome): the point, each
+    /// parameter, then the measure's columns as `run` writes them, then trials and seed,
+    /// as `sweep.csv` and `sweep.parquet`. Points are read back from disk one at a time
+    /// and written [`GROUP_ROWS`] rows at a time (a Parquet row group), so memory holds
+    /// one group of the frame, never the whole (a frame of 6,000 points of a company's
+    /// engagement took 250 MB).
+    fn write_long_frame(&self, dir: &Path, metadata: &[(String, String)]) -> Result<()> {
+        let polars = Error::frame("a sweep frame");
+        let (csv_path, parquet_path) = (dir.join(format!("{FRAME}.csv")), dir.join(format!("{FRAME}.parquet")));
+        directory::claim(dir, [format!("{FRAME}.csv").as_str(), &format!("{FRAME}.parquet")])?;
+        // Unbuffered: polars writes whole batches and pages, and a write that fails
+        // says so at once rather than in a buffer's drop.
+        let create = |path: &Path| std::fs::File::create(path).map_err(|e| directory::io(path, e));
+        let schema = self.chunk(Lines::default()).map_err(polars)?.schema().clone();
+        let mut csv = CsvWriter::new(create(&csv_path)?).include_header(true).batched(&schema).map_err(polars)?;
+        let kv = KeyValueMetadata::from_static(metadata.to_vec());
+        let mut parquet = ParquetWriter::new(create(&parquet_path)?)
+            .with_key_value_metadata(Some(kv))
+            .batched(&schema)
+            .map_err(polars)?;
+        let mut write = |lines: Lines| -> Result<()> {
+            let chunk = self.chunk(lines).map_err(polars)?;
+            csv.write_batch(&chunk).map_err(polars)?;
+            parquet.write_batch(&chunk).map_err(polars)
+        };
+        let mut lines = Lines::default();
+        for p in self.summary.results.iter() {
+            let p = p?;
+            if p.summary.shard.is_some() {
+                continue;
+            }
             let result = StudyResult::from_summary(&p.summary)?;
             let (trials, seed) = (result.summary.trials, result.summary.seed);
-            let point: Vec<_> = result
-                .report
-                .all_measures()
-                .flat_map(|(measure, rows, _)| {
-                    rows.iter().map(move |row| Line {
-                        point: p,
-                        trials,
-                        seed,
-                        measure: measure.to_string(),
-                        row: row.clone(),
-                    })
-                })
-                .collect();
-            in_group += point.len();
-            if in_group >= ROW_GROUP {
-                self.append(&mut frame, std::mem::take(&mut chunk))?;
-                self.append(&mut frame, point)?;
-                in_group = 0;
-            } else {
-                chunk.extend(point);
-                // Chunks that close no group only split one; they keep the rows
-                // waiting to be appended few.
-                if chunk.len() >= CHUNK_ROWS {
-                    self.append(&mut frame, std::mem::take(&mut chunk))?;
-                }
+            let at = lines.points.len();
+            for (measure, rows, _) in result.report.all_measures() {
+                lines.lines.extend(rows.iter().map(|_| (at, trials, seed, measure.to_string())));
+                lines.rows.extend(rows.iter().cloned());
+            }
+            lines.points.push((p.index, p.values));
+            if lines.rows.len() >= GROUP_ROWS {
+                combat_odds_core::interrupt::check()?;
+                write(std::mem::take(&mut lines))?;
             }
         }
-        self.append(&mut frame, chunk)?;
-        Ok(frame)
+        if !lines.rows.is_empty() {
+            write(lines)?;
+        }
+        csv.finish().map_err(polars)?;
+        parquet.finish().map_err(polars).map(drop)
     }
 
-    /// Appends `rows` to `frame` as one chunk.
-    fn append(&self, frame: &mut DataFrame, rows: Vec<Line>) -> Result<()> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let polars = Error::frame("a sweep frame");
-        let outcomes: Vec<Row> = rows.iter().map(|l| l.row.clone()).collect();
-        let mut chunk = crate::study::measure_frame(&outcomes).map_err(polars)?;
+    /// `lines` as one chunk of the long frame.
+    fn chunk(&self, lines: Lines) -> PolarsResult<DataFrame> {
+        let mut chunk = crate::study::measure_frame(&lines.rows)?;
+        let point = |l: &(usize, u64, u64, String)| &lines.points[l.0];
         let mut front =
-            vec![Column::new("point".into(), rows.iter().map(|l| l.point.index as u32 + 1).collect::<Vec<_>>())];
+            vec![Column::new("point".into(), lines.lines.iter().map(|l| point(l).0 as u32 + 1).collect::<Vec<_>>())];
         for (k, parameter) in self.summary.parameters.iter().enumerate() {
-            let values: Vec<&Value> = rows.iter().map(|l| &l.point.values[k]).collect();
+            let values: Vec<&Value> = lines.lines.iter().map(|l| &point(l).1[k]).collect();
             front.push(typed(&parameter.key, &parameter.values, &values));
         }
-        front.push(Column::new("measure".into(), rows.iter().map(|l| l.measure.as_str()).collect::<Vec<_>>()));
+        front.push(Column::new("measure".into(), lines.lines.iter().map(|l| l.3.as_str()).collect::<Vec<_>>()));
         for (i, c) in front.into_iter().enumerate() {
-            chunk.insert_column(i, c).map_err(polars)?;
+            chunk.insert_column(i, c)?;
         }
-        chunk
-            .with_column(Column::new("trials".into(), rows.iter().map(|l| l.trials).collect::<Vec<_>>()))
-            .map_err(polars)?;
-        chunk
-            .with_column(Column::new("seed".into(), rows.iter().map(|l| l.seed).collect::<Vec<_>>()))
-            .map_err(polars)?;
-        if frame.width() == 0 {
-            *frame = chunk;
-        } else {
-            frame.vstack_mut(&chunk).map_err(polars)?;
-        }
-        Ok(())
+        chunk.with_column(Column::new("trials".into(), lines.lines.iter().map(|l| l.1).collect::<Vec<_>>()))?;
+        chunk.with_column(Column::new("seed".into(), lines.lines.iter().map(|l| l.2).collect::<Vec<_>>()))?;
+        Ok(chunk)
     }
 
     /// The design: one row per point held, its parameter values.
@@ -780,28 +822,14 @@ impl SweepResult {
         .collect()
     }
 
-    /// The frames (CSV and Parquet) and `sweep.json`, in memory.
-    pub fn files(&self) -> Result<Vec<(String, Vec<u8>)>> {
-        let polars = Error::frame("a sweep frame");
-        let metadata = self.metadata();
-        let mut files = Vec::new();
-        for (name, mut frame) in [(FRAME, self.frame()?), (DESIGN, self.design_frame().map_err(polars)?)] {
-            let (csv, parquet) = directory::frame_bytes(&mut frame, &metadata).map_err(polars)?;
-            files.extend([(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)]);
-        }
-        let summary = serde_json::to_string_pretty(&self.summary).expect("a summary always serializes") + "\n";
-        files.push(("sweep.json".to_string(), summary.into_bytes()));
-        Ok(files)
-    }
-
     /// Writes the sweep's directory whole or not at all (see [`crate::export::directory`]):
-    /// the bytes of [`SweepResult::files`], each frame let go before the next is made
-    /// and `sweep.json` written as it serializes (83 MB for 6,000 points of a company's
-    /// engagement).
+    /// the long frame and `sweep.json` as their points are read back from disk (83 MB
+    /// of JSON for 6,000 points of a company's engagement), then the design and the
+    /// chart. Returns the names of the files written.
     pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
         directory::write_whole(dir, force, |tmp| {
             let metadata = self.metadata();
-            directory::write_frame(tmp, FRAME, &mut self.frame()?, &metadata)?;
+            self.write_long_frame(tmp, &metadata)?;
             let mut design = self.design_frame().map_err(Error::frame("a sweep frame"))?;
             directory::write_frame(tmp, DESIGN, &mut design, &metadata)?;
             directory::claim(tmp, ["sweep.json"])?;
@@ -871,6 +899,17 @@ mod tests {
 
     fn table(text: &str) -> Table {
         text.parse().expect("a TOML table")
+    }
+
+    /// A shipped single resolution at three ranges, 1,000 trials each.
+    pub(super) fn three_ranges() -> SweepResult {
+        let base = include_str!("../../../../experiments/mc_hmg_good_cover.toml");
+        let text = "kind = \"sweep\"\nscenario = \"base.toml\"\n[[vary]]\nkey = \"range\"\nvalues = [4, 12, 20]\n";
+        let doc = Document::new("three.toml", "three.toml", text.to_string());
+        let sweep = Sweep::read(&doc, |name| Ok(Document::new(name, name, base.to_string())), 7).unwrap();
+        let monte_carlo = MonteCarlo { trials: 1000, seed: 7, threads: None, mode: Mode::Compiled };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        run(&sweep, None, monte_carlo, (None, 1), &|_, _| {}, &Run::new(&stop, None)).unwrap()
     }
 
     #[test]

@@ -130,3 +130,27 @@ impl Drop for StopOnDrop {
         self.0.store(true, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_files_live_on_disk_and_the_oldest_run_s_folder_goes_past_the_most_kept() {
+        let state = State::new(Config::default());
+        let write = |dir: &Path| {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join("summary.json"), b"{}\n").unwrap();
+            Ok(vec!["summary.json".to_string(), "charts/".to_string()])
+        };
+        let (first, files) = state.keep(write).unwrap();
+        assert_eq!(files.listed, [("summary.json".to_string(), 3)], "files only, with their sizes");
+        assert!(files.dir.join("summary.json").is_file());
+        for _ in 0..KEPT {
+            state.keep(write).unwrap();
+        }
+        assert!(state.kept(first).is_none(), "the oldest goes past {KEPT} runs");
+        assert!(!files.dir.exists(), "and its folder with it");
+        assert!(state.kept(first + KEPT as u64).is_some());
+    }
+}

@@ -127,8 +127,12 @@ fn common_random_numbers_give_a_narrower_interval_on_a_difference() {
 #[test]
 fn rulesets_without_an_equivalent_say_so_and_the_others_still_answer() {
     let c = run(AT_GUNS, 2_000, None);
-    // Chain of Command has no ground scale (its band distances are not in any source).
-    assert_contains(&why_not(&c, "chain-of-command", "pak40", Some(100.0)), &["no ground scale", "equivalents.toml"]);
+    // Chain of Command has no ground scale (its band distances are not in any source):
+    // it is left out once, with why, rather than n/a in every cell.
+    let [(ruleset, why)] = c.left_out.as_slice() else { panic!("{:?}", c.left_out) };
+    assert_eq!(ruleset, "chain-of-command");
+    assert_contains(why, &["no ground scale", "equivalents.toml"]);
+    assert!(c.cells.iter().all(|cell| cell.ruleset != "chain-of-command"), "no cell of a ruleset left out");
     // Company Commander's PaK 40 reaches 18 hexes; 2,000 m is 20.
     assert_contains(&why_not(&c, "company-commander", "pak40", Some(2000.0)), &["20 hexes", "beyond", "18 hexes"]);
     // ... while its 17-pounder, which reaches 20, answers there.
@@ -212,8 +216,9 @@ fn compare_writes_frames_and_a_chart_whole() {
     assert_contains(&stdout, &[&format!("wrote {}: {}", out.display(), want[1..].join(", "))]);
     let csv = std::fs::read_to_string(out.join("compare.csv")).unwrap();
     assert!(csv.starts_with("ruleset,weapon,target,situation,quality,range_m,table_range,p_kill_turn"), "{csv}");
-    // 3 ranges x 2 weapons x 4 rulesets, and the header.
-    assert_eq!(csv.lines().count(), 25);
+    // 3 ranges x 2 weapons x 3 rulesets (Chain of Command, with no ground scale, is
+    // left out), and the header.
+    assert_eq!(csv.lines().count(), 19);
     // The directory is kept unless --force.
     let line =
         error_line(&cli::run(&["compare", file.to_str().unwrap(), "--trials", "10", "--out", out.to_str().unwrap()]));
@@ -242,17 +247,22 @@ fn bad_comparisons_get_one_line_errors() {
 }
 
 #[test]
-fn compare_says_only_what_it_wrote_when_no_ruleset_answers() {
+fn a_comparison_no_ruleset_asked_for_can_answer_is_refused_before_any_trial_saying_why() {
     let dir = tempfile::tempdir().unwrap();
-    // Chain of Command has no ground scale, so no cell is answered: no differences
-    // frame and no chart, and the report must not claim them.
+    // Chain of Command has no ground scale, so it answers no cell at a range: once it
+    // wrote a frame of empty rows and said so in every one.
     let text = "kind = \"compare\"\nname = \"CoC only\"\nrulesets = [\"chain-of-command\"]\n\
                 weapons = [\"pak40\", \"17pdr\"]\ntarget = \"medium_tank\"\nranges_m = [100]\n";
     let file = write(dir.path(), "coc.toml", text);
     let out = dir.path().join("out");
-    let stdout =
-        cli::stdout_of(&["compare", file.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()]);
-    assert_contains(&stdout, &[&format!("wrote {}: compare.csv, compare.parquet\n", out.display())]);
-    assert!(!stdout.contains("chart") && !stdout.contains("differences"), "{stdout}");
-    assert!(!out.join("differences.csv").exists());
+    let ran = cli::run(&["compare", file.to_str().unwrap(), "--trials", "1000", "--out", out.to_str().unwrap()]);
+    assert_eq!(ran.status.code(), Some(2));
+    assert_contains(
+        &error_line(&ran),
+        &[
+            "comparison `CoC only`: no ruleset asked for can answer it",
+            "chain-of-command: its rules give no ground scale",
+        ],
+    );
+    assert!(!out.exists(), "nothing written");
 }

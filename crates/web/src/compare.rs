@@ -23,15 +23,17 @@ use crate::stream::{Progress, as_found, streamed};
 /// Trials per run when the request names none: a whole grid answers in a second or two.
 const COMPARE_TRIALS: u64 = 20_000;
 
-/// `GET /api/words`: every ruleset's comparison words and ground scale.
+/// `GET /api/words`: the comparison words and ground scale of every ruleset that has
+/// them (one without an `equivalents.toml` answers no comparison).
 pub(crate) async fn words(Shared(state): Shared<Arc<State>>) -> Result<Json<Vec<Words>>, Refused> {
     let rules_dir = state.config.rules_dir.clone();
     let words = blocking(move || {
         combat_odds_rules::registry::names()
-            .map(|name| {
-                let loaded = combat_odds_rules::load(name, rules_dir.as_deref())?;
-                Ok(Equivalents::of(loaded.as_ref())?.words())
+            .filter_map(|name| {
+                let loaded = combat_odds_rules::load(name, rules_dir.as_deref());
+                loaded.map_err(ReportError::from).and_then(|l| Equivalents::of(l.as_ref())).transpose()
             })
+            .map(|equivalents| Ok(equivalents?.words()))
             .collect::<Result<Vec<_>, ReportError>>()
     })
     .await?;

@@ -84,7 +84,9 @@ pub(crate) async fn form(
         // Set up only, never run: one trial is the least a plan may name.
         let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
         let (scale, error) = match Scenario::new(&doc, rules_dir.as_deref(), plan) {
-            Ok(scenario) => (Equivalents::of(scenario.ruleset.as_ref()).ok().and_then(|e| e.words().scale), None),
+            Ok(scenario) => {
+                (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
+            }
             Err(e) => (None, Some(e.to_string())),
         };
         let mut leaves = Vec::new();

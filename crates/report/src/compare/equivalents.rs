@@ -117,10 +117,21 @@ pub struct Built {
 }
 
 impl Equivalents {
-    /// Reads the ruleset's `equivalents.toml` (embedded, or its `--rules` override).
-    pub fn of(ruleset: &dyn Ruleset) -> Result<Self> {
-        let file = ruleset.files().iter().find(|f| f.name == FILE).expect("every ruleset embeds equivalents.toml");
-        Self::read(ruleset.name(), file)
+    /// Reads the ruleset's `equivalents.toml` (embedded, or its `--rules` override);
+    /// `None` for a ruleset that has none, whose rules no comparison's word reaches.
+    pub fn of(ruleset: &dyn Ruleset) -> Result<Option<Self>> {
+        ruleset.files().iter().find(|f| f.name == FILE).map(|file| Self::read(ruleset.name(), file)).transpose()
+    }
+
+    /// Why this ruleset answers no cell of a comparison asked at `ranges_m` (none for
+    /// fire without a range): past any word or weapon it may lack, a comparison at
+    /// ranges needs its ground scale.
+    pub fn cannot_answer(&self, ranges_m: &[f64]) -> Option<String> {
+        (!ranges_m.is_empty() && self.scale.is_none()).then(|| {
+            format!(
+                "its rules give no ground scale, so no range in metres has a distance on its tables (a [scale] in its {FILE} would give one)"
+            )
+        })
     }
 
     fn read(ruleset: &str, file: &TableFile) -> Result<Self> {

@@ -220,8 +220,12 @@ pub struct Compared {
     /// Trials and seed (the request that asked for them has them).
     #[serde(skip)]
     pub monte_carlo: MonteCarlo,
-    /// Each ruleset's name and the hash of the tables it loaded, in comparison order.
+    /// Each answering ruleset's name and the hash of the tables it loaded, in
+    /// comparison order.
     pub rules_hashes: Vec<(String, String)>,
+    /// Each ruleset asked for that can answer no cell, and why: said once, not in
+    /// every cell.
+    pub left_out: Vec<(String, String)>,
 }
 
 impl Comparison {
@@ -262,7 +266,7 @@ impl Comparison {
     pub fn sample(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Option<Scenario>> {
         let range = self.ranges_m.first().copied();
         for ruleset in &self.rulesets {
-            let equivalents = Equivalents::of(rules::load(ruleset, rules_dir)?.as_ref())?;
+            let Some(equivalents) = Equivalents::of(rules::load(ruleset, rules_dir)?.as_ref())? else { continue };
             for weapon in &self.weapons {
                 if let Ok((plan, _)) = self.plan((ruleset, &equivalents), weapon, range, rules_dir, monte_carlo) {
                     return Ok(Some(plan));
@@ -303,10 +307,35 @@ pub fn compare(
     let mut cells = Vec::new();
     let mut differences = Vec::new();
     let mut rules_hashes = Vec::new();
+    // Every ruleset that can answer, with its words; the others are said once, and
+    // refused before any trial when none is left.
+    let mut answering = Vec::new();
+    let mut left_out = Vec::new();
     for ruleset in &comparison.rulesets {
         let loaded = rules::load(ruleset, rules_dir)?;
+        match Equivalents::of(loaded.as_ref())? {
+            None => left_out.push((
+                ruleset.clone(),
+                format!("it has no {}: no word of a comparison has a meaning in its rules", equivalents::FILE),
+            )),
+            Some(e) => match e.cannot_answer(&comparison.ranges_m) {
+                Some(why) => left_out.push((ruleset.clone(), why)),
+                None => answering.push((ruleset, loaded, e)),
+            },
+        }
+    }
+    if answering.is_empty() {
+        let why: Vec<String> = left_out.iter().map(|(r, why)| format!("{r}: {why}")).collect();
+        return Err(crate::error::Error::Results(format!(
+            "comparison `{}`: no ruleset asked for can answer it ({}); ask for another ruleset",
+            comparison.name,
+            why.join("; ")
+        )));
+    }
+    done += comparison.runs() / comparison.rulesets.len() as u64 * left_out.len() as u64;
+    step(done)?;
+    for (ruleset, loaded, equivalents) in answering {
         rules_hashes.push((ruleset.clone(), combat_odds_core::tables::rules_hash(loaded.files())));
-        let equivalents = Equivalents::of(loaded.as_ref())?;
         for &range in &ranges {
             let plans: Plans = comparison
                 .weapons
@@ -338,7 +367,7 @@ pub fn compare(
             }
         }
     }
-    Ok(Compared { comparison, cells, differences, monte_carlo, rules_hashes })
+    Ok(Compared { comparison, cells, differences, monte_carlo, rules_hashes, left_out })
 }
 
 /// A compiled scenario's kill probability, exact where the ruleset's engine reaches.

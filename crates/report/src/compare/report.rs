@@ -236,6 +236,9 @@ impl Compared {
             })
             .map_err(polars)?;
         s += &format!("{shown}\n");
+        for (ruleset, why) in &self.left_out {
+            s += &format!("{ruleset} is left out: {why}\n");
+        }
         let mut said: Vec<String> = Vec::new();
         for cell in &self.cells {
             if let Answer::None(why) = &cell.answer {

@@ -84,16 +84,18 @@ fn the_page_is_served_whole_from_the_binary_with_no_inline_script_or_style() {
         assert!(kind.starts_with("text/html") && html.starts_with("<!doctype html>"), "{}", &html[..40]);
         // The policy allows scripts and styles from this server only: the page's own are
         // files, and it sets no style attribute (the script sets styles through CSSOM).
-        assert!(html.contains(r#"<script src="/page.js"></script>"#) && html.contains(r#"href="/page.css""#));
+        assert!(html.contains(r#"<script src="/page/page.js"></script>"#) && html.contains(r#"href="/page/page.css""#));
         for inline in ["<script>", "<style", " style=", " onclick=", " onchange="] {
             assert!(!html.contains(inline), "no inline script or style: `{inline}`");
         }
-        let (kind, script) = text_of(&app, "/page.js").await;
+        let (kind, script) = text_of(&app, "/page/page.js").await;
         assert!(kind.starts_with("text/javascript"), "{kind}");
         assert!(script.contains("/api/fire") && script.contains("/api/tables/"), "the page calls the endpoints");
         assert!(!script.contains("style:") && !script.contains("\"style\""), "no style attribute is set");
-        let (kind, style) = text_of(&app, "/page.css").await;
+        let (kind, style) = text_of(&app, "/page/page.css").await;
         assert!(kind.starts_with("text/css") && style.contains("body {"), "{kind}");
+        let response = app.clone().oneshot(get("/page/secret.rs")).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "only the page's files are served");
         for text in [&html, &script, &style] {
             for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import ", "url(http"] {
                 assert!(!text.contains(elsewhere), "nothing is fetched from elsewhere: `{elsewhere}`");
@@ -621,7 +623,7 @@ fn every_answer_forbids_framing_other_sources_and_sniffing() {
     let app = router(Config::default());
     let answers = [
         get("/"),
-        get("/page.js"),
+        get("/page/page.js"),
         get("/api/rulesets"),
         get("/no/such/page"),
         fire(json!({ "scenario": DUEL, "trials": 1000 })),

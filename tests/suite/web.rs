@@ -84,23 +84,33 @@ fn the_page_is_served_whole_from_the_binary_with_no_inline_script_or_style() {
         assert!(kind.starts_with("text/html") && html.starts_with("<!doctype html>"), "{}", &html[..40]);
         // The policy allows scripts and styles from this server only: the page's own are
         // files, and it sets no style attribute (the script sets styles through CSSOM).
-        assert!(html.contains(r#"<script src="/page/page.js"></script>"#) && html.contains(r#"href="/page/page.css""#));
+        assert!(html.contains(r#"<script type="module" src="/page/main.js"></script>"#));
+        assert!(html.contains(r#"href="/page/page.css""#));
         for inline in ["<script>", "<style", " style=", " onclick=", " onchange="] {
             assert!(!html.contains(inline), "no inline script or style: `{inline}`");
         }
-        let (kind, script) = text_of(&app, "/page/page.js").await;
-        assert!(kind.starts_with("text/javascript"), "{kind}");
-        assert!(script.contains("/api/fire") && script.contains("/api/tables/"), "the page calls the endpoints");
-        assert!(!script.contains("style:") && !script.contains("\"style\""), "no style attribute is set");
+        // The modules, each served with a script's type (a browser runs no module
+        // served otherwise), import only one another.
+        let mut scripts = String::new();
+        for module in ["main.js", "fire.js", "run.js", "compare.js", "balance.js", "tables.js", "url.js", "format.js"] {
+            let (kind, script) = text_of(&app, &format!("/page/{module}")).await;
+            assert!(kind.starts_with("text/javascript"), "{module}: {kind}");
+            for import in script.lines().filter(|l| l.starts_with("import ")) {
+                assert!(import.contains(r#" from "./"#), "{module} imports only the page's own modules: {import}");
+            }
+            scripts.push_str(&script);
+        }
+        assert!(scripts.contains("/api/fire") && scripts.contains("/api/tables/"), "the page calls the endpoints");
+        assert!(!scripts.contains("style:") && !scripts.contains("\"style\""), "no style attribute is set");
         let (kind, style) = text_of(&app, "/page/page.css").await;
         assert!(kind.starts_with("text/css") && style.contains("body {"), "{kind}");
-        let response = app.clone().oneshot(get("/page/secret.rs")).await.unwrap();
-        assert_eq!(response.status(), StatusCode::NOT_FOUND, "only the page's files are served");
-        for text in [&html, &script, &style] {
-            for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import ", "url(http"] {
+        for text in [&html, &scripts, &style] {
+            for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import(", "url(http"] {
                 assert!(!text.contains(elsewhere), "nothing is fetched from elsewhere: `{elsewhere}`");
             }
         }
+        let response = app.clone().oneshot(get("/page/secret.rs")).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "only the page's files are served");
     });
 }
 
@@ -623,7 +633,7 @@ fn every_answer_forbids_framing_other_sources_and_sniffing() {
     let app = router(Config::default());
     let answers = [
         get("/"),
-        get("/page/page.js"),
+        get("/page/main.js"),
         get("/api/rulesets"),
         get("/no/such/page"),
         fire(json!({ "scenario": DUEL, "trials": 1000 })),

@@ -305,7 +305,8 @@ async fn a_page_elsewhere_that_frames_the_page_gets_nothing() {
 
 /// The page's own `encode` of `text`, as its links carry a file.
 async fn encoded(client: &Client, text: &str) -> String {
-    let value = client.execute("return encode(arguments[0]);", vec![text.into()]).await.unwrap();
+    let script = "const [text, done] = arguments; import('/page/url.js').then((m) => done(m.encode(text)));";
+    let value = client.execute_async(script, vec![text.into()]).await.unwrap();
     value.as_str().expect("a string").to_string()
 }
 

@@ -1,0 +1,70 @@
+// The page's entry: the shared lists fetched once, each tab set up, a link's settings
+// restored, and the first answer asked for.
+import { $, el } from "./dom.js";
+import { fromHash } from "./url.js";
+import { PAGES, shared, saveState } from "./state.js";
+import * as fire from "./fire.js";
+import * as run from "./run.js";
+import * as compare from "./compare.js";
+import * as balance from "./balance.js";
+import * as tables from "./tables.js";
+
+// Long work's progress bar and its line of text.
+for (const row of document.querySelectorAll("[data-progress]")) {
+  const p = row.dataset.progress;
+  row.append(el("progress", { id: `${p}-progress`, max: "1", value: "0" }),
+    el("span", { id: `${p}-status`, class: "muted", "aria-live": "polite" }));
+}
+
+// The Monte Carlo settings of a page, ahead of its buttons: trials (with the place a
+// message about them goes), seed and sampling.
+for (const row of document.querySelectorAll("[data-prefix]")) {
+  const p = row.dataset.prefix;
+  row.prepend(
+    el("label", {}, "Monte Carlo trials ", el("input", { id: `${p}-trials`, type: "number", min: "1", value: row.dataset.trials }),
+      el("span", { id: `${p}-trials-error`, class: "error", role: "alert" })),
+    el("label", {}, "Seed ", el("input", { id: `${p}-seed`, type: "number", min: "0", value: "2026" })),
+    el("label", {}, "Sampling ", el("select", { id: `${p}-mode` }, el("option", {}, "compiled"), el("option", {}, "literal"))));
+}
+
+const engagementsFirstOf = (scenarios) =>
+  scenarios.filter((s) => s.kind === "engagement").concat(scenarios.filter((s) => s.kind !== "engagement"));
+
+function showPage(page) {
+  shared.current = page;
+  for (const p of PAGES) { $(`tab-${p}`).setAttribute("aria-selected", p === page); $(p).hidden = p !== page; }
+  saveState();
+  if (page === "tables") tables.showTables();
+}
+
+async function start() {
+  // A link's state (anything after `#`) fills the forms; the work it describes waits
+  // for a click, but for the exact answer.
+  const linked = location.hash.length > 1;
+  const [shipped, rulesets, words, notes] = await Promise.all([
+    fetch("/api/scenarios").then((r) => r.json()), fetch("/api/rulesets").then((r) => r.json()),
+    fetch("/api/words").then((r) => r.json()), fetch("/api/interpretations").then((r) => r.text())]);
+  shared.words = words;
+  const scenarios = shipped.filter((s) => s.kind !== "compare" && s.kind !== "sweep");
+  const engagementsFirst = engagementsFirstOf(scenarios);
+  balance.init(engagementsFirst, shipped.filter((s) => s.kind === "sweep"));
+  fire.init(scenarios);
+  run.init(engagementsFirst);
+  tables.init(rulesets, notes);
+  compare.init(shipped.filter((s) => s.kind === "compare"));
+  for (const p of PAGES) $(`tab-${p}`).addEventListener("click", () => showPage(p));
+
+  const p = fromHash(location.hash);
+  const page = PAGES.includes(p.get("page")) ? p.get("page") : "fire";
+  for (const prefix of ["fire", "run"]) if (page === prefix)
+    for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`${prefix}-${k}`).value = p.get(k);
+  fire.restore(p, page === "fire" ? "scenario" : "none");
+  run.restore(p, page === "run" ? "scenario" : "none");
+  if (page === "tables") tables.restore(p);
+  balance.restore(p, page === "balance");
+  showPage(page);
+  if (page === "compare") compare.restore(p);
+  if (linked) fire.computeExact(); else fire.compute();
+}
+
+start();

@@ -476,6 +476,27 @@ fn the_form_offers_what_the_rules_checked_each_value_against() {
 }
 
 #[test]
+fn the_form_names_each_offered_entry_as_its_table_does_and_marks_invented_ones() {
+    let rt = runtime();
+    let (_, form) = rt.block_on(call(Config::default(), form_of(DUEL)));
+    // Command Decision's catalogue is illustrative: its names say so, and so does the form.
+    let gun = &form["labels"]["weapon"]["de_75mm_kwk42"];
+    assert_eq!(gun["label"], "75mm KwK 42 L/70 tank gun, AP (illustrative)");
+    assert_eq!(gun["illustrative"], true);
+    assert_eq!(form["labels"]["vehicle"]["m4_sherman"]["illustrative"], true);
+    // Only the lists a choice offers: no modifier's row stands in for a quality.
+    let lists: Vec<&String> = form["labels"].as_object().unwrap().keys().collect();
+    assert_eq!(lists, ["vehicle", "weapon"]);
+    // The scenario's and each unit's name are offered, as names.
+    let name = |key: &str| form["values"].as_array().unwrap().iter().find(|v| v["key"] == key).cloned();
+    assert_eq!(name("target.name").expect("the target's name")["kind"], "name");
+    assert_eq!(
+        name("name").expect("the scenario's name")["text"],
+        "\"Panther vs Sherman, 16 in. (800 yd), general fire\""
+    );
+}
+
+#[test]
 fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
     let rt = runtime();
     let keys = |form: &Value| -> Vec<String> {

@@ -4,20 +4,22 @@ import { $, el, download } from "./dom.js";
 import { streamPost, progressOf, longWork, CANCELLED } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
-import { fixed, best } from "./format.js";
+import { best, percent, rulesetName, titleOf } from "./format.js";
 import { steps } from "./charts.js";
 
 let weaponOrder = [], comparing = null, comparisons = [];
+// The rulesets that can answer at ranges in metres: those with a ground scale.
+const offered = () => shared.words.filter((w) => w.scale);
 
 export function init(shipped) {
   fillForm();
   comparisons = shipped;
   shared.savers.compare = () => ({ trials: $("compare-trials").value, seed: $("compare-seed").value, comparison: encode(comparisonText()) });
   $("compare-shipped").append(el("option", { value: "" }, "(choose)"));
-  for (const s of comparisons) $("compare-shipped").append(el("option", { value: s.name }, s.name));
+  for (const s of comparisons) $("compare-shipped").append(el("option", { value: s.name, title: s.name }, titleOf(s.text) || s.name));
   $("compare-shipped").addEventListener("change", () => {
     const s = comparisons.find((x) => x.name === $("compare-shipped").value);
-    if (s) runCompare(s.text);
+    if (s) openShipped(s);
   });
   $("compare-start").addEventListener("click", () => runCompare(comparisonText()));
   $("compare-download").addEventListener("click", () => download("comparison.toml", comparisonText(), "application/toml"));
@@ -35,8 +37,22 @@ export function restore(p) {
   $("compare-status").textContent = "press Compare to run it";
 }
 
+// Runs shipped comparison `s` (the first one when none is given) in the rulesets
+// that can answer it, its form filled from it.
+export function openShipped(s) {
+  s = s || comparisons.find((x) => x.name === "compare_at_gun_vs_medium_tank.toml") || comparisons[0];
+  $("compare-shipped").value = s.name;
+  const c = readComparison(s.text);
+  if (!c) return runCompare(s.text);
+  setComparison(c);
+  runCompare(comparisonText());
+}
+
+// Whether the tab shows a comparison, or one under way.
+export const opened = () => $("compare-result").children.length > 0 || $("compare-start").disabled;
+
 function fillForm() {
-  const words = shared.words;
+  const words = offered();
   const union = (kind) => {
     const seen = new Map();
     for (const w of words) for (const [word, label] of w[kind]) {
@@ -51,7 +67,11 @@ function fillForm() {
       el("input", { type: "checkbox", value: word, "data-weapon": word }), word));
   for (const w of words)
     $("compare-rulesets").append(el("label", { class: "inline" },
-      el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }), w.ruleset));
+      el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }), rulesetName(w.ruleset)));
+  const without = shared.words.filter((w) => !w.scale).map((w) => rulesetName(w.ruleset));
+  if (without.length) $("compare-unavailable").textContent = `Not offered: ${without.join(", ")}. `
+    + `${without.length > 1 ? "These rulesets give" : "Its rules give"} no ground scale, so no range in metres can be turned into `
+    + "a distance on its tables.";
   for (const [id, kind, optional] of [["compare-target", "target", false], ["compare-quality", "quality", true], ["compare-situation", "situation", true]]) {
     if (optional) $(id).append(el("option", { value: "" }, "(none)"));
     for (const [word, labels] of union(kind)) $(id).append(el("option", { value: word, title: labels.join("\n") }, word));
@@ -75,7 +95,7 @@ function comparisonText() {
 // A comparison file as the page writes it (and the shipped ones are written): one
 // `key = value` a line, each value a JSON literal. Null for any other.
 function readComparison(text) {
-  const c = { name: "", weapons: [], rulesets: shared.words.map((w) => w.ruleset), target: "", ranges_m: [] };
+  const c = { name: "", weapons: [], rulesets: offered().map((w) => w.ruleset), target: "", ranges_m: [] };
   for (const line of text.split("\n")) {
     if (/^\s*(#.*)?$/.test(line)) continue;
     const pair = line.match(/^(\w+) = (.*)$/);
@@ -128,38 +148,72 @@ function showComparison(c) {
     series.push({ ruleset, weapon, colour: COLOURS[ri % COLOURS.length], dash: wi ? "6 3" : "", cells });
   }));
   const into = $("compare-result");
-  into.replaceChildren(el("h2", {}, `${c.comparison.name}: ${c.comparison.target}`));
+  into.replaceChildren(el("h2", {}, `${c.comparison.name}: against ${c.comparison.target.replace(/_/g, " ")}`));
   if (ranges.length) {
-    const lines = series.map((s) => ({ label: `${s.ruleset}, ${s.weapon}`, colour: s.colour, dash: s.dash,
+    const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${s.weapon}`, colour: s.colour, dash: s.dash,
       points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })) }));
     into.append(steps(ranges, lines,
-      "range (m); p_kill over one turn's fire, exact where known; steps: each answer holds to the next range asked", "compare-chart"));
+      "range (m); kill chance over one turn's fire, exact where known; steps: each answer holds to the next range asked", "compare-chart",
+      `Kill chance against range, ${c.comparison.weapons.join(" and ")} against ${c.comparison.target}`));
+    invented(c.comparison.rulesets, into);
   }
   const table = el("table", { id: "compare-table" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon"),
-    ...(ranges.length ? ranges.map((m) => el("th", {}, `${m} m`)) : [el("th", {}, "p_kill")])));
+    ...(ranges.length ? ranges.map((m) => el("th", {}, `${m} m`)) : [el("th", {}, "kill chance")])));
   for (const s of series) {
-    const row = el("tr", {}, el("td", {}, s.ruleset), el("td", {}, s.weapon));
+    const row = el("tr", {}, el("td", {}, rulesetName(s.ruleset)), el("td", {}, s.weapon));
     for (const cell of s.cells) {
       const o = cell.answer.odds;
       row.append(o
-        ? el("td", { title: `${o.equivalent}${o.table_range ? ", " + o.table_range : ""}; Monte Carlo ${fixed(o.turn.estimate)} [${fixed(o.turn.ci_low)}, ${fixed(o.turn.ci_high)}]` },
-            (o.turn.exact === null ? "~" : "") + best(o.turn).toFixed(4))
-        : el("td", { title: cell.answer.none }, "n/a"));
+        ? el("td", { title: `${o.equivalent}${o.table_range ? ", " + o.table_range : ""}; Monte Carlo ${percent(o.turn.estimate)} (95%: ${percent(o.turn.ci_low)} to ${percent(o.turn.ci_high)})` },
+            (o.turn.exact === null ? "~" : "") + percent(best(o.turn)))
+        : el("td", { title: cell.answer.none, class: "none" }, outOfRange(cell.answer.none) ? "out of range" : "no answer"));
     }
     table.append(row);
   }
-  into.append(el("h3", {}, "Kill probability over one turn's fire (~ marks Monte Carlo where no exact answer; hover for how)"), table);
+  into.append(el("h3", {}, "Kill chance over one turn's fire (~ marks Monte Carlo where no exact answer; hover for how)"), el("div", { class: "scroll" }, table));
   if (c.differences.length) {
     const diff = el("table", { id: "compare-differences" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon minus"),
-      el("th", {}, "range"), el("th", {}, "exact"), el("th", {}, "paired estimate [95%]"), el("th", {}, "independent runs' interval")));
+      el("th", {}, "range"), el("th", {}, "exact"), el("th", {}, "paired estimate (95%)"), el("th", {}, "independent runs' interval")));
+    const points = (d) => `${d >= 0 ? "+" : ""}${(100 * d).toFixed(2)}`;
     for (const d of c.differences)
-      diff.append(el("tr", {}, el("td", {}, d.ruleset), el("td", {}, `${d.weapon} - ${d.against}`),
-        el("td", {}, d.range_m === null ? "" : `${d.range_m} m`), el("td", {}, d.exact === null ? "n/a" : d.exact.toFixed(4)),
-        el("td", {}, `${d.common.estimate.toFixed(4)} [${d.common.low.toFixed(4)}, ${d.common.high.toFixed(4)}]`),
-        el("td", {}, `[${d.independent.low.toFixed(4)}, ${d.independent.high.toFixed(4)}]`)));
-    into.append(el("h3", {}, "Paired differences on common random numbers"), diff);
+      diff.append(el("tr", {}, el("td", {}, rulesetName(d.ruleset)), el("td", {}, `${d.weapon} - ${d.against}`),
+        el("td", {}, d.range_m === null ? "" : `${d.range_m} m`), el("td", {}, d.exact === null ? "no exact answer" : points(d.exact)),
+        el("td", {}, `${points(d.common.estimate)} (${points(d.common.low)} to ${points(d.common.high)})`),
+        el("td", {}, `${points(d.independent.low)} to ${points(d.independent.high)}`)));
+    into.append(el("h3", {}, "Paired differences on common random numbers, in percentage points"), el("div", { class: "scroll" }, diff));
   }
-  const notes = el("ul", { class: "notes" });
-  for (const cell of c.cells) if (cell.answer.none) notes.append(el("li", {}, `${cell.ruleset}, ${cell.weapon}${cell.range_m === null ? "" : ` at ${cell.range_m} m`}: ${cell.answer.none}`));
+  // Why a ruleset could not answer, once per reason (the ranges it holds for listed).
+  const reasons = new Map();
+  for (const cell of c.cells) if (cell.answer.none) {
+    const why = cell.answer.none.replace(/\d+(\.\d+)?/g, "#");
+    const key = `${cell.ruleset}|${cell.weapon}|${outOfRange(cell.answer.none) ? "range" : why}`;
+    if (!reasons.has(key)) reasons.set(key, { cell, ranges: [] });
+    if (cell.range_m !== null) reasons.get(key).ranges.push(cell.range_m);
+  }
+  const notes = el("ul", { class: "notes", id: "compare-notes" });
+  for (const { cell, ranges: at } of reasons.values())
+    notes.append(el("li", {}, `${rulesetName(cell.ruleset)}, ${cell.weapon}${at.length ? ` at ${at.join(", ")} m` : ""}: `
+      + (outOfRange(cell.answer.none) ? `out of range (${cell.answer.none})` : cell.answer.none)));
   if (notes.children.length) into.append(el("h3", {}, "Where a ruleset could not answer"), notes);
 }
+
+// The rulesets whose tables are illustrative (invented) data, by name: their listing
+// (GET /api/tables) says so of each such file.
+const illustrative = new Map();
+async function invented(rulesets, into) {
+  const marked = [];
+  for (const r of rulesets) {
+    if (!illustrative.has(r)) {
+      const listing = await fetch(`/api/tables/${encodeURIComponent(r)}`).then((x) => x.json()).catch(() => ({ tables: [] }));
+      illustrative.set(r, (listing.tables || []).some((t) => /illustrative/i.test(`${t.file} ${t.seed} ${t.table} ${t.rules || ""}`)));
+    }
+    if (illustrative.get(r)) marked.push(rulesetName(r));
+  }
+  if (!marked.length || !into.querySelector("#compare-chart")) return;
+  into.querySelector("#compare-chart").after(el("p", { class: "chart-footer", id: "compare-invented" },
+    `Invented data: ${marked.join(", ")} ${marked.length > 1 ? "take" : "takes"} these weapons and vehicles from an illustrative `
+    + "catalogue, made up to show how the rules work, not the published rules' values."));
+}
+
+// A ruleset's reason for no answer that is the weapon's reach.
+const outOfRange = (none) => /beyond|maximum (direct )?range|out of range/i.test(none || "");

@@ -23,7 +23,3 @@ export function download(name, text, type) {
 export function settings(prefix) {
   return { trials: Number($(`${prefix}-trials`).value), seed: Number($(`${prefix}-seed`).value), mode: $(`${prefix}-mode`).value };
 }
-
-export function clearErrors(prefix) {
-  for (const id of [`${prefix}-scenario-error`, `${prefix}-trials-error`]) if ($(id)) $(id).textContent = "";
-}

@@ -25,3 +25,66 @@ export function view(values, how) {
       if ((how === ">=" && j >= i) || (how === "<=" && j <= i)) out[i] += values[j];
   return out;
 }
+
+// A probability as players read it: a percentage to two decimals, "under 0.01%" for a
+// chance too small to show and never "0.00%" for one that is not nothing.
+export function percent(p) {
+  if (p === null || p === undefined) return "";
+  if (p > 0 && p < 0.00005) return "under 0.01%";
+  if (p < 1 && p > 0.99995) return "over 99.99%";
+  return `${(100 * p).toFixed(2)}%`;
+}
+
+// An exact fraction short enough for a table cell: a long one (an engagement's can
+// run to hundreds of digits) as its leading digits and its size; the downloads keep
+// it whole.
+export function shortFraction(fraction, most = 24) {
+  if (!fraction || fraction.length <= most) return fraction || "";
+  const [n, d] = fraction.split("/");
+  return `${n.slice(0, 5)}…/${d.slice(0, 5)}… (${n.length}/${d.length} digits)`;
+}
+
+// A snake_case word of the files (`no_effect`, `forced_back`) as a game's words.
+export const words = (id) => String(id).replace(/_/g, " ");
+
+// A ruleset's name as its cover prints it: `command-decision` is Command Decision.
+export const rulesetName = (id) => String(id).split("-")
+  .map((w, i) => (i && ["of", "the", "and"].includes(w) ? w : w[0].toUpperCase() + w.slice(1))).join(" ");
+
+// The title a scenario file gives itself (its top-level `name`), or none.
+export function titleOf(text) {
+  for (const line of text.split("\n")) {
+    if (/^\s*\[/.test(line)) return null;
+    const m = line.match(/^\s*name\s*=\s*(".*"|'.*')\s*(#.*)?$/);
+    if (m) {
+      try { return JSON.parse(m[1].replace(/^'|'$/g, '"')); } catch (e) { return null; }
+    }
+  }
+  return null;
+}
+
+// The ruleset a scenario file names, or none.
+export const rulesetOf = (text) => (text.match(/^\s*ruleset\s*=\s*"([^"]*)"/m) || [])[1] || null;
+
+// Shipped scenarios grouped by ruleset, each with its title: [{ ruleset, items:
+// [{ name, title, kind }] }], the rulesets in the order first met.
+export function grouped(shipped) {
+  const groups = new Map();
+  for (const s of shipped) {
+    const ruleset = rulesetOf(s.text) || "other";
+    if (!groups.has(ruleset)) groups.set(ruleset, []);
+    groups.get(ruleset).push({ name: s.name, title: titleOf(s.text) || s.name, kind: s.kind });
+  }
+  return [...groups.entries()].map(([ruleset, items]) => ({ ruleset, items }));
+}
+
+// About how long `left` more units take at the pace `done` took `seconds`: none
+// until there is a pace to go by.
+export function remaining(done, planned, seconds) {
+  if (!(done > 0) || !(planned > done) || !(seconds > 0.5)) return null;
+  const left = ((planned - done) * seconds) / done;
+  if (left < 1) return "under a second left";
+  if (left < 90) return `about ${Math.round(left)} s left`;
+  if (left < 5400) return `about ${Math.round(left / 60)} min left`;
+  return `about ${(left / 3600).toFixed(1)} h left`;
+}

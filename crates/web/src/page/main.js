@@ -21,9 +21,10 @@ for (const row of document.querySelectorAll("[data-progress]")) {
 for (const row of document.querySelectorAll("[data-prefix]")) {
   const p = row.dataset.prefix;
   row.prepend(
-    el("label", {}, "Monte Carlo trials ", el("input", { id: `${p}-trials`, type: "number", min: "1", value: row.dataset.trials }),
+    el("label", {}, "Monte Carlo trials ", el("input", { id: `${p}-trials`, type: "text", inputmode: "numeric", value: row.dataset.trials, class: "narrow" }),
       el("span", { id: `${p}-trials-error`, class: "error", role: "alert" })),
-    el("label", {}, "Seed ", el("input", { id: `${p}-seed`, type: "number", min: "0", value: "2026" })),
+    el("label", {}, "Seed ", el("input", { id: `${p}-seed`, type: "text", inputmode: "numeric", value: "2026", class: "narrow" }),
+      el("span", { id: `${p}-seed-error`, class: "error", role: "alert" })),
     el("label", {}, "Sampling ", el("select", { id: `${p}-mode` }, el("option", {}, "compiled"), el("option", {}, "literal"))));
 }
 
@@ -32,7 +33,11 @@ const engagementsFirstOf = (scenarios) =>
 
 function showPage(page) {
   shared.current = page;
-  for (const p of PAGES) { $(`tab-${p}`).setAttribute("aria-selected", p === page); $(p).hidden = p !== page; }
+  for (const p of PAGES) {
+    $(`tab-${p}`).setAttribute("aria-selected", p === page);
+    $(`tab-${p}`).tabIndex = p === page ? 0 : -1;
+    $(p).hidden = p !== page;
+  }
   saveState();
   if (page === "tables") tables.showTables();
 }
@@ -52,7 +57,19 @@ async function start() {
   run.init(engagementsFirst);
   tables.init(rulesets, notes);
   compare.init(shipped.filter((s) => s.kind === "compare"));
-  for (const p of PAGES) $(`tab-${p}`).addEventListener("click", () => showPage(p));
+  for (const p of PAGES) $(`tab-${p}`).addEventListener("click", () => {
+    showPage(p);
+    // The Compare tab opens on a shipped comparison rather than blank.
+    if (p === "compare" && !compare.opened()) compare.openShipped();
+  });
+  // Arrow keys move between tabs, as in any tab list.
+  $("tabs").addEventListener("keydown", (e) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+    if (!step) return;
+    const next = PAGES[(PAGES.indexOf(shared.current) + step + PAGES.length) % PAGES.length];
+    $(`tab-${next}`).click();
+    $(`tab-${next}`).focus();
+  });
 
   const p = fromHash(location.hash);
   const page = PAGES.includes(p.get("page")) ? p.get("page") : "fire";

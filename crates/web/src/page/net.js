@@ -1,17 +1,13 @@
 // Requests to the server: quick answers as JSON, long work as server-sent events with
 // its progress bar, its Cancel button and its line of text.
 import { $ } from "./dom.js";
+import { remaining } from "./format.js";
 
 export async function post(path, body, signal) {
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
   const json = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
   return { ok: response.ok, body: json };
-}
-
-// A message about the trials goes beside that field; any other is about the file.
-export function placeError(prefix, message) {
-  $(/^trials\b/.test(message) ? `${prefix}-trials-error` : `${prefix}-scenario-error`).textContent = message;
 }
 
 // POSTs `body` to an endpoint that answers with server-sent events; `progress` hears
@@ -46,12 +42,17 @@ export async function streamPost(path, body, signal, progress) {
   }
 }
 
-// A progress bar and its line of text, for work counted in `unit`.
+// A progress bar and its line of text, for work counted in `unit`, with the time
+// left at the pace so far once there is one.
 export function progressOf(prefix, unit) {
+  const started = performance.now();
   return (done, planned) => {
     $(`${prefix}-progress`).max = Math.max(1, planned);
     $(`${prefix}-progress`).value = done;
-    $(`${prefix}-status`).textContent = planned ? `${done.toLocaleString()} of ${planned.toLocaleString()} ${unit}` : "setting up...";
+    const left = remaining(done, planned, (performance.now() - started) / 1000);
+    $(`${prefix}-status`).textContent = planned
+      ? `${done.toLocaleString()} of ${planned.toLocaleString()} ${unit}${left ? `, ${left}` : ""}`
+      : "setting up...";
   };
 }
 

@@ -1,7 +1,8 @@
 // Engagement: a study run on the server, its progress streamed as server-sent
 // events; Cancel closes the stream, which stops the run.
-import { $, el, settings, clearErrors } from "./dom.js";
-import { placeError, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { $, el, settings } from "./dom.js";
+import { streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { settingsHold } from "./fire.js";
 import { saveState, shared } from "./state.js";
 import { editor } from "./editor.js";
 import { encode } from "./url.js";
@@ -10,7 +11,7 @@ import { showReport } from "./report.js";
 let runEditor, running = null;
 
 export function init(engagementsFirst) {
-  runEditor = editor("run", engagementsFirst, "cd_engagement_tank_duel.toml", saveState);
+  runEditor = editor("run", engagementsFirst, "cd_engagement_tank_duel.toml", () => { runEditor.stale(); saveState(); });
   shared.savers.run = () => ({ trials: $("run-trials").value, seed: $("run-seed").value, mode: $("run-mode").value,
     scenario: encode(runEditor.text()) });
   $("run-start").addEventListener("click", startRun);
@@ -21,7 +22,8 @@ export const restore = (p, key) => runEditor.restore(p, key);
 async function startRun() {
   if (running) running.abort();
   saveState();
-  clearErrors("run");
+  if (!settingsHold("run", runEditor)) return;
+  runEditor.fresh();
   $("run-result").replaceChildren();
   const work = longWork("run", "run-start");
   running = work;
@@ -29,7 +31,7 @@ async function startRun() {
     const answer = await streamPost("/api/run", { scenario: runEditor.text(), ...settings("run") }, work.signal,
       progressOf("run", "trials"));
     if (answer.error) {
-      if (answer.placed) placeError("run", answer.error); else $("run-scenario-error").textContent = answer.error;
+      runEditor.place(answer.error);
       return work.finish("");
     }
     showRun(answer.result);
@@ -44,6 +46,6 @@ function showRun(data) {
   for (const [name, bytes] of data.files)
     files.append(el("a", { href: `/api/results/${data.id}/${encodeURIComponent(name)}`, download: name, title: `${bytes} bytes` }, name));
   const into = $("run-result");
-  showReport(data.report, into, "run-p-kill");
-  into.insertBefore(files, into.children[2]);
+  showReport(data.report, into, "run-p-kill", runEditor.invented());
+  $("run-p-kill").after(files);
 }

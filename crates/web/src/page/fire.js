@@ -54,6 +54,8 @@ export async function compute() {
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
+    // When each answer was on screen, for tests/page/bench.mjs.
+    performance.mark("fire-answer");
     $("fire-status").textContent = "done";
     extras(answer.body, fireRequest.signal);
   } catch (e) {

@@ -46,14 +46,24 @@ async function start() {
   // A link's state (anything after `#`) fills the forms; the work it describes waits
   // for a click, but for the exact answer.
   const linked = location.hash.length > 1;
-  const [shipped, rulesets, words, notes] = await Promise.all([
-    fetch("/api/scenarios").then((r) => r.json()), fetch("/api/rulesets").then((r) => r.json()),
-    fetch("/api/words").then((r) => r.json()), fetch("/api/interpretations").then((r) => r.text())]);
-  shared.words = words;
+  const p = fromHash(location.hash);
+  const page = PAGES.includes(p.get("page")) ? p.get("page") : "fire";
+  shared.current = page;
+  // Every list is asked for at once; the first answer needs the scenarios alone, so
+  // it is asked for as soon as they come, and the other tabs are set up after it.
+  const later = Promise.all([fetch("/api/rulesets").then((r) => r.json()), fetch("/api/words").then((r) => r.json()),
+    fetch("/api/interpretations").then((r) => r.text())]);
+  const shipped = await fetch("/api/scenarios").then((r) => r.json());
   const scenarios = shipped.filter((s) => s.kind !== "compare" && s.kind !== "sweep");
+  fire.init(scenarios);
+  if (page === "fire") for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`fire-${k}`).value = p.get(k);
+  fire.restore(p, page === "fire" ? "scenario" : "none");
+  const first = linked ? fire.computeExact() : fire.compute();
+
+  const [rulesets, words, notes] = await later;
+  shared.words = words;
   const engagementsFirst = engagementsFirstOf(scenarios);
   balance.init(engagementsFirst, shipped.filter((s) => s.kind === "sweep"));
-  fire.init(scenarios);
   run.init(engagementsFirst);
   tables.init(rulesets, notes);
   compare.init(shipped.filter((s) => s.kind === "compare"));
@@ -71,17 +81,14 @@ async function start() {
     $(`tab-${next}`).focus();
   });
 
-  const p = fromHash(location.hash);
-  const page = PAGES.includes(p.get("page")) ? p.get("page") : "fire";
-  for (const prefix of ["fire", "run"]) if (page === prefix)
-    for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`${prefix}-${k}`).value = p.get(k);
-  fire.restore(p, page === "fire" ? "scenario" : "none");
-  run.restore(p, page === "run" ? "scenario" : "none");
+  if (page === "run") for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`run-${k}`).value = p.get(k);
   if (page === "tables") tables.restore(p);
-  balance.restore(p, page === "balance");
   showPage(page);
   if (page === "compare") compare.restore(p);
-  if (linked) fire.computeExact(); else fire.compute();
+  // The other tabs' forms wait for the first answer.
+  await first;
+  run.restore(p, page === "run" ? "scenario" : "none");
+  balance.restore(p, page === "balance");
 }
 
 start();

@@ -79,3 +79,24 @@ test("a heading follows the form's names and range", () => {
   assert.equal(headingOf(["range"], (k) => values[k], "in."), null);
   assert.equal(plainLabel("M4 Sherman (illustrative)"), "M4 Sherman");
 });
+
+import { units, unitWords, duplicate, addToList } from "../../crates/web/src/page/model.js";
+
+const TWO = 'ruleset = "command-decision"\n\n[[firer]]\nname = "HMG"\n\n[[firer]]\nname = "Rifles"\n\n[target]\nname = "Stand"\nmodifiers = ["light_cover"]\n';
+
+test("a file's units are its firers, target and sides' units, in players' words", () => {
+  assert.deepEqual(units(TWO).map(unitWords), ["Firer 1", "Firer 2", "Target"]);
+  const fight = '[[side]]\nname = "A"\n[[side.unit]]\nname = "x"\n[[side]]\nname = "B"\n[[side.unit]]\nname = "y"\n[[side.unit]]\nname = "z"\n';
+  assert.deepEqual(units(fight).map(unitWords), ["Side 1, unit 1", "Side 2, unit 1", "Side 2, unit 2"]);
+});
+
+test("another unit like one is written just after it, named as the copy", () => {
+  const out = duplicate(TWO, units(TWO)[0]);
+  assert.equal(out, 'ruleset = "command-decision"\n\n[[firer]]\nname = "HMG"\n\n[[firer]]\nname = "HMG (2)"\n\n[[firer]]\nname = "Rifles"\n\n[target]\nname = "Stand"\nmodifiers = ["light_cover"]\n');
+});
+
+test("a modifier joins the unit's list, or starts one under its header", () => {
+  const [first, , target] = units(TWO);
+  assert.ok(addToList(TWO, target, "modifiers", "in_cover").endsWith('modifiers = ["light_cover", "in_cover"]\n'));
+  assert.ok(addToList(TWO, first, "modifiers", "op_fire").includes('[[firer]]\nmodifiers = ["op_fire"]\nname = "HMG"\n'));
+});

@@ -124,8 +124,7 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
 
 /// The text of every element `selector` finds, joined by newlines.
 async fn texts(client: &Client, selector: &str) -> String {
-    let script =
-        "return [...document.querySelectorAll(arguments[0])].map((e) => (e.matches('input, select, textarea') ? e.value : e.textContent)).join('\\n');";
+    let script = "return [...document.querySelectorAll(arguments[0])].map((e) => (e.matches('input, select, textarea') ? e.value : e.textContent)).join('\\n');";
     let value = client.execute(script, vec![selector.into()]).await.unwrap();
     value.as_str().unwrap_or_default().to_string()
 }
@@ -207,7 +206,7 @@ async fn a_bad_value_keeps_the_form_and_the_users_text_and_marks_the_answer_stal
 async fn the_heading_and_unit_names_follow_the_form() {
     let (_server, _driver, client, address) = session().await;
     client.goto(&address).await.unwrap();
-    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    text_when(&client, "p-kill", |t| t.contains("exact")).await;
     // The form offers the names; turn the duel into a 75mm M3 firing at a Panther at 8 in.
     assert_eq!(texts(&client, "[data-key=\"target.name\"]").await, "Sherman platoon");
     set_field(&client, "target.vehicle", "panther_g").await;
@@ -226,6 +225,30 @@ async fn the_heading_and_unit_names_follow_the_form() {
     set_field(&client, "target.vehicle", "pz_iv_h").await;
     let result = text_when(&client, "fire-result", |t| t.contains("armour") && !t.contains("armour 9")).await;
     assert!(result.starts_with("75mm M3 tank gun, AP vs Kampfgruppe Peiper's Panther, 8 in."), "{result}");
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_form_adds_a_second_firer_and_a_modifier_without_the_toml() {
+    let (_server, _driver, client, address) = session().await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact")).await;
+    // A second Panther platoon like the first: two fire, so the kill is likelier.
+    text_when(&client, "fire-unit", |t| t.contains("Firer 1")).await;
+    client.execute("document.getElementById('fire-unit').value = '0';", vec![]).await.unwrap();
+    click(&client, "fire-copy").await;
+    let result = text_when(&client, "fire-result", |t| t.contains("Panther platoon (2)")).await;
+    assert!(!result.contains("exact 66.36%"), "{result}");
+    // The Sherman hull down: a modifier the rules name, added to the target.
+    let script = "const u = document.getElementById('fire-unit'); \
+                  u.value = [...u.options].find((o) => o.text === 'Target').value; \
+                  document.getElementById('fire-modifier').value = 'afv_hull_down_or_bua';";
+    client.execute(script, vec![]).await.unwrap();
+    let before = text_when(&client, "p-kill", |t| t.contains("Monte Carlo")).await;
+    click(&client, "fire-add-modifier").await;
+    text_when(&client, "p-kill", |t| t != before && t.contains("Monte Carlo")).await;
+    let file = client.execute("return document.getElementById('fire-scenario').value;", vec![]).await.unwrap();
+    assert!(file.as_str().unwrap().contains("[target]\nmodifiers = [\"afv_hull_down_or_bua\"]\n"), "{file}");
     client.close().await.unwrap();
 }
 

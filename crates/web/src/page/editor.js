@@ -6,9 +6,9 @@
 import { $, el, download } from "./dom.js";
 import { post } from "./net.js";
 import { decode } from "./url.js";
-import { grouped, rulesetName, words } from "./format.js";
+import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
-  applyEdits, stringAt, rawAt, withSetting, fieldLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
+  applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, fieldLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
 } from "./model.js";
 
 // The file's values as their places in the text: strings come quoted.
@@ -23,14 +23,51 @@ export function editor(prefix, shipped, firstName, changed) {
   }
   const file = el("input", { id: `${prefix}-file`, type: "file", accept: ".toml" });
   const form = el("div", { id: `${prefix}-form`, class: "form" });
+  // What the form cannot ask by changing a value: another unit like one there, and a
+  // modifier the rules name.
+  const unitPick = el("select", { id: `${prefix}-unit`, "aria-label": "Which unit" });
+  const copy = el("button", { id: `${prefix}-copy`, type: "button" }, "Add another like it");
+  const modifierPick = el("select", { id: `${prefix}-modifier`, "aria-label": "Which modifier" });
+  const addModifier = el("button", { id: `${prefix}-add-modifier`, type: "button" }, "Add this modifier to it");
+  const tools = el("div", { class: "row tools", id: `${prefix}-tools` },
+    el("label", {}, "Unit ", unitPick), copy, el("label", {}, "Modifier ", modifierPick), addModifier);
   const text = el("textarea", { id: `${prefix}-scenario`, spellcheck: "false", "aria-label": "The scenario file" });
   const error = el("div", { id: `${prefix}-scenario-error`, class: "error", role: "alert" });
   const save = el("button", { id: `${prefix}-download` }, "Download scenario");
   $(`${prefix}-editor`).append(
     el("div", { class: "row" }, el("label", {}, "Open a shipped scenario ", pick),
       el("label", {}, "or a scenario file ", file), save),
-    form, error,
+    form, tools, error,
     el("details", {}, el("summary", {}, "The scenario file (the TOML that combat-odds fire and run read)"), text));
+  const rewrite = (next) => { text.value = next; refreshForm(false); changed(); };
+  copy.addEventListener("click", () => {
+    const u = units(text.value)[Number(unitPick.value)];
+    if (u) rewrite(duplicate(text.value, u));
+  });
+  addModifier.addEventListener("click", () => {
+    const u = units(text.value)[Number(unitPick.value)];
+    if (u && modifierPick.value) rewrite(addToList(text.value, u, "modifiers", modifierPick.value));
+  });
+  // The modifiers a scenario may name, per ruleset (GET /api/modifiers).
+  const named = new Map();
+  const showTools = async () => {
+    const list = units(text.value);
+    unitPick.replaceChildren(...list.map((u, i) => el("option", { value: i }, unitWords(u))));
+    tools.hidden = !list.length;
+    const ruleset = rulesetOf(text.value);
+    if (!ruleset) return;
+    if (!named.has(ruleset)) {
+      named.set(ruleset, fetch(`/api/modifiers/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { modifiers: [] }))
+        .then((b) => b.modifiers.filter((m) => m.applied === "named")).catch(() => []));
+    }
+    const modifiers = await named.get(ruleset);
+    const groups = new Map();
+    for (const m of modifiers) {
+      if (!groups.has(m.chart)) groups.set(m.chart, el("optgroup", { label: m.chart.replace(/_/g, " ") }));
+      groups.get(m.chart).append(el("option", { value: m.name, title: m.name }, `${m.label} (${m.value})`));
+    }
+    modifierPick.replaceChildren(...groups.values());
+  };
 
   // The form's fields ({ key, start, end, kind or what, ... }) and what the ruleset's
   // tables call their entries; the user's own names, kept when equipment changes.
@@ -167,6 +204,7 @@ export function editor(prefix, shipped, firstName, changed) {
       form.append(labelled(`settings.${u.key}`, `${words} (setting)`, select));
     }
     if (f.error) place(f.error);
+    showTools();
   };
 
   // Marks the answer on screen as one for other inputs.

@@ -158,3 +158,50 @@ export function headingOf(keys, value, unit) {
   const range = rangeKey ? `, ${value(rangeKey)}${unit ? " " + unit : ""}` : "";
   return `${firing.join(" and ")} vs ${facing.join(" and ")}${range}`;
 }
+
+// The file's units: each `[[firer]]`, `[target]`, `[[side.unit]]` (any table whose
+// header names a firer, target or unit) with its header and where its lines run, in
+// text order; `nth` counts them from 1 (a side's units within their side, `side`).
+export function units(text) {
+  const out = [];
+  const headers = [...text.matchAll(/^[ \t]*(\[\[?)([\w.]+)\]\]?[ \t]*(#.*)?$/gm)];
+  const seen = {};
+  let side = 0;
+  headers.forEach((h, i) => {
+    const name = h[2];
+    if (name === "side") { side += 1; seen[name + ".unit"] = 0; }
+    if (!/(^|\.)(firer|target|unit)$/.test(name)) return;
+    seen[name] = (seen[name] || 0) + 1;
+    const end = i + 1 < headers.length ? headers[i + 1].index : text.length;
+    out.push({ name, nth: seen[name], side: name.startsWith("side.") ? side : null, array: h[1] === "[[", start: h.index, end });
+  });
+  return out;
+}
+
+// The words a player uses for a unit of `units`.
+export function unitWords(u) {
+  if (u.side !== null) return `Side ${u.side}, unit ${u.nth}`;
+  const word = { firer: "Firer", target: "Target" }[u.name] || u.name.replace(/_/g, " ");
+  return u.array ? `${word} ${u.nth}` : word;
+}
+
+// `text` with unit `u` (of `units`) copied just after itself, so a copy of a side's
+// unit stays on that side; its name, if any, marked as the copy.
+export function duplicate(text, u) {
+  const body = text.slice(u.start, u.end).replace(/\s*$/, "");
+  const copy = body.replace(/^(\s*name\s*=\s*")([^"]*)"/m, (_, head, name) => `${head}${name} (2)"`);
+  const rest = text.slice(u.end).replace(/^\s*/, "");
+  return `${text.slice(0, u.start)}${body}\n\n${copy}\n${rest ? `\n${rest}` : ""}`;
+}
+
+// `text` with `value` added to unit `u`'s list `key` (e.g. modifiers), which is
+// written under its header if the unit has none.
+export function addToList(text, u, key, value) {
+  const block = text.slice(u.start, u.end);
+  const line = new RegExp(`^([ \\t]*${key}[ \\t]*=[ \\t]*\\[)([^\\]]*)\\]`, "m");
+  const m = block.match(line);
+  const edited = m
+    ? block.replace(line, (_, head, items) => `${head}${items.trim() ? `${items.replace(/\s*$/, "")}, ` : ""}${JSON.stringify(value)}]`)
+    : block.replace(/^([^\n]*\n?)/, (header) => `${header.endsWith("\n") ? header : header + "\n"}${key} = [${JSON.stringify(value)}]\n`);
+  return text.slice(0, u.start) + edited + text.slice(u.end);
+}

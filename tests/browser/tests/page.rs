@@ -239,6 +239,7 @@ async fn the_form_adds_a_second_firer_and_a_modifier_without_the_toml() {
     click(&client, "fire-copy").await;
     let result = text_when(&client, "fire-result", |t| t.contains("Panther platoon (2)")).await;
     assert!(!result.contains("exact 66.36%"), "{result}");
+    assert!(result.starts_with("Panther platoon and Panther platoon (2) vs Sherman platoon, 16 in."), "{result}");
     // The Sherman hull down: a modifier the rules name, added to the target.
     let script = "const u = document.getElementById('fire-unit'); \
                   u.value = [...u.options].find((o) => o.text === 'Target').value; \

@@ -39,7 +39,24 @@ export function editor(prefix, shipped, firstName, changed) {
       el("label", {}, "or a scenario file ", file), save),
     form, tools, error,
     el("details", {}, el("summary", {}, "The scenario file (the TOML that combat-odds fire and run read)"), text));
-  const rewrite = (next) => { text.value = next; refreshForm(false); changed(); };
+  // A unit added or changed outside the form: the heading follows once the form knows
+  // the file's new fields.
+  const rewrite = async (next) => {
+    text.value = next;
+    await refreshForm(false);
+    const title = fields.find((f) => f.key === "name");
+    if (title && !typed.has("name")) {
+      const heading = headingOf(fields.map((f) => f.key), value, scale ? scale[0] : "");
+      if (heading) {
+        const moved = applyEdits(text.value, fields, [{ start: title.start, end: title.end, literal: JSON.stringify(heading) }]);
+        text.value = moved.text;
+        fields = moved.fields;
+        const input = form.querySelector('[data-key="name"]');
+        if (input) input.value = heading;
+      }
+    }
+    changed();
+  };
   copy.addEventListener("click", () => {
     const u = units(text.value)[Number(unitPick.value)];
     if (u) rewrite(duplicate(text.value, u));

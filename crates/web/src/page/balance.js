@@ -5,6 +5,7 @@ import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { pct, percent, shade, best, show, titleOf, rulesetName, rulesetOf } from "./format.js";
 import { line } from "./charts.js";
+import { refusal } from "./model.js";
 
 let sweeping = null, balancing = null, balanceScenarios = [], sweeps = [], kinds = {};
 const KEYS = ["scenario", "vary", "values", "from", "to", "step", "target", "trials", "seed"];
@@ -45,6 +46,13 @@ export function restore(p, linked) {
   balanceKeys();
 }
 
+// A refusal of long work on page `prefix`, in the page's words, beside the setting
+// it is about (a trials field) or above the result.
+function say(prefix, message) {
+  const r = refusal(message);
+  $(r.setting && $(`${prefix}-${r.setting}-error`) ? `${prefix}-${r.setting}-error` : `${prefix}-error`).textContent = r.words;
+}
+
 async function runSweep() {
   if (sweeping) sweeping.abort();
   saveState();
@@ -56,7 +64,7 @@ async function runSweep() {
     const answer = await streamPost("/api/sweep", { sweep: $("sweep-text").value, trials: Number($("sweep-trials").value),
       seed: Number($("sweep-seed").value) }, work.signal, progressOf("sweep", "trials"));
     if (answer.error) {
-      $(/^trials\b/.test(answer.error) ? "sweep-trials-error" : "sweep-error").textContent = answer.error;
+      say("sweep", answer.error);
       return work.finish("");
     }
     showSweep(answer.result);
@@ -133,7 +141,7 @@ async function findBalance() {
   try {
     const answer = await streamPost("/api/balance", body, work.signal, progressOf("balance", "values"));
     if (answer.error) {
-      $(/^trials\b/.test(answer.error) ? "balance-trials-error" : "balance-error").textContent = answer.error;
+      say("balance", answer.error);
       return work.finish("");
     }
     const b = answer.result;

@@ -92,7 +92,10 @@ export function editor(prefix, shipped, firstName, changed) {
   const typed = new Set();
   const errors = new Map();
 
-  const refreshForm = async (keep) => {
+  // The form's request under way, for an answer that names what the form holds.
+  let pending = Promise.resolve();
+  const refreshForm = (keep) => (pending = askForm(keep));
+  const askForm = async (keep) => {
     if (formRequest) formRequest.abort();
     formRequest = new AbortController();
     let answer;
@@ -267,6 +270,8 @@ export function editor(prefix, shipped, firstName, changed) {
     },
     place,
     stale,
+    // Settles when the form has the file's current fields.
+    ready: () => pending,
     // A fresh answer: no message stands, nothing is stale.
     fresh: () => {
       error.textContent = "";

@@ -2,7 +2,7 @@
 // command line's other answers about the same file; which cells matter.
 import { $, el, settings } from "./dom.js";
 import { post, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
-import { checkSetting } from "./model.js";
+import { checkSetting, refusal } from "./model.js";
 import { percent } from "./format.js";
 import { saveState, shared } from "./state.js";
 import { editor } from "./editor.js";
@@ -14,7 +14,7 @@ let fireEditor, fireRequest = null, searching = null;
 export function init(scenarios) {
   fireEditor = editor("fire", scenarios, "cd_tank_duel.toml", compute);
   shared.savers.fire = () => ({ trials: $("fire-trials").value, seed: $("fire-seed").value, mode: $("fire-mode").value,
-    scenario: encode(fireEditor.text()) });
+    top: $("sensitivity-top").value, scenario: encode(fireEditor.text()) });
   $("fire-compute").addEventListener("click", compute);
   $("sensitivity-start").addEventListener("click", findSensitivity);
 }
@@ -50,7 +50,9 @@ export async function compute() {
   if (!settingsHold("fire", fireEditor)) { $("fire-status").textContent = ""; return; }
   $("fire-status").textContent = "computing...";
   try {
-    const answer = await post("/api/fire", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal);
+    // The form is asked at the same time; the answer names what it holds.
+    const [answer] = await Promise.all([post("/api/fire", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal),
+      fireEditor.ready()]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
@@ -70,7 +72,8 @@ export async function computeExact() {
   if (!settingsHold("fire", fireEditor)) return;
   $("fire-status").textContent = "computing the exact answer...";
   try {
-    const answer = await post("/api/exact", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal);
+    const [answer] = await Promise.all([post("/api/exact", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal),
+      fireEditor.ready()]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showExact(answer.body, $("fire-result"), fireEditor.invented());
@@ -118,6 +121,7 @@ async function extras(report, signal) {
 // ranked by how far it moves p_kill.
 async function findSensitivity() {
   if (searching) searching.abort();
+  saveState();
   $("sensitivity-error").textContent = "";
   const work = longWork("sensitivity", "sensitivity-start");
   searching = work;
@@ -125,7 +129,7 @@ async function findSensitivity() {
   try {
     const answer = await streamPost("/api/sensitivity", { scenario: fireEditor.text(), ...plan,
       top: Number($("sensitivity-top").value) }, work.signal, progressOf("sensitivity", "changes"));
-    if (answer.error) { $("sensitivity-error").textContent = answer.error; return work.finish(""); }
+    if (answer.error) { $("sensitivity-error").textContent = refusal(answer.error).words; return work.finish(""); }
     const r = answer.result;
     const table = el("table", { id: "sensitivity" }, el("tr", {}, ...["rank", "file", "cell", "now", "changed", "kill chance after", "change", "source"].map((h) => el("th", {}, h))));
     const points = (d) => `${d >= 0 ? "+" : ""}${(100 * d).toFixed(2)} points`;

@@ -57,6 +57,7 @@ async function start() {
   const scenarios = shipped.filter((s) => s.kind !== "compare" && s.kind !== "sweep");
   fire.init(scenarios);
   if (page === "fire") for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`fire-${k}`).value = p.get(k);
+  if (page === "fire" && p.has("top")) $("sensitivity-top").value = p.get("top");
   fire.restore(p, page === "fire" ? "scenario" : "none");
   const first = linked ? fire.computeExact() : fire.compute();
 

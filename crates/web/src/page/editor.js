@@ -270,8 +270,9 @@ export function editor(prefix, shipped, firstName, changed) {
     },
     place,
     stale,
-    // Settles when the form has the file's current fields.
-    ready: () => pending,
+    // Settles when the form has fields (at once after the first: a change moves the
+    // fields with it, so an answer need not wait for the form's next reading).
+    ready: () => (fields.length ? Promise.resolve() : pending),
     // A fresh answer: no message stands, nothing is stale.
     fresh: () => {
       error.textContent = "";

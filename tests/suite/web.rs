@@ -84,21 +84,33 @@ fn the_page_is_served_whole_from_the_binary_with_no_inline_script_or_style() {
         assert!(kind.starts_with("text/html") && html.starts_with("<!doctype html>"), "{}", &html[..40]);
         // The policy allows scripts and styles from this server only: the page's own are
         // files, and it sets no style attribute (the script sets styles through CSSOM).
-        assert!(html.contains(r#"<script src="/page.js"></script>"#) && html.contains(r#"href="/page.css""#));
+        assert!(html.contains(r#"<script type="module" src="/page/main.js"></script>"#));
+        assert!(html.contains(r#"href="/page/page.css""#));
         for inline in ["<script>", "<style", " style=", " onclick=", " onchange="] {
             assert!(!html.contains(inline), "no inline script or style: `{inline}`");
         }
-        let (kind, script) = text_of(&app, "/page.js").await;
-        assert!(kind.starts_with("text/javascript"), "{kind}");
-        assert!(script.contains("/api/fire") && script.contains("/api/tables/"), "the page calls the endpoints");
-        assert!(!script.contains("style:") && !script.contains("\"style\""), "no style attribute is set");
-        let (kind, style) = text_of(&app, "/page.css").await;
+        // The modules, each served with a script's type (a browser runs no module
+        // served otherwise), import only one another.
+        let mut scripts = String::new();
+        for module in ["main.js", "fire.js", "run.js", "compare.js", "balance.js", "tables.js", "url.js", "format.js"] {
+            let (kind, script) = text_of(&app, &format!("/page/{module}")).await;
+            assert!(kind.starts_with("text/javascript"), "{module}: {kind}");
+            for import in script.lines().filter(|l| l.starts_with("import ")) {
+                assert!(import.contains(r#" from "./"#), "{module} imports only the page's own modules: {import}");
+            }
+            scripts.push_str(&script);
+        }
+        assert!(scripts.contains("/api/fire") && scripts.contains("/api/tables/"), "the page calls the endpoints");
+        assert!(!scripts.contains("style:") && !scripts.contains("\"style\""), "no style attribute is set");
+        let (kind, style) = text_of(&app, "/page/page.css").await;
         assert!(kind.starts_with("text/css") && style.contains("body {"), "{kind}");
-        for text in [&html, &script, &style] {
-            for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import ", "url(http"] {
+        for text in [&html, &scripts, &style] {
+            for elsewhere in ["src=\"http", "href=\"http", "fetch(\"http", "import(", "url(http"] {
                 assert!(!text.contains(elsewhere), "nothing is fetched from elsewhere: `{elsewhere}`");
             }
         }
+        let response = app.clone().oneshot(get("/page/secret.rs")).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "only the page's files are served");
     });
 }
 
@@ -466,6 +478,27 @@ fn the_form_offers_what_the_rules_checked_each_value_against() {
 }
 
 #[test]
+fn the_form_names_each_offered_entry_as_its_table_does_and_marks_invented_ones() {
+    let rt = runtime();
+    let (_, form) = rt.block_on(call(Config::default(), form_of(DUEL)));
+    // Command Decision's catalogue is illustrative: its names say so, and so does the form.
+    let gun = &form["labels"]["weapon"]["de_75mm_kwk42"];
+    assert_eq!(gun["label"], "75mm KwK 42 L/70 tank gun, AP (illustrative)");
+    assert_eq!(gun["illustrative"], true);
+    assert_eq!(form["labels"]["vehicle"]["m4_sherman"]["illustrative"], true);
+    // Only the lists a choice offers: no modifier's row stands in for a quality.
+    let lists: Vec<&String> = form["labels"].as_object().unwrap().keys().collect();
+    assert_eq!(lists, ["vehicle", "weapon"]);
+    // The scenario's and each unit's name are offered, as names.
+    let name = |key: &str| form["values"].as_array().unwrap().iter().find(|v| v["key"] == key).cloned();
+    assert_eq!(name("target.name").expect("the target's name")["kind"], "name");
+    assert_eq!(
+        name("name").expect("the scenario's name")["text"],
+        "\"Panther vs Sherman, 16 in. (800 yd), general fire\""
+    );
+}
+
+#[test]
 fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
     let rt = runtime();
     let keys = |form: &Value| -> Vec<String> {
@@ -623,7 +656,7 @@ fn every_answer_forbids_framing_other_sources_and_sniffing() {
     let app = router(Config::default());
     let answers = [
         get("/"),
-        get("/page.js"),
+        get("/page/main.js"),
         get("/api/rulesets"),
         get("/no/such/page"),
         fire(json!({ "scenario": DUEL, "trials": 1000 })),

@@ -1,10 +1,14 @@
 //! The form over a scenario file: `POST /api/form` reads the file as the rules do and
 //! answers with every value the page can offer in place: each value the rules took
 //! from a closed list (a catalogue weapon or vehicle, a quality, a modifier, a
-//! setting's reading), with that list, and each number or switch, with the range in
-//! metres beside it where the ruleset has a ground scale. Nothing here knows a
-//! ruleset: the lists are the ones the ruleset's own checks used.
+//! setting's reading), with that list, each number or switch, with the range in
+//! metres beside it where the ruleset has a ground scale, and each name; and the
+//! names the ruleset's tables give their entries (a catalogue's `label`), each marked
+//! when its file is illustrative data rather than the rules' own. Nothing here knows
+//! a ruleset: the lists are the ones the ruleset's own checks used, the names the
+//! ones its table files hold.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Json;
@@ -42,9 +46,22 @@ pub(crate) struct Form {
     settings: Vec<Unset>,
     /// The ruleset's range unit and metres per unit, where it has a ground scale.
     scale: Option<(String, f64)>,
+    /// What the ruleset's table files call the entries the choices offer, by the
+    /// choices' list (`weapon`, `vehicle`: a list of the files of that name) and id.
+    labels: BTreeMap<String, BTreeMap<String, Label>>,
     /// Why the file cannot be run as it stands, if it cannot: the offers up to that
     /// point still stand.
     error: Option<String>,
+}
+
+/// An entry's name in its table file.
+#[derive(Debug, Serialize)]
+struct Label {
+    /// The file's `label` for it, e.g. "75mm KwK 42 L/70 tank gun, AP (illustrative)".
+    label: String,
+    /// Its file says its values are illustrative: invented for examples, not the
+    /// rules' own (the Command Decision catalogue's weapons and vehicles).
+    illustrative: bool,
 }
 
 /// A value from a closed list.
@@ -62,7 +79,7 @@ struct Choice {
 struct Value {
     /// Where it is in the file, e.g. `target.stands`.
     key: String,
-    /// `integer`, `float` or `boolean`.
+    /// `integer`, `float`, `boolean`, or `name` (a unit's or the scenario's name).
     kind: &'static str,
     /// Its text.
     text: String,
@@ -94,7 +111,7 @@ pub(crate) async fn form(
             walk(&doc.text, table.get_ref(), "", &mut leaves);
         }
         let key_at = |start: usize| leaves.iter().find(|l| l.start == start).map(|l| l.key.clone());
-        let choices = doc
+        let choices: Vec<Choice> = doc
             .offers()
             .into_iter()
             .filter_map(|offer| Some(Choice { key: key_at(offer.start)?, offer }))
@@ -102,11 +119,58 @@ pub(crate) async fn form(
             // leave the file wrong.
             .filter(|choice| choice.key != "kind")
             .collect();
-        let values = leaves.into_iter().filter(|l| l.kind != "string").collect();
-        Ok(Form { choices, values, settings: doc.unset(), scale, error })
+        let values = leaves
+            .into_iter()
+            .filter_map(|l| match l.kind {
+                "string" if l.key == "name" || l.key.ends_with(".name") => Some(Value { kind: "name", ..l }),
+                "string" => None,
+                _ => Some(l),
+            })
+            .collect();
+        let labels = DeTable::parse(&doc.text)
+            .ok()
+            .and_then(|t| t.get_ref().get("ruleset").and_then(|r| r.get_ref().as_str().map(str::to_string)))
+            .and_then(|name| combat_odds_rules::load(&name, rules_dir.as_deref()).ok())
+            .map(|ruleset| labels(ruleset.files()))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
+            .collect();
+        Ok(Form { choices, values, settings: doc.unset(), scale, labels, error })
     })
     .await?;
     Ok(Json(form))
+}
+
+/// The `label` of every entry of `files` that has one, by the list it is in and its
+/// id: an entry is a table under a list's table (`[weapon.de_75mm_kwk42]`) or an
+/// element of an array of tables with a `name` (`[[weapon]] name = "rifle"`).
+fn labels(files: &[combat_odds_core::tables::TableFile]) -> BTreeMap<String, BTreeMap<String, Label>> {
+    let mut out: BTreeMap<String, BTreeMap<String, Label>> = BTreeMap::new();
+    for file in files {
+        let Ok(table) = file.text.parse::<toml::Table>() else { continue };
+        let illustrative = file.text.to_lowercase().contains("illustrative");
+        for (list, entries) in &table {
+            let mut add = |id: &str, entry: &toml::Value| {
+                if let Some(label) = entry.get("label").and_then(toml::Value::as_str) {
+                    let label = Label { label: label.to_string(), illustrative };
+                    out.entry(list.clone()).or_default().insert(id.to_string(), label);
+                }
+            };
+            match entries {
+                toml::Value::Table(entries) => entries.iter().for_each(|(id, entry)| add(id, entry)),
+                toml::Value::Array(entries) => {
+                    for entry in entries {
+                        if let Some(id) = entry.get("name").and_then(toml::Value::as_str) {
+                            add(id, entry);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// Every scalar of `table` (parsed from `text`) with its key path, in text order.

@@ -25,9 +25,10 @@
 //!   headers every answer carries, and refusals as JSON.
 //! - `listen`: connections: how many may be open, and how long one may take to send.
 //!
-//! The page itself (`page/index.html`, its script `page.js` and style `page.css`) is
-//! embedded in the binary: no network, no CDN, and no inline script or style, so the
-//! page runs under a policy that allows nothing but this server.
+//! The page itself (`page/index.html`, and the files it loads, served under `/page/`
+//! with no build step) is embedded in the binary: no network, no CDN, and no
+//! inline script or style, so the page runs under a policy that allows nothing but this
+//! server.
 //!
 //! ```
 //! use combat_odds_web::{Config, router};
@@ -58,6 +59,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+use axum::extract::Path;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::Html;
 use axum::routing::{get, post};
@@ -144,8 +146,7 @@ fn app(config: Config, listening: Option<IpAddr>) -> Router {
     let state = state::State::new(config);
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
-        .route("/page.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], SCRIPT) }))
-        .route("/page.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }))
+        .route("/page/{file}", get(page_file))
         .route(
             "/api/interpretations",
             get(|| async { ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], INTERPRETATIONS) }),
@@ -190,11 +191,23 @@ pub async fn serve(
 /// forbid inline ones.
 const PAGE: &str = include_str!("page/index.html");
 
-/// The page's script.
-const SCRIPT: &str = include_str!("page/page.js");
+/// The page's modules, style and icon, by file name (see `build.rs`).
+const PAGE_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/page.rs"));
 
-/// The page's style.
-const STYLE: &str = include_str!("page/page.css");
+/// `GET /page/{file}`: one of the page's files, with the type its name gives.
+async fn page_file(Path(file): Path<String>) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let Some((_, text)) = PAGE_FILES.iter().find(|(name, _)| *name == file) else {
+        return api::Refused::new(StatusCode::NOT_FOUND, format!("/page/{file}: no such file of the page"))
+            .into_response();
+    };
+    let kind = match file.rsplit('.').next() {
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        _ => "image/svg+xml",
+    };
+    ([(header::CONTENT_TYPE, kind)], *text).into_response()
+}
 
 /// Every recorded interpretation and the setting it became, shown beside the tables.
 const INTERPRETATIONS: &str = include_str!("../../../docs/interpretations.md");

@@ -1,0 +1,84 @@
+// The page's charts, drawn as SVG: bars of a distribution, a line over one swept
+// parameter, and steps of kill chance against range.
+import { svgEl } from "./dom.js";
+
+const text = (attrs, content) => {
+  const t = svgEl("text", attrs);
+  t.textContent = content;
+  return t;
+};
+
+// An SVG `w` by `h` that shrinks to the width it is given (a phone's), named for
+// screen readers by `name`.
+function figure(w, h, name, id) {
+  const svg = svgEl("svg", { viewBox: `0 0 ${w} ${h}`, width: w, role: "img", "aria-label": name, class: "chart" });
+  if (id) svg.id = id;
+  const title = svgEl("title");
+  title.textContent = name;
+  svg.append(title);
+  return svg;
+}
+
+// Horizontal probability bars, one per label, with whiskers from `lows` to `highs`.
+export function bars(labels, values, lows, highs, name) {
+  const w = 560, rowH = 22, left = 150, h = rowH * labels.length + 24;
+  const svg = figure(w, h, name || "the chance of each outcome");
+  const x = (p) => left + p * (w - left - 20);
+  labels.forEach((label, i) => {
+    const y = 4 + i * rowH;
+    svg.append(text({ x: 0, y: y + 14, "font-size": 12 }, label),
+      svgEl("rect", { class: "bar", x: x(0), y: y + 3, width: Math.max(0, x(values[i]) - x(0)), height: rowH - 8 }));
+    if (lows) svg.append(svgEl("line", { class: "whisker", x1: x(lows[i]), x2: x(highs[i]), y1: y + rowH / 2, y2: y + rowH / 2 }));
+  });
+  svg.append(text({ x: x(0), y: h - 4, "font-size": 11 }, "chance, 0 to 100%; whiskers: the Monte Carlo 95% interval"));
+  return svg;
+}
+
+// A line of `points` ({ x, p, lo, hi }) with its band from lo to hi, over axis `label`.
+export function line(points, label, id, name) {
+  const w = 640, h = 280, left = 48, bottom = 40, top = 10, right = 20;
+  const xs = points.map((p) => p.x);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const x = (v) => left + (x1 === x0 ? 0.5 : (v - x0) / (x1 - x0)) * (w - left - right);
+  const y = (p) => top + (1 - p) * (h - top - bottom);
+  const svg = figure(w, h, name || label, id);
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(svgEl("line", { x1: left, x2: w - right, y1: y(p), y2: y(p), stroke: "#d5dadf" }));
+    svg.append(text({ x: 4, y: y(p) + 4, "font-size": 11 }, `${p * 100}%`));
+  }
+  const pts = points.slice().sort((a, b) => a.x - b.x);
+  const band = pts.map((p) => `${x(p.x)},${y(p.hi)}`).concat(pts.slice().reverse().map((p) => `${x(p.x)},${y(p.lo)}`));
+  svg.append(svgEl("polygon", { points: band.join(" "), fill: "#3b7ea1", "fill-opacity": 0.2 }));
+  svg.append(svgEl("polyline", { points: pts.map((p) => `${x(p.x)},${y(p.p)}`).join(" "), fill: "none", stroke: "#3b7ea1", "stroke-width": 2 }));
+  for (const p of pts) svg.append(text({ x: x(p.x) - 8, y: h - bottom + 14, "font-size": 10 }, p.x));
+  svg.append(text({ x: left, y: h - 4, "font-size": 11 }, label));
+  return svg;
+}
+
+// Steps of kill chance against range: `series` are { label, colour, dash, points:
+// [{ range, p }] }, each answer holding to the next range asked.
+export function steps(ranges, series, label, id, name) {
+  const w = 720, h = 300, left = 48, bottom = 36, right = 180, top = 10;
+  const maxR = Math.max(...ranges);
+  const x = (m) => left + (m / maxR) * (w - left - right);
+  const y = (p) => top + (1 - p) * (h - top - bottom);
+  const svg = figure(w, h, name || label, id);
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(svgEl("line", { x1: left, x2: w - right, y1: y(p), y2: y(p), stroke: "#d5dadf" }));
+    svg.append(text({ x: 4, y: y(p) + 4, "font-size": 11 }, `${p * 100}%`));
+  }
+  for (const m of ranges) svg.append(text({ x: x(m) - 10, y: h - bottom + 14, "font-size": 10 }, m));
+  svg.append(text({ x: left, y: h - 4, "font-size": 11 }, label));
+  series.forEach((s, i) => {
+    let d = "";
+    s.points.forEach((point, k) => {
+      const next = k + 1 < s.points.length ? s.points[k + 1].range : point.range;
+      d += `${k ? "L" : "M"}${x(point.range)},${y(point.p)} L${x(next)},${y(point.p)} `;
+    });
+    if (d) svg.append(svgEl("path", { class: "step", d, stroke: s.colour, "stroke-dasharray": s.dash }));
+    const ly = top + 14 * i + 6;
+    svg.append(svgEl("line", { x1: w - right + 8, x2: w - right + 30, y1: ly, y2: ly, stroke: s.colour, "stroke-width": 2, "stroke-dasharray": s.dash }));
+    svg.append(text({ x: w - right + 34, y: ly + 4, "font-size": 10 }, s.label));
+  });
+  return svg;
+}

@@ -1,0 +1,207 @@
+// The form's model over a scenario file's text: values read and written in place, by
+// the byte offsets the server gives. Pure: no DOM, so `node --test` checks it.
+
+const utf8 = new TextEncoder();
+const text8 = new TextDecoder();
+
+// `text` with bytes `start..end` (offsets in its UTF-8, as the server counts them)
+// replaced by `literal`.
+export function splice(text, start, end, literal) {
+  const bytes = utf8.encode(text);
+  return text8.decode(bytes.slice(0, start)) + literal + text8.decode(bytes.slice(end));
+}
+
+// The string value at bytes `start..end` of `text`, quoted either way in TOML.
+export function stringAt(text, start, end) {
+  return JSON.parse(text8.decode(utf8.encode(text).slice(start, end)).replace(/^'|'$/g, '"'));
+}
+
+// The text of bytes `start..end` of `text`, as written (a number's digits).
+export const rawAt = (text, start, end) => text8.decode(utf8.encode(text).slice(start, end));
+
+// `text` with `key = value` under its [settings] table, which is added if missing.
+export function withSetting(text, key, value) {
+  const line = `${key} = ${JSON.stringify(value)}\n`;
+  const header = text.match(/^\[settings\][ \t]*(#.*)?\r?\n/m);
+  if (header) {
+    const at = header.index + header[0].length;
+    return text.slice(0, at) + line + text.slice(at);
+  }
+  return text.replace(/\n*$/, "\n") + "\n[settings]\n" + line;
+}
+
+// Containers of a key's path, in players' words.
+const PARTS = { firer: "Firer", target: "Target", passengers: "passengers", side: "Side", unit: "unit",
+  company: "company", engagement: "Engagement", hand: "Hand", settings: "Setting" };
+// Values whose key alone says too little.
+const LEAVES = { min_range: "closest range", closing: "closing each turn", rof: "rate of fire", aspect: "facing",
+  stands: "stands", count: "how many", name: "name" };
+
+// A form field's label from its key in the file: `firer[0].weapon` is "Firer 1:
+// weapon", `side[1].unit[0].count` "Side 2, unit 1: how many", `range` "Range".
+export function fieldLabel(key) {
+  const parts = key.split(".");
+  const leaf = parts.pop().replace(/\[(\d+)\]$/, (_, i) => ` ${Number(i) + 1}`);
+  const leafWords = LEAVES[leaf] || leaf.replace(/_/g, " ");
+  const within = parts.map((p) => {
+    const m = p.match(/^(\w+?)(?:\[(\d+)\])?$/);
+    const word = PARTS[m[1]] || m[1].replace(/_/g, " ");
+    return m[2] === undefined ? word : `${word} ${Number(m[2]) + 1}`;
+  });
+  if (!within.length) return leafWords[0].toUpperCase() + leafWords.slice(1);
+  const head = within.join(", ");
+  return `${head[0].toUpperCase()}${head.slice(1)}: ${leafWords}`;
+}
+
+// A catalogue label without the marker the page says in its own words.
+export const plainLabel = (label) => label.replace(/\s*\(illustrative\)\s*$/i, "");
+
+// Where a message of the rules (`page.toml:7:9: ...`) points in `text`: the byte
+// offset of line 7, column 9, and the message's words without the place; null when
+// the message names no place.
+export function placeOf(message, text) {
+  const m = message.match(/^[^:\s]+:(\d+):(\d+): ([\s\S]*)$/);
+  if (!m) return null;
+  const lines = text.split("\n");
+  const before = lines.slice(0, Number(m[1]) - 1).join("\n") + (Number(m[1]) > 1 ? "\n" : "");
+  const column = [...(lines[Number(m[1]) - 1] || "")].slice(0, Number(m[2]) - 1).join("");
+  return { offset: utf8.encode(before + column).length, words: m[3] };
+}
+
+// The field (of `fields`, each with `start`, `end`) a byte offset falls on, or none.
+export const fieldAt = (fields, offset) => fields.find((f) => f.start <= offset && offset <= f.end) || null;
+
+// A rules message about a field, in the field's own words: "range -3 must be a
+// distance in inches, 0 or more" about `range` is "Range must be a distance in
+// inches, 0 or more".
+export function explain(words, field) {
+  const leaf = field.key.split(".").pop().replace(/\[\d+\]$/, "");
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const said = new RegExp(`^\`?${escape(leaf)}\`?(\\s+\`?${escape(field.text || "")}\`?)?\\s+`);
+  const label = fieldLabel(field.key);
+  return said.test(words) ? `${label} ${words.replace(said, "")}` : `${label}: ${words}`;
+}
+
+// The settings every request carries, in the page's words.
+const SETTINGS = {
+  trials: ["Monte Carlo trials", "a whole number, 1 or more"],
+  seed: ["Seed", "a whole number, 0 or more"],
+  exact_seconds: ["The time the exact answer may take", "a number of seconds, more than 0"],
+  top: ["How many to list", "a whole number, 1 or more"],
+};
+
+// What is wrong with a setting's text as the user typed it, or null when it is a
+// value the server takes.
+export function checkSetting(name, text) {
+  const [label, rule] = SETTINGS[name];
+  const t = String(text).trim();
+  const n = Number(t);
+  const whole = t !== "" && /^\d+$/.test(t) && Number.isSafeInteger(n);
+  if (name === "seed" ? whole : whole && n >= 1) return null;
+  if (t === "") return `${label}: give ${rule}`;
+  return `${label} must be ${rule}, not ${t}`;
+}
+
+// What is wrong with a number field's text (`kind` integer or float), or null.
+export function checkNumber(kind, text, key) {
+  const t = String(text).trim();
+  if (t === "") return `${fieldLabel(key)}: give a number`;
+  if (!Number.isFinite(Number(t))) return `${fieldLabel(key)} must be a number, not ${t}`;
+  if (kind === "integer" && !/^[+-]?\d+$/.test(t)) return `${fieldLabel(key)} must be a whole number, not ${t}`;
+  return null;
+}
+
+// A refusal of the server in the page's words, and the setting it is about (null for
+// the scenario itself): no field names of the request, no status codes.
+export function refusal(message) {
+  const body = message.match(/^Failed to deserialize the JSON body[^:]*: (\w+): /);
+  if (body && SETTINGS[body[1]]) {
+    const [label, rule] = SETTINGS[body[1]];
+    return { setting: body[1], words: `${label} must be ${rule}` };
+  }
+  const leading = message.match(/^(\w+)\b/);
+  if (leading && SETTINGS[leading[1]]) {
+    const [label] = SETTINGS[leading[1]];
+    const words = message.slice(leading[1].length).replace(/`exact_seconds`|exact_seconds/g, "the exact answer's time");
+    return { setting: leading[1], words: `${label}${words}` };
+  }
+  const words = message.replace(/`exact_seconds`|exact_seconds/g, "the exact answer's time")
+    .replace(/the server answered (\d+)/, "the server could not answer (it said $1)");
+  return { setting: null, words };
+}
+
+// `text` with every edit ({ start, end, literal }, byte offsets into `text`) made, and
+// `fields` (each with `start`, `end`) moved to where their values now are.
+export function applyEdits(text, fields, edits) {
+  let out = text;
+  const moved = fields.map((f) => ({ ...f }));
+  for (const e of edits.slice().sort((a, b) => b.start - a.start)) {
+    out = splice(out, e.start, e.end, e.literal);
+    const delta = utf8.encode(e.literal).length - (e.end - e.start);
+    for (const f of moved) {
+      if (f.start === e.start) f.end += delta;
+      else if (f.start >= e.end) { f.start += delta; f.end += delta; }
+    }
+  }
+  return { text: out, fields: moved };
+}
+
+// A heading from the form's own values: who fires (or the first side's units), at
+// whom (or the second side's), and the range, e.g. "Sherman platoon vs Panther G,
+// 8 in."; null when the file has no such names. `value(key)` reads a field.
+export function headingOf(keys, value, unit) {
+  const names = (re) => keys.filter((k) => re.test(k)).map(value).filter((n) => n);
+  const firing = names(/^(firer\[\d+\]|side\[0\]\.unit\[\d+\])\.name$/);
+  const facing = names(/^(target|side\[1\]\.unit\[\d+\])\.name$/);
+  if (!firing.length || !facing.length) return null;
+  const rangeKey = keys.find((k) => k === "range" || k === "engagement.range");
+  const range = rangeKey ? `, ${value(rangeKey)}${unit ? " " + unit : ""}` : "";
+  return `${firing.join(" and ")} vs ${facing.join(" and ")}${range}`;
+}
+
+// The file's units: each `[[firer]]`, `[target]`, `[[side.unit]]` (any table whose
+// header names a firer, target or unit) with its header and where its lines run, in
+// text order; `nth` counts them from 1 (a side's units within their side, `side`).
+export function units(text) {
+  const out = [];
+  const headers = [...text.matchAll(/^[ \t]*(\[\[?)([\w.]+)\]\]?[ \t]*(#.*)?$/gm)];
+  const seen = {};
+  let side = 0;
+  headers.forEach((h, i) => {
+    const name = h[2];
+    if (name === "side") { side += 1; seen[name + ".unit"] = 0; }
+    if (!/(^|\.)(firer|target|unit)$/.test(name)) return;
+    seen[name] = (seen[name] || 0) + 1;
+    const end = i + 1 < headers.length ? headers[i + 1].index : text.length;
+    out.push({ name, nth: seen[name], side: name.startsWith("side.") ? side : null, array: h[1] === "[[", start: h.index, end });
+  });
+  return out;
+}
+
+// The words a player uses for a unit of `units`.
+export function unitWords(u) {
+  if (u.side !== null) return `Side ${u.side}, unit ${u.nth}`;
+  const word = { firer: "Firer", target: "Target" }[u.name] || u.name.replace(/_/g, " ");
+  return u.array ? `${word} ${u.nth}` : word;
+}
+
+// `text` with unit `u` (of `units`) copied just after itself, so a copy of a side's
+// unit stays on that side; its name, if any, marked as the copy.
+export function duplicate(text, u) {
+  const body = text.slice(u.start, u.end).replace(/\s*$/, "");
+  const copy = body.replace(/^(\s*name\s*=\s*")([^"]*)"/m, (_, head, name) => `${head}${name} (2)"`);
+  const rest = text.slice(u.end).replace(/^\s*/, "");
+  return `${text.slice(0, u.start)}${body}\n\n${copy}\n${rest ? `\n${rest}` : ""}`;
+}
+
+// `text` with `value` added to unit `u`'s list `key` (e.g. modifiers), which is
+// written under its header if the unit has none.
+export function addToList(text, u, key, value) {
+  const block = text.slice(u.start, u.end);
+  const line = new RegExp(`^([ \\t]*${key}[ \\t]*=[ \\t]*\\[)([^\\]]*)\\]`, "m");
+  const m = block.match(line);
+  const edited = m
+    ? block.replace(line, (_, head, items) => `${head}${items.trim() ? `${items.replace(/\s*$/, "")}, ` : ""}${JSON.stringify(value)}]`)
+    : block.replace(/^([^\n]*\n?)/, (header) => `${header.endsWith("\n") ? header : header + "\n"}${key} = [${JSON.stringify(value)}]\n`);
+  return text.slice(0, u.start) + edited + text.slice(u.end);
+}

@@ -1,0 +1,82 @@
+// Tables: every table with its source, the modifiers, and the recorded
+// interpretations of the chosen ruleset.
+import { $, el } from "./dom.js";
+import { saveState, shared } from "./state.js";
+
+let interpretations = "";
+
+export function init(rulesets, notes) {
+  interpretations = notes;
+  for (const r of rulesets) $("ruleset").append(el("option", {}, r));
+  $("ruleset").addEventListener("change", showTables);
+  shared.savers.tables = () => ({ ruleset: $("ruleset").value });
+}
+
+export function restore(p) {
+  if (p.has("ruleset")) $("ruleset").value = p.get("ruleset");
+}
+
+// A recorded interpretation's markdown as elements: headings, lists, paragraphs and
+// inline code, no more.
+function prose(markdown) {
+  const out = el("div");
+  let list = null;
+  const inline = (text) => {
+    const span = el("span");
+    text.split(/(`[^`]*`)/).forEach((part) => span.append(part.startsWith("`") && part.endsWith("`") && part.length > 1 ? el("code", {}, part.slice(1, -1)) : part));
+    return span;
+  };
+  let paragraph = [];
+  const flush = () => { if (paragraph.length) out.append(el("p", {}, inline(paragraph.join(" ")))); paragraph = []; };
+  for (const line of markdown.split("\n")) {
+    const heading = line.match(/^(#{2,4}) (.*)/);
+    const item = line.match(/^\s*[-*] (.*)/);
+    if (heading) { flush(); list = null; out.append(el(`h${heading[1].length + 1}`, {}, inline(heading[2]))); }
+    else if (item) { flush(); if (!list) { list = el("ul"); out.append(list); } list.append(el("li", {}, inline(item[1]))); }
+    else if (line.trim() === "") { flush(); list = null; }
+    else if (list && /^\s+/.test(line)) list.lastChild.append(" ", inline(line.trim()));
+    else paragraph.push(line.trim());
+  }
+  flush();
+  return out;
+}
+
+function showInterpretations(ruleset) {
+  const name = ruleset.replace(/-/g, " ").toLowerCase();
+  const sections = interpretations.split(/\n(?=## )/).filter((s) => {
+    const title = s.split("\n")[0].toLowerCase();
+    return title.startsWith(`## ${name}`) || title.startsWith("## engagements in every ruleset");
+  });
+  $("interpretations").replaceChildren(prose(sections.join("\n")));
+}
+
+export async function showTables() {
+  saveState();
+  const ruleset = $("ruleset").value;
+  const response = await fetch(`/api/tables/${encodeURIComponent(ruleset)}`);
+  const body = await response.json();
+  $("tables-error").textContent = response.ok ? "" : body.error;
+  const list = $("tables-list");
+  list.replaceChildren();
+  showInterpretations(ruleset);
+  if (!response.ok) return;
+  showModifiers(ruleset);
+  list.append(el("p", { class: "muted" }, `rules hash ${body.rules_hash}`));
+  for (const t of body.tables) {
+    const columns = t.rows.length ? Object.keys(t.rows[0]) : [];
+    const table = el("table", {}, el("tr", {}, ...columns.map((c) => el("th", {}, c))));
+    for (const row of t.rows) table.append(el("tr", {}, ...columns.map((c) => el("td", {}, row[c]))));
+    list.append(el("h3", {}, t.file), el("p", { class: "muted" },
+      `${t.seed}, "${t.table}"${t.rules ? ` [${t.rules}]` : ""}`), table);
+  }
+}
+
+async function showModifiers(ruleset) {
+  const response = await fetch(`/api/modifiers/${encodeURIComponent(ruleset)}`);
+  if (!response.ok) return;
+  const body = await response.json();
+  const columns = ["chart", "name", "label", "value", "applied", "source"];
+  const table = el("table", { id: "modifiers" }, el("tr", {}, ...columns.map((c) => el("th", {}, c))));
+  for (const m of body.modifiers) table.append(el("tr", {}, ...columns.map((c) => el("td", {}, m[c]))));
+  $("modifiers-list").replaceChildren(table);
+}

@@ -1,0 +1,102 @@
+// The form's model: values read and written in place in the scenario's text.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { splice, stringAt, withSetting } from "../../crates/web/src/page/model.js";
+
+test("a value is replaced by its UTF-8 byte offsets, text before it of any character", () => {
+  const text = 'name = "Straße"\nrange = 16\n';
+  const start = new TextEncoder().encode('name = "Straße"\nrange = ').length;
+  assert.equal(splice(text, start, start + 2, "8"), 'name = "Straße"\nrange = 8\n');
+});
+
+test("a string value is read whichever quotes the file uses", () => {
+  const text = `weapon = "de_75mm_kwk42"\nquality = 'veteran'\n`;
+  assert.equal(stringAt(text, 9, 24), "de_75mm_kwk42");
+  assert.equal(stringAt(text, 35, 44), "veteran");
+});
+
+test("a setting goes under the file's [settings], which is added when missing", () => {
+  assert.equal(withSetting("range = 16\n", "a", "b"), 'range = 16\n\n[settings]\na = "b"\n');
+  assert.equal(withSetting("range = 16\n[settings]\nc = \"d\"\n", "a", "b"), 'range = 16\n[settings]\na = "b"\nc = "d"\n');
+});
+
+import { fieldLabel, placeOf, fieldAt, explain, checkSetting, checkNumber, refusal, applyEdits, headingOf, plainLabel }
+  from "../../crates/web/src/page/model.js";
+
+test("a field's label is in players' words, not the file's path", () => {
+  assert.equal(fieldLabel("range"), "Range");
+  assert.equal(fieldLabel("firer[0].weapon"), "Firer 1: weapon");
+  assert.equal(fieldLabel("side[1].unit[0].count"), "Side 2, unit 1: how many");
+  assert.equal(fieldLabel("engagement.min_range"), "Engagement: closest range");
+  assert.equal(fieldLabel("settings.artillery_response"), "Setting: artillery response");
+});
+
+test("a rules message's place is found in the text, and said in the field's words", () => {
+  const text = 'ruleset = "command-decision"\nname = "Straße"\nrange = -3\n';
+  const at = placeOf("page.toml:3:9: range -3 must be a distance in inches, 0 or more", text);
+  const start = new TextEncoder().encode('ruleset = "command-decision"\nname = "Straße"\nrange = ').length;
+  assert.equal(at.offset, start);
+  const field = fieldAt([{ key: "name", start: 36, end: 45 }, { key: "range", start, end: start + 2 }], at.offset);
+  assert.equal(field.key, "range");
+  assert.equal(explain(at.words, { ...field, text: "-3" }), "Range must be a distance in inches, 0 or more");
+  assert.equal(explain("must be listed", { key: "firer[0].weapon", text: "x" }), "Firer 1: weapon: must be listed");
+  assert.equal(placeOf("trials must be at least 1", text), null);
+});
+
+test("trials and seed are checked as the server will take them", () => {
+  assert.equal(checkSetting("trials", "100000"), null);
+  assert.equal(checkSetting("seed", "0"), null);
+  assert.equal(checkSetting("trials", "-10"), "Monte Carlo trials must be a whole number, 1 or more, not -10");
+  assert.equal(checkSetting("trials", "2.5"), "Monte Carlo trials must be a whole number, 1 or more, not 2.5");
+  assert.equal(checkSetting("trials", "0"), "Monte Carlo trials must be a whole number, 1 or more, not 0");
+  assert.equal(checkSetting("seed", "-1"), "Seed must be a whole number, 0 or more, not -1");
+  assert.equal(checkSetting("seed", ""), "Seed: give a whole number, 0 or more");
+  assert.equal(checkNumber("integer", "", "range"), "Range: give a number");
+  assert.equal(checkNumber("integer", "2.5", "range"), "Range must be a whole number, not 2.5");
+  assert.equal(checkNumber("float", "2.5", "range"), null);
+});
+
+test("the server's refusals lose their request words and status codes", () => {
+  const body = "Failed to deserialize the JSON body into the target type: seed: invalid value: integer `-1`, expected u64 at line 1 column 613";
+  assert.deepEqual(refusal(body), { setting: "seed", words: "Seed must be a whole number, 0 or more" });
+  assert.deepEqual(refusal("exact_seconds 99 is more than the server's 10"),
+    { setting: "exact_seconds", words: "The time the exact answer may take 99 is more than the server's 10" });
+  assert.equal(refusal("the server answered 500").words, "the server could not answer (it said 500)");
+  assert.equal(refusal("page.toml:3:9: x").setting, null);
+});
+
+test("edits are made from the end, and the fields move with them", () => {
+  const text = 'name = "A vs B"\nrange = 16\n';
+  const fields = [{ key: "name", start: 7, end: 15 }, { key: "range", start: 24, end: 26 }];
+  const out = applyEdits(text, fields, [{ start: 7, end: 15, literal: '"Sherman vs Panther"' }, { start: 24, end: 26, literal: "8" }]);
+  assert.equal(out.text, 'name = "Sherman vs Panther"\nrange = 8\n');
+  assert.deepEqual(out.fields.map((f) => [f.start, f.end]), [[7, 27], [36, 37]]);
+});
+
+test("a heading follows the form's names and range", () => {
+  const values = { "firer[0].name": "Shermans", "target.name": "Panther", range: "8" };
+  assert.equal(headingOf(Object.keys(values), (k) => values[k], "in."), "Shermans vs Panther, 8 in.");
+  assert.equal(headingOf(["range"], (k) => values[k], "in."), null);
+  assert.equal(plainLabel("M4 Sherman (illustrative)"), "M4 Sherman");
+});
+
+import { units, unitWords, duplicate, addToList } from "../../crates/web/src/page/model.js";
+
+const TWO = 'ruleset = "command-decision"\n\n[[firer]]\nname = "HMG"\n\n[[firer]]\nname = "Rifles"\n\n[target]\nname = "Stand"\nmodifiers = ["light_cover"]\n';
+
+test("a file's units are its firers, target and sides' units, in players' words", () => {
+  assert.deepEqual(units(TWO).map(unitWords), ["Firer 1", "Firer 2", "Target"]);
+  const fight = '[[side]]\nname = "A"\n[[side.unit]]\nname = "x"\n[[side]]\nname = "B"\n[[side.unit]]\nname = "y"\n[[side.unit]]\nname = "z"\n';
+  assert.deepEqual(units(fight).map(unitWords), ["Side 1, unit 1", "Side 2, unit 1", "Side 2, unit 2"]);
+});
+
+test("another unit like one is written just after it, named as the copy", () => {
+  const out = duplicate(TWO, units(TWO)[0]);
+  assert.equal(out, 'ruleset = "command-decision"\n\n[[firer]]\nname = "HMG"\n\n[[firer]]\nname = "HMG (2)"\n\n[[firer]]\nname = "Rifles"\n\n[target]\nname = "Stand"\nmodifiers = ["light_cover"]\n');
+});
+
+test("a modifier joins the unit's list, or starts one under its header", () => {
+  const [first, , target] = units(TWO);
+  assert.ok(addToList(TWO, target, "modifiers", "in_cover").endsWith('modifiers = ["light_cover", "in_cover"]\n'));
+  assert.ok(addToList(TWO, first, "modifiers", "op_fire").includes('[[firer]]\nmodifiers = ["op_fire"]\nname = "HMG"\n'));
+});

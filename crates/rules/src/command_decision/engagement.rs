@@ -872,6 +872,19 @@ impl Battle for CdBattle {
         Some((4, Morale::NAMES.len() as u32))
     }
 
+    /// A stand whose fire never runs dry (weapons under 20mm: no Ammo Depletion) is
+    /// on the table or not between turns.
+    fn entry_conditions(&self, side: usize, group: usize) -> Option<u32> {
+        let targets = self.layout.sides[enemy(side)].groups.len();
+        let dries = |v: &Variant| v.exact.iter().any(|(&(_, depleted), _)| depleted);
+        let runs_dry = (0..targets).flat_map(|t| (0..self.fires.ranges()).map(move |r| (t, r))).any(|(t, r)| {
+            self.fires.get(side, group, t, r).is_some_and(|shot| {
+                shot.general.iter().chain(shot.early.iter().flatten()).any(dries)
+            })
+        });
+        (!runs_dry).then_some(2)
+    }
+
     /// A turn plays by its range alone.
     fn turn_key(&self, turn: u32) -> u32 {
         self.schedule.index(turn) as u32

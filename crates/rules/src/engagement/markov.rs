@@ -36,12 +36,13 @@ pub(crate) const MAX_UNITS: usize = 12;
 /// The most undecided fields a turn may leave.
 pub(crate) const MAX_STATES: usize = 20_000;
 
-/// The most lumped fields a battle's [`estimate`] may allow before the solver starts.
-/// The estimate is a bound, and a loose one: the farmhouse (a rifle company against
-/// a reinforced platoon) is bounded by 80,000 but solved exactly; five Shermans at a
-/// Panther by 5,600. Six Shermans against six Panthers, bounded by 176,400, are
-/// refused before any work.
-pub(crate) const MAX_ESTIMATE: u128 = 100_000;
+/// The most lumped fields a battle's [`estimate`] may allow before the solver starts:
+/// no more than a turn may leave undecided ([`MAX_STATES`]). Counting only the
+/// conditions a stand can reach (one whose weapon never runs dry is on the table or
+/// not), the farmhouse (a rifle company against a reinforced platoon) is bounded by
+/// 1,200 and five Shermans at a Panther by 5,600, both solved; five Shermans against
+/// five Panthers, bounded by 78,400, are refused before any work.
+pub(crate) const MAX_ESTIMATE: u128 = 20_000;
 
 /// The most fields one turn may branch into, summed over its states before equal
 /// ones merge: a field too large gives up within a turn's work, not after it.
@@ -215,8 +216,9 @@ pub(crate) fn estimate<B: Battle>(engagement: &Engagement<B>) -> Option<u128> {
     let (unit, company) = engagement.battle().conditions()?;
     let initial = engagement.battle().initial();
     let mut states: u128 = 1;
-    for (side, layout) in initial.sides.iter().zip(&engagement.battle().layout().sides) {
-        for g in &layout.groups {
+    for (s, (side, layout)) in initial.sides.iter().zip(&engagement.battle().layout().sides).enumerate() {
+        for (group, g) in layout.groups.iter().enumerate() {
+            let unit = engagement.battle().entry_conditions(s, group).unwrap_or(unit);
             // Units of one entry spread over `unit` conditions: C(count + unit - 1, unit - 1).
             let ways = (1..unit).fold(1u128, |n, k| n * u128::from(g.count + k) / u128::from(k));
             states = states.saturating_mul(ways);

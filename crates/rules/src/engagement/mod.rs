@@ -155,6 +155,13 @@ pub(crate) trait Battle: Sync + Send {
         None
     }
 
+    /// How many conditions a unit of entry `group` of `side` can stand in at the start
+    /// of a turn, where fewer than [`Battle::conditions`] gives every unit (a stand
+    /// whose weapon never runs dry is on the table or not). `None`: as every unit.
+    fn entry_conditions(&self, _side: usize, _group: usize) -> Option<u32> {
+        None
+    }
+
     /// Turns with one key play by one set of rules (their range, contact, ...): the
     /// exact solver weighs a field's turn once per key and reuses it. The default
     /// tells every turn apart.

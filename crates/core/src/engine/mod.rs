@@ -191,7 +191,7 @@ impl Joint {
 /// `index`, so the two can only disagree by chance.
 pub trait Resolution: Sync + Send {
     /// What a trial ends in.
-    type State: Ord + Clone;
+    type State: Ord + Clone + std::hash::Hash;
 
     /// The exact engine's integer weights: `u128`, or `BigUint` for resolutions that
     /// chain more rolls than 128 bits can weigh.

@@ -4,16 +4,21 @@
 //! every probability it gives is an exact [`Ratio`]. Rulesets build the distribution
 //! of one resolution by composing dice: independent combination for dice rolled side
 //! by side, conditional chaining for a roll that depends on an earlier one. Weights
-//! are reduced by their common divisor after each step. They are 128-bit by default,
+//! are reduced by their common divisor after each step, and states merge in a hash
+//! map as they arrive (a step may branch millions of times into a few thousand
+//! states, and a state may be a whole field: hashing it once beats comparing it a
+//! dozen times down a tree). They are 128-bit by default,
 //! and a resolution too large for that reports [`TooLarge`] instead of a wrong
 //! number; a resolution that chains dozens of rolls uses [`BigUint`] weights, which
 //! never run out.
 
 use std::collections::BTreeMap;
+use std::hash::Hash;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{CheckedAdd, CheckedMul};
+use rustc_hash::FxHashMap;
 
 use crate::dice::{Die, Ratio};
 
@@ -48,7 +53,7 @@ pub struct Dist<S: Ord, W = u128> {
     total: W,
 }
 
-impl<S: Ord + Clone, W: Weight> Dist<S, W> {
+impl<S: Ord + Clone + Hash, W: Weight> Dist<S, W> {
     /// `s` with certainty.
     pub fn certain(s: S) -> Self {
         Dist { weights: BTreeMap::from([(s, W::one())]), total: W::one() }
@@ -69,18 +74,23 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     /// Pairs merge as they arrive, so the work in hand is the distinct states, never
     /// every branch at once: a turn of a large field may branch millions of times.
     fn from_checked(pairs: impl IntoIterator<Item = Result<(S, W), TooLarge>>) -> Result<Self, TooLarge> {
-        let mut weights: BTreeMap<S, W> = BTreeMap::new();
+        let mut weights: FxHashMap<S, W> = FxHashMap::default();
         let mut total = W::zero();
         for pair in pairs {
             let (s, w) = pair?;
             if !w.is_zero() {
                 total = total.checked_add(&w).ok_or(TooLarge)?;
                 let slot = weights.entry(s).or_insert_with(W::zero);
-                *slot = slot.clone() + w;
+                *slot = std::mem::replace(slot, W::zero()) + w;
             }
         }
         assert!(!total.is_zero(), "a distribution needs some weight");
-        Ok(Dist { weights, total }.reduced())
+        Ok(Self::merged(weights, total))
+    }
+
+    /// The distribution of states merged in a hash map, in state order and reduced.
+    fn merged(weights: FxHashMap<S, W>, total: W) -> Self {
+        Dist { weights: weights.into_iter().collect(), total }.reduced()
     }
 
     /// Number of distinct states.
@@ -104,7 +114,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     }
 
     /// Relabel the states (merging states that map together).
-    pub fn map<T: Ord + Clone>(&self, f: impl Fn(&S) -> T) -> Dist<T, W> {
+    pub fn map<T: Ord + Clone + Hash>(&self, f: impl Fn(&S) -> T) -> Dist<T, W> {
         // Merged weights never exceed the existing total.
         Dist::from_weights(self.iter().map(|(s, w)| (f(s), w.clone()))).expect("relabelling keeps the total")
     }
@@ -116,7 +126,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     }
 
     /// The joint of two independent distributions, combined by `f`.
-    pub fn combine<T: Ord + Clone, U: Ord + Clone>(
+    pub fn combine<T: Ord + Clone + Hash, U: Ord + Clone + Hash>(
         &self,
         other: &Dist<T, W>,
         f: impl Fn(&S, &T) -> U,
@@ -130,7 +140,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     }
 
     /// `n` independent copies of `self` folded into `start` by `f`.
-    pub fn fold_n<T: Ord + Clone>(
+    pub fn fold_n<T: Ord + Clone + Hash>(
         &self,
         n: u32,
         start: Dist<T, W>,
@@ -140,13 +150,13 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     }
 
     /// Conditional chaining: for each state, the distribution of what follows it.
-    pub fn then<T: Ord + Clone>(&self, next: impl Fn(&S) -> Dist<T, W>) -> Result<Dist<T, W>, TooLarge> {
+    pub fn then<T: Ord + Clone + Hash>(&self, next: impl Fn(&S) -> Dist<T, W>) -> Result<Dist<T, W>, TooLarge> {
         self.try_then(|s| Ok(next(s)))
     }
 
     /// As [`Dist::then`], giving up past `max_states` distinct states (see
     /// [`Dist::try_then_within`]).
-    pub fn then_within<T: Ord + Clone>(
+    pub fn then_within<T: Ord + Clone + Hash>(
         &self,
         max_states: usize,
         next: impl Fn(&S) -> Dist<T, W>,
@@ -155,7 +165,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
     }
 
     /// Conditional chaining where a branch may itself be out of reach.
-    pub fn try_then<T: Ord + Clone>(
+    pub fn try_then<T: Ord + Clone + Hash>(
         &self,
         next: impl Fn(&S) -> Result<Dist<T, W>, TooLarge>,
     ) -> Result<Dist<T, W>, TooLarge> {
@@ -164,7 +174,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
 
     /// As [`Dist::try_then`], giving up as soon as more than `max_states` distinct
     /// states are in hand: the memory a step holds is bounded, not only its result.
-    pub fn try_then_within<T: Ord + Clone>(
+    pub fn try_then_within<T: Ord + Clone + Hash>(
         &self,
         max_states: usize,
         next: impl Fn(&S) -> Result<Dist<T, W>, TooLarge>,
@@ -173,7 +183,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
         // (the lcm of their totals), merged as it comes: a turn may branch millions of
         // times into a few thousand distinct states. When a branch's total grows the
         // common one, the weights merged so far are brought up to it.
-        let mut weights: BTreeMap<T, W> = BTreeMap::new();
+        let mut weights: FxHashMap<T, W> = FxHashMap::default();
         let mut common = W::one();
         for (s, w) in self.iter() {
             let branch = next(s)?;
@@ -197,7 +207,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
         }
         // Every branch's weights sum to its parent's weight times the common total.
         let total = self.total.checked_mul(&common).ok_or(TooLarge)?;
-        Ok(Dist { weights, total }.reduced())
+        Ok(Dist::merged(weights, total))
     }
 
     /// Divides every weight and the total by their greatest common divisor, stopping
@@ -221,7 +231,7 @@ impl<S: Ord + Clone, W: Weight> Dist<S, W> {
 /// Exact marginals of every measure: `index(state, out)` writes the outcome index of
 /// each measure for a state (the same function the Monte Carlo tally uses), and
 /// `layout[m]` is the number of outcomes of measure `m`.
-pub fn marginals<S: Ord + Clone, W: Weight>(
+pub fn marginals<S: Ord + Clone + Hash, W: Weight>(
     dist: &Dist<S, W>,
     layout: &[usize],
     index: impl Fn(&S, &mut [usize]),

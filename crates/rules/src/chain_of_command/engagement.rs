@@ -118,7 +118,7 @@ struct Entry {
 }
 
 /// The activations one Phase's hand leaves to spend (CoC-E3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord)]
 struct Activations {
     teams: u8,
     sections: u8,

@@ -65,9 +65,9 @@ pub type EndOutcome<E> = fn(Option<&E>) -> usize;
 /// roll ended a Turn; `()` where nothing more).
 pub trait Phases: Sync + Send {
     /// The state between Phases.
-    type Held: Ord + Clone;
+    type Held: Ord + Clone + std::hash::Hash;
     /// What the event reports.
-    type End: Ord + Clone;
+    type End: Ord + Clone + std::hash::Hash;
 
     /// The state before the first Phase, or the event if it has already happened.
     fn start(&self) -> Result<Self::Held, Self::End>;

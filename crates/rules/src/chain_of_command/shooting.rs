@@ -407,7 +407,7 @@ pub struct Fire {
 }
 
 /// What one fire does: hits, Shock and kills (kills beyond the figures count here).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Hash, Ord)]
 pub struct Volley {
     /// Dice that hit.
     pub hits: u32,
@@ -445,7 +445,7 @@ fn pow(base: u32, exp: u32) -> BigUint {
 }
 
 /// A target: figures left and Shock on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord)]
 pub struct Unit {
     /// Figures left.
     pub figures: u32,

@@ -488,6 +488,15 @@ impl CdBattle {
     }
 
     /// One phase of direct fire from `start`, as a distribution.
+    ///
+    /// In General Fire, the turn's last fire phase, stands of one entry alike at the
+    /// phase's start, not fired at, that fire the same fire at the same target are
+    /// rolled as one volley: the target takes the volley's worst result, and the
+    /// volley's depletions fall on its first stands. Which of them ran dry is lost,
+    /// and nothing after reads it: the morale phase counts an entry's stands alike and
+    /// the next turn lines them up, so the chain's lumped fields and odds are those of
+    /// firing stand by stand, in a fraction of the branches (four Shermans: 5
+    /// depletion counts against 16 patterns).
     fn fire_phase_exact(
         &self,
         start: &FieldOf<Self>,
@@ -495,17 +504,58 @@ impl CdBattle {
         suppressing: [bool; 2],
         rallying: [u16; 2],
     ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        // Fire is simultaneous: every stand's shot is chosen from the phase's start.
+        let shots: [Vec<(usize, usize, &Variant)>; 2] = SIDES.map(|side| {
+            let mut assaulted = Assaulted::default();
+            (0..start.sides[side].units.len())
+                .filter_map(|u| {
+                    self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted).map(|(t, v)| (u, t, v))
+                })
+                .collect()
+        });
         let mut fired = Dist::certain(start.clone());
         for side in SIDES {
-            let mut assaulted = Assaulted::default();
-            for u in 0..start.sides[side].units.len() {
-                if let Some((t, v)) = self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted) {
+            let layout = &self.layout.sides[side];
+            let fired_at = |u: usize| shots[enemy(side)].iter().any(|&(_, t, _)| t == u);
+            let alike = |a: usize, b: usize| {
+                layout.group_of[a] == layout.group_of[b] && start.sides[side].units[a] == start.sides[side].units[b]
+            };
+            // Volleys in the order their first stand fires: (target, fire, stands).
+            let mut volleys: Vec<(usize, &Variant, Vec<usize>)> = Vec::new();
+            for &(u, t, v) in &shots[side] {
+                let volley = (when.1 == FirePhase::General && !fired_at(u))
+                    .then(|| {
+                        volleys.iter_mut().find(|(vt, vv, stands)| {
+                            *vt == t && std::ptr::eq(*vv, v) && !fired_at(stands[0]) && alike(stands[0], u)
+                        })
+                    })
+                    .flatten();
+                match volley {
+                    Some((_, _, stands)) => stands.push(u),
+                    None => volleys.push((t, v, vec![u])),
+                }
+            }
+            for (t, v, stands) in volleys {
+                if let [u] = stands[..] {
                     fired = fired.combine(&v.exact, |f, r| {
                         let mut f = f.clone();
                         Self::land(&mut f, (side, u, t), v, *r);
                         f
                     })?;
+                    continue;
                 }
+                // The volley's worst result and how many of its stands ran dry.
+                let each = Dist::certain((HitResult::NoEffect, 0));
+                let volley = v.exact.fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| {
+                    (worst.max(r), dry + usize::from(d))
+                })?;
+                fired = fired.combine(&volley, |f, &(worst, dry)| {
+                    let mut f = f.clone();
+                    for (i, &u) in stands.iter().enumerate() {
+                        Self::land(&mut f, (side, u, t), v, (worst, i < dry));
+                    }
+                    f
+                })?;
             }
         }
         Ok(fired.map(|f| {
@@ -737,19 +787,26 @@ impl CdBattle {
         losses
     }
 
-    /// A company's morale die: a pass takes a pin off; a failure worsens the status
-    /// to the result; eliminated removes every stand of the company.
-    fn morale_result(&self, field: &mut FieldOf<Self>, side: usize, company: usize, morale: i32, face: u32) {
+    /// What a company's morale die reads: `None` for a pass, else the result the
+    /// excess picks. The exact turn weighs these, not the die's ten faces.
+    fn morale_outcome(&self, morale: i32, face: u32) -> Option<Morale> {
+        let excess = face as i32 - morale;
+        (excess > 0).then(|| self.chart.result(excess))
+    }
+
+    /// A company's morale die read ([`Self::morale_outcome`]): a pass takes a pin
+    /// off; a failure worsens the status to the result; eliminated removes every
+    /// stand of the company.
+    fn morale_result(&self, field: &mut FieldOf<Self>, side: usize, company: usize, outcome: Option<Morale>) {
         let force = &mut field.sides[side];
         let status = &mut force.companies[company];
-        let excess = face as i32 - morale;
-        if excess <= 0 {
+        let Some(result) = outcome else {
             if *status == Morale::Pinned {
                 *status = Morale::Steady;
             }
             return;
-        }
-        *status = (*status).max(self.chart.result(excess));
+        };
+        *status = (*status).max(result);
         if *status == Morale::Eliminated {
             self.eliminate_company(field, side, company);
         }
@@ -815,6 +872,19 @@ impl Battle for CdBattle {
         Some((4, Morale::NAMES.len() as u32))
     }
 
+    /// A stand whose fire never runs dry (weapons under 20mm: no Ammo Depletion) is
+    /// on the table or not between turns.
+    fn entry_conditions(&self, side: usize, group: usize) -> Option<u32> {
+        let targets = self.layout.sides[enemy(side)].groups.len();
+        let dries = |v: &Variant| v.exact.iter().any(|(&(_, depleted), _)| depleted);
+        let runs_dry = (0..targets).flat_map(|t| (0..self.fires.ranges()).map(move |r| (t, r))).any(|(t, r)| {
+            self.fires.get(side, group, t, r).is_some_and(|shot| {
+                shot.general.iter().chain(shot.early.iter().flatten()).any(dries)
+            })
+        });
+        (!runs_dry).then_some(2)
+    }
+
     /// A turn plays by its range alone.
     fn turn_key(&self, turn: u32) -> u32 {
         self.schedule.index(turn) as u32
@@ -856,7 +926,7 @@ impl Battle for CdBattle {
         let checks = self.checks(field, turn);
         for (side, c, morale) in each_check(&checks) {
             let face = D10.roll(&mut streams.morale);
-            self.morale_result(field, side, c, morale, face);
+            self.morale_result(field, side, c, self.morale_outcome(morale, face));
         }
         self.overrun(field, turn);
     }
@@ -873,14 +943,20 @@ impl Battle for CdBattle {
         for &phase in self.fire_phases() {
             fired = fired.try_then(|f| self.fire_phase_exact(f, (turn, phase), suppressing, rallying))?;
         }
-        let d10: Dist<u32, BigUint> = Dist::roll(D10, |face| face);
-        fired.try_then(|f| {
+        // The morale phase reads companies and counts an entry's stands alike, so
+        // fields that differ only by the order within entries check as one.
+        let to_check = fired.map(|f| {
             let mut f = f.clone();
             let checks = self.checks(&mut f, turn);
-            let checked = each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
-                acc.combine(&d10, |f, &face| {
+            crate::engagement::line_up(self, &mut f);
+            (checks, f)
+        });
+        to_check.try_then(|(checks, f)| {
+            let checked = each_check(checks).try_fold(Dist::certain(f.clone()), |acc, (side, c, morale)| {
+                let die: Dist<Option<Morale>, BigUint> = Dist::roll(D10, |face| self.morale_outcome(morale, face));
+                acc.combine(&die, |f, &outcome| {
                     let mut f = f.clone();
-                    self.morale_result(&mut f, side, c, morale, face);
+                    self.morale_result(&mut f, side, c, outcome);
                     f
                 })
             })?;

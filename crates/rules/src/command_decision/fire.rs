@@ -27,7 +27,7 @@ pub struct Volley {
 }
 
 /// One trial's outcome before it is split into measures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord, Default)]
 pub struct FireState {
     /// Did the fire arrive (artillery response)? Always true for direct fire.
     pub arrived: bool,

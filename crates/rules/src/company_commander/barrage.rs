@@ -19,7 +19,7 @@ pub struct Barrage {
 
 /// What a barrage trial ends in: the original target's outcome, and how many nearby
 /// units were reached and destroyed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord)]
 pub struct BarrageState {
     /// The original target's `target` outcome.
     pub original: usize,

@@ -21,7 +21,7 @@ use combat_odds_core::exact::{Dist, TooLarge};
 pub(crate) type Weights<S> = Dist<S, BigUint>;
 
 /// What one attack does to its target.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Effect {
     /// Nothing.
     NoEffect,
@@ -50,7 +50,7 @@ impl Effect {
 }
 
 /// The end of one attack: did it hit, and what did it do?
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Strike {
     /// It hit (a miss, and an attack that never rolls to hit, is `false`).
     pub hit: bool,
@@ -79,7 +79,7 @@ pub enum Roll {
 }
 
 /// Where a face of a die leads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Next {
     /// Roll the die at this index of the chain.
     Roll(usize),
@@ -251,7 +251,7 @@ pub enum Made {
 }
 
 /// The target's state after some attacks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord, Default)]
 pub struct TargetState {
     /// Strength points lost (the strength itself when destroyed).
     pub lost: u32,

@@ -8,7 +8,8 @@
 //! node after the last turn, is where a trial stops. The graph is built once per run,
 //! before the first trial; a trial is then a handful of draws and a count.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use num_traits::ToPrimitive;
 
@@ -29,7 +30,9 @@ struct State {
 /// One state of the chain, its sampler's columns `H` high.
 struct Node<H> {
     /// The next turn's successors and their sampler; `None` where the trial stops.
-    next: Option<(Alias<H>, Vec<u32>)>,
+    /// States of one field differ only in what they remember (the first kill), so
+    /// they share the sampler of the field's turn.
+    next: Option<(Arc<Alias<H>>, Vec<u32>)>,
     /// Where a trial stopping here is counted (an index into `outcomes`).
     ending: u32,
 }
@@ -47,6 +50,28 @@ pub(crate) fn compile<'a, B: Battle>(
     Ok(match wide.narrowed() {
         Ok(narrow) => Box::new(narrow),
         Err(wide) => Box::new(wide),
+    })
+}
+
+/// The sampler of a weighed turn, or why it cannot be drawn: the sampler draws
+/// heights of at most 128 bits, so a turn's weights must fit.
+fn sampler(step: &markov::Step, turn: u32) -> Result<Alias<u128>, String> {
+    let weights = step
+        .next
+        .iter()
+        .map(|(_, weight)| {
+            weight.to_u128().ok_or_else(|| {
+                format!("turn {turn} weighs its dice in {} bits, past the 128 the sampler draws", weight.bits())
+            })
+        })
+        .collect::<Result<Vec<u128>, String>>()?;
+    Alias::new(&weights).ok_or_else(|| {
+        format!(
+            "turn {turn} weighs its dice in {} bits over {} outcomes, past the 128 bits the sampler draws \
+             (outcomes x weight)",
+            step.total.bits(),
+            weights.len()
+        )
     })
 }
 
@@ -77,9 +102,13 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
         // The nodes of the layer about to play turn `turn`, by state.
         let mut layer: Vec<(State, u32)> = vec![(start, 0)];
         compiled.nodes.push(Node { next: None, ending: 0 });
+        // The sampler of each turn weighed, by the weighed turn.
+        let mut samplers: HashMap<*const markov::Step, Arc<Alias<u128>>> = HashMap::new();
         for turn in 1..=engagement.turns() {
             let mut next_layer: BTreeMap<State, u32> = BTreeMap::new();
             let mut branches = 0;
+            let undecided = layer.iter().filter(|(s, _)| s.decided.is_none()).map(|(s, _)| s.field);
+            chain.weigh_all(engagement, undecided, turn, stage).map_err(|_| too_large())?;
             for (state, id) in &layer {
                 // The run cancelled or its exact budget spent: stay literal.
                 if stage.should_stop() {
@@ -94,9 +123,8 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                 if branches > markov::MAX_BRANCHES {
                     return Err(too_large());
                 }
-                let mut weights = Vec::with_capacity(step.next.len());
                 let mut successors = Vec::with_capacity(step.next.len());
-                for (to, weight) in &step.next {
+                for (to, _) in &step.next {
                     let after = State {
                         field: *to,
                         decided: chain.decided(*to).then_some(turn),
@@ -112,24 +140,16 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                     if successor == fresh {
                         compiled.nodes.push(Node { next: None, ending: 0 });
                     }
-                    // The sampler draws heights of at most 128 bits: a turn's weights must fit.
-                    let bits = || {
-                        literally(format!(
-                            "turn {turn} weighs its dice in {} bits, past the 128 the sampler draws",
-                            weight.bits()
-                        ))
-                    };
-                    weights.push(weight.to_u128().ok_or_else(bits)?);
                     successors.push(successor);
                 }
-                let alias = Alias::new(&weights).ok_or_else(|| {
-                    literally(format!(
-                        "turn {turn} weighs its dice in {} bits over {} outcomes, past the 128 bits the \
-                         sampler draws (outcomes x weight)",
-                        step.total.bits(),
-                        weights.len()
-                    ))
-                })?;
+                let alias = match samplers.get(&Arc::as_ptr(&step)) {
+                    Some(alias) => alias.clone(),
+                    None => {
+                        let alias = Arc::new(sampler(&step, turn).map_err(literally)?);
+                        samplers.insert(Arc::as_ptr(&step), alias.clone());
+                        alias
+                    }
+                };
                 compiled.nodes[*id as usize].next = Some((alias, successors));
             }
             if next_layer.len() > markov::MAX_STATES {
@@ -146,19 +166,19 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
     /// The same chain with 64-bit columns where every turn's weights fit in them, else
     /// itself.
     fn narrowed(self) -> Result<CompiledEngagement<'a, B, u64>, Self> {
-        // Per node: its narrowed alias (`None` where the trial stops), or `None` overall
-        // as soon as one turn does not fit.
-        let narrow: Option<Vec<Option<Alias<u64>>>> = self
-            .nodes
-            .iter()
-            .map(|node| match &node.next {
-                Some((alias, _)) => alias.narrowed().map(Some),
-                None => Some(None),
-            })
-            .collect();
-        let Some(narrow) = narrow else { return Err(self) };
-        let nodes = self.nodes.into_iter().zip(narrow).map(|(node, alias)| Node {
-            next: alias.zip(node.next).map(|(alias, (_, successors))| (alias, successors)),
+        // Each shared sampler narrowed once, or `None` overall as soon as one turn
+        // does not fit.
+        let mut narrow: HashMap<*const Alias<u128>, Arc<Alias<u64>>> = HashMap::new();
+        for node in &self.nodes {
+            if let Some((alias, _)) = &node.next
+                && !narrow.contains_key(&Arc::as_ptr(alias))
+            {
+                let Some(n) = alias.narrowed() else { return Err(self) };
+                narrow.insert(Arc::as_ptr(alias), Arc::new(n));
+            }
+        }
+        let nodes = self.nodes.into_iter().map(|node| Node {
+            next: node.next.map(|(alias, successors)| (narrow[&Arc::as_ptr(&alias)].clone(), successors)),
             ending: node.ending,
         });
         Ok(CompiledEngagement { engagement: self.engagement, nodes: nodes.collect(), outcomes: self.outcomes })

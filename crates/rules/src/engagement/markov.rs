@@ -36,12 +36,13 @@ pub(crate) const MAX_UNITS: usize = 12;
 /// The most undecided fields a turn may leave.
 pub(crate) const MAX_STATES: usize = 20_000;
 
-/// The most lumped fields a battle's [`estimate`] may allow before the solver starts.
-/// The estimate is a bound, and a loose one: the farmhouse (a rifle company against
-/// a reinforced platoon) is bounded by 80,000 but solved exactly; five Shermans at a
-/// Panther by 5,600. Six Shermans against six Panthers, bounded by 176,400, are
-/// refused before any work.
-pub(crate) const MAX_ESTIMATE: u128 = 100_000;
+/// The most lumped fields a battle's [`estimate`] may allow before the solver starts:
+/// no more than a turn may leave undecided ([`MAX_STATES`]). Counting only the
+/// conditions a stand can reach (one whose weapon never runs dry is on the table or
+/// not), the farmhouse (a rifle company against a reinforced platoon) is bounded by
+/// 1,200 and five Shermans at a Panther by 5,600, both solved; five Shermans against
+/// five Panthers, bounded by 78,400, are refused before any work.
+pub(crate) const MAX_ESTIMATE: u128 = 20_000;
 
 /// The most fields one turn may branch into, summed over its states before equal
 /// ones merge: a field too large gives up within a turn's work, not after it.
@@ -123,18 +124,88 @@ impl<B: Battle> Chain<B> {
         if let Some(step) = self.steps.get(&key) {
             return Ok(step.clone());
         }
-        let labelled = engagement.battle().turn_exact(self.field(id), turn)?;
-        let mut lumped: BTreeMap<FieldOf<B>, BigUint> = BTreeMap::new();
-        for (field, weight) in labelled.iter() {
-            let mut field = field.clone();
-            engagement.line_up(&mut field);
-            *lumped.entry(field).or_insert_with(BigUint::zero) += weight;
-        }
-        let next = lumped.into_iter().map(|(field, weight)| (self.id(engagement, &field), weight)).collect();
-        let step = Arc::new(Step { total: labelled.total().clone(), next });
-        self.steps.insert(key, step.clone());
-        Ok(step)
+        let weighed = weigh(engagement, self.field(id), turn)?;
+        Ok(self.keep(engagement, key, weighed))
     }
+
+    /// Weighs turn `turn` from every field of `ids` not yet weighed for it, on the
+    /// run's thread pool, a batch at a time (so a batch's successors are all that is
+    /// held at once); stops once `stage` says to. The fields met are numbered in
+    /// the order of `ids`, as [`Chain::step`] one by one numbers them, so the chain
+    /// and every draw from it are the same on any number of threads.
+    pub(crate) fn weigh_all(
+        &mut self,
+        engagement: &Engagement<B>,
+        ids: impl IntoIterator<Item = Id>,
+        turn: u32,
+        stage: &ExactStage,
+    ) -> Result<(), TooLarge> {
+        use rayon::prelude::*;
+        let turn_key = engagement.battle().turn_key(turn);
+        let mut keys: Vec<(Id, u32)> = ids.into_iter().map(|id| (id, turn_key)).collect();
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|key| !self.steps.contains_key(key) && seen.insert(*key));
+        for batch in keys.chunks(WEIGH_BATCH) {
+            let weighed: Vec<Result<Weighed<B>, TooLarge>> = batch
+                .par_iter()
+                .map(|&(id, _)| {
+                    // The run cancelled or its exact budget spent: give up.
+                    if stage.should_stop() {
+                        return Err(TooLarge);
+                    }
+                    weigh(engagement, self.field(id), turn)
+                })
+                .collect();
+            for (&key, weighed) in batch.iter().zip(weighed) {
+                self.keep(engagement, key, weighed?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Numbers a weighed turn's successors and keeps it under `key`.
+    fn keep(&mut self, engagement: &Engagement<B>, key: (Id, u32), (total, lumped): Weighed<B>) -> Arc<Step> {
+        let next = lumped.into_iter().map(|(field, weight)| (self.id(engagement, &field), weight)).collect();
+        let step = Arc::new(Step { total, next });
+        self.steps.insert(key, step.clone());
+        step
+    }
+}
+
+/// How many fields [`Chain::weigh_all`] weighs at once.
+const WEIGH_BATCH: usize = 64;
+
+/// A turn weighed from one field: its total and its successors lined up, merged and
+/// in field order.
+type Weighed<B> = (BigUint, Vec<(FieldOf<B>, BigUint)>);
+
+/// Turn `turn` from `field`: the successors lined up and merged, their weights and
+/// total divided by their greatest common divisor. Reduced, a step is the same
+/// numbers however the battle's own turn merged fields before lining them up, and
+/// its weights as small as its odds allow (the compiled sampler takes at most 128
+/// bits).
+fn weigh<B: Battle>(engagement: &Engagement<B>, field: &FieldOf<B>, turn: u32) -> Result<Weighed<B>, TooLarge> {
+    let labelled = engagement.battle().turn_exact(field, turn)?;
+    let mut lumped: BTreeMap<FieldOf<B>, BigUint> = BTreeMap::new();
+    for (field, weight) in labelled.iter() {
+        let mut field = field.clone();
+        engagement.line_up(&mut field);
+        *lumped.entry(field).or_insert_with(BigUint::zero) += weight;
+    }
+    let mut total = labelled.total().clone();
+    let mut lumped: Vec<(FieldOf<B>, BigUint)> = lumped.into_iter().collect();
+    let mut g = total.clone();
+    for (_, w) in &lumped {
+        if g.is_one() {
+            break;
+        }
+        g = g.gcd(w);
+    }
+    if !g.is_one() {
+        total /= &g;
+        lumped.iter_mut().for_each(|(_, w)| *w /= &g);
+    }
+    Ok((total, lumped))
 }
 
 /// An upper bound on the lumped fields the chain can reach, from the battle's
@@ -145,8 +216,9 @@ pub(crate) fn estimate<B: Battle>(engagement: &Engagement<B>) -> Option<u128> {
     let (unit, company) = engagement.battle().conditions()?;
     let initial = engagement.battle().initial();
     let mut states: u128 = 1;
-    for (side, layout) in initial.sides.iter().zip(&engagement.battle().layout().sides) {
-        for g in &layout.groups {
+    for (s, (side, layout)) in initial.sides.iter().zip(&engagement.battle().layout().sides).enumerate() {
+        for (group, g) in layout.groups.iter().enumerate() {
+            let unit = engagement.battle().entry_conditions(s, group).unwrap_or(unit);
             // Units of one entry spread over `unit` conditions: C(count + unit - 1, unit - 1).
             let ways = (1..unit).fold(1u128, |n, k| n * u128::from(g.count + k) / u128::from(k));
             states = states.saturating_mul(ways);
@@ -209,6 +281,7 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, stage: &ExactStage) -> Resul
         let mut killed = BigUint::zero();
         let mut killed_by = [BigUint::zero(), BigUint::zero(), BigUint::zero()];
         let mut branches = 0;
+        chain.weigh_all(engagement, states.iter().map(|(id, _)| *id), turn, stage)?;
         for (id, w) in &states {
             // The run cancelled or its exact budget spent: give up, and Monte Carlo
             // answers alone.

@@ -17,6 +17,7 @@ pub mod scenario;
 pub mod target;
 
 use std::fmt::Debug;
+use std::hash::Hash;
 use std::ops::Range;
 
 use num_bigint::BigUint;
@@ -131,9 +132,9 @@ pub(crate) struct EndConditions {
 /// other through [`Engagement`]'s Monte Carlo and [`markov`] solutions.
 pub(crate) trait Battle: Sync + Send {
     /// One unit's condition (status, strength, markers); small and copyable.
-    type Unit: Copy + Ord + Debug + Send + Sync;
+    type Unit: Copy + Ord + Hash + Debug + Send + Sync;
     /// One company's condition (morale status, Force Morale); `()` where none.
-    type Company: Copy + Ord + Debug + Send + Sync;
+    type Company: Copy + Ord + Hash + Debug + Send + Sync;
 
     /// The names of sides, companies and unit entries.
     fn layout(&self) -> &Layout;
@@ -151,6 +152,13 @@ pub(crate) trait Battle: Sync + Send {
     /// the exact solver's estimate of its lumped fields before it starts. `None`
     /// where the battle gives no bound, and the solver's budgets alone decide.
     fn conditions(&self) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// How many conditions a unit of entry `group` of `side` can stand in at the start
+    /// of a turn, where fewer than [`Battle::conditions`] gives every unit (a stand
+    /// whose weapon never runs dry is on the table or not). `None`: as every unit.
+    fn entry_conditions(&self, _side: usize, _group: usize) -> Option<u32> {
         None
     }
 
@@ -188,6 +196,17 @@ pub(crate) trait Battle: Sync + Send {
 
     /// Every field turn `turn` can lead to from `field`, with its exact weight.
     fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge>;
+}
+
+/// Lines every entry's units up in [`Battle::ahead`] order (see
+/// [`Engagement::line_up`]); a battle's own exact turn may line up a field midway
+/// where what remains of the turn treats an entry's units alike.
+pub(crate) fn line_up<B: Battle + ?Sized>(battle: &B, field: &mut FieldOf<B>) {
+    for (side, layout) in field.sides.iter_mut().zip(&battle.layout().sides) {
+        for group in layout.groups.iter().filter(|g| g.count > 1) {
+            side.units[group.units.clone()].sort_unstable_by(|a, b| battle.ahead(a, b));
+        }
+    }
 }
 
 /// How an engagement stood when it ended: the field, and what happened on the way.
@@ -298,11 +317,7 @@ impl<B: Battle> Engagement<B> {
     /// in each condition and not on which: fields that differ only by the order within
     /// entries are one state of the exact chain ([`markov`]'s lumped states).
     pub(crate) fn line_up(&self, field: &mut FieldOf<B>) {
-        for (side, layout) in field.sides.iter_mut().zip(&self.battle.layout().sides) {
-            for group in layout.groups.iter().filter(|g| g.count > 1) {
-                side.units[group.units.clone()].sort_unstable_by(|a, b| self.battle.ahead(a, b));
-            }
-        }
+        line_up(&self.battle, field);
     }
 
     /// Plays one engagement into `ending` (reset from `start`).

@@ -95,6 +95,11 @@ impl<S> Fires<S> {
         (firer * self.groups[enemy(side)] + target) * self.ranges + range
     }
 
+    /// How many ranges the schedule plays at.
+    pub fn ranges(&self) -> usize {
+        self.ranges
+    }
+
     /// The fire of entry `firer` of `side` at enemy entry `target` at range index
     /// `range`, if it reaches.
     pub fn get(&self, side: usize, firer: usize, target: usize, range: usize) -> Option<&S> {

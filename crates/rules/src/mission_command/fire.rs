@@ -23,7 +23,7 @@ pub struct Shot {
 }
 
 /// The state of one trial.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord, Default)]
 pub struct FireState {
     /// The worst outcome level any shot reached.
     pub worst: u8,

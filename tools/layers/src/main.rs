@@ -363,10 +363,10 @@ impl Crate {
             if let TokenTree::Group(g) = group {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
                 for w in inner.windows(2) {
-                    if let (TokenTree::Ident(k), TokenTree::Ident(name)) = (&w[0], &w[1]) {
-                        if k == "const" || k == "static" {
-                            self.modules[0].defined.insert(name.to_string());
-                        }
+                    if let (TokenTree::Ident(k), TokenTree::Ident(name)) = (&w[0], &w[1])
+                        && (k == "const" || k == "static")
+                    {
+                        self.modules[0].defined.insert(name.to_string());
                     }
                 }
             }

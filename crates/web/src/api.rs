@@ -20,7 +20,7 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{Report, frames};
 use combat_odds_rules::Scenario;
 
-use crate::Limits;
+use crate::config::Limits;
 use crate::cost::Cost;
 pub(crate) use crate::refused::Refused;
 use crate::state::{Slot, State, StopOnDrop};

@@ -3,8 +3,8 @@
 //! in all (every point, value, change or run of it) at the rate a pilot of its own
 //! scenario runs at, plus the most its exact stages may take (each bounded by the
 //! request's exact budget; a single resolution's dice are enumerated at once and cost
-//! nothing here). A request over [`crate::Limits::max_cost`] is refused with what to
-//! reduce; one over [`crate::Limits::long_work`] holds a long-run slot until its work
+//! nothing here). A request over [`crate::config::Limits::max_cost`] is refused with what to
+//! reduce; one over [`crate::config::Limits::long_work`] holds a long-run slot until its work
 //! has stopped, whichever endpoint it came through.
 
 use std::sync::Arc;
@@ -16,11 +16,6 @@ use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo};
 
 use crate::refused::Refused;
 use crate::state::{Slot, State};
-
-/// Work estimated past this holds a long-run slot unless the server is told otherwise:
-/// a single fire's million trials take a few hundredths of a second, a fight's exact
-/// stage or trials far longer.
-pub const LONG_WORK: Duration = Duration::from_secs(2);
 
 /// A request's work, as estimated before it starts.
 #[derive(Debug, Clone)]

@@ -26,8 +26,8 @@ use axum::http::{Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::Connections;
 use crate::api::Refused;
+use crate::config::Connections;
 
 /// The most bytes of request body read: axum's own default for JSON bodies, which is
 /// ample for a scenario or sweep file.

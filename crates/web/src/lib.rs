@@ -3,6 +3,8 @@
 //! validation and one-line messages. Nothing here knows a ruleset.
 //!
 //! The modules:
+//! - `config`: how the server answers: its per-request limits and per-connection
+//!   bounds, as the binary's flags set them.
 //! - `state`: what every request shares: the configuration, the long-run slots, the
 //!   finished runs' files.
 //! - `refused`: a request refused, as its status and one line of JSON.
@@ -39,6 +41,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod config;
 mod state;
 mod refused;
 mod cost;
@@ -54,9 +57,7 @@ mod listen;
 
 use std::future::Future;
 use std::net::IpAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::extract::Path;
@@ -64,76 +65,8 @@ use axum::http::{StatusCode, Uri, header};
 use axum::response::Html;
 use axum::routing::{get, post};
 
+pub use config::{Config, Connections, LONG_WORK, Limits};
 pub use guard::BODY_LIMIT;
-
-/// What the server is allowed to do for one request.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// The most Monte Carlo trials one request may ask for.
-    pub max_trials: u64,
-    /// How many pieces of long work (any request estimated past `long_work`) may be
-    /// under way at once; a request beyond them is refused with a message rather than
-    /// queued.
-    pub max_runs: usize,
-    /// Work estimated past this (in seconds of one core) is long work and holds one of
-    /// the `max_runs` slots until it has stopped: [`LONG_WORK`] unless told.
-    pub long_work: std::time::Duration,
-    /// The most work one request may be estimated at, in seconds of one core: its
-    /// trials in all at its scenario's pace, and the most its exact stages may take.
-    pub max_cost: std::time::Duration,
-    /// The most one exact stage (a Markov chain solved or compiled) of a request may
-    /// take (`--exact-seconds`); a request may ask for less. Each request's stages
-    /// keep their own clock.
-    pub exact_budget: std::time::Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_trials: 10_000_000,
-            max_runs: 4,
-            long_work: LONG_WORK,
-            max_cost: std::time::Duration::from_secs(3600),
-            exact_budget: std::time::Duration::from_secs(10),
-        }
-    }
-}
-
-pub use cost::LONG_WORK;
-
-/// What one connection may hold, and for how long: a flood of idle or slow
-/// connections holds neither memory nor the user's place.
-#[derive(Debug, Clone, Copy)]
-pub struct Connections {
-    /// The most connections open at once; more wait, unanswered, until one closes.
-    pub max_open: usize,
-    /// How long a connection may take to send a request's headers, counted from when
-    /// it opens or its last answer ended: an idle connection closes after this too.
-    pub header_timeout: Duration,
-    /// How long a request may take to send its body, once its headers are in.
-    pub body_timeout: Duration,
-}
-
-impl Default for Connections {
-    fn default() -> Self {
-        Connections { max_open: 256, header_timeout: Duration::from_secs(10), body_timeout: Duration::from_secs(10) }
-    }
-}
-
-/// How the server answers.
-#[derive(Debug, Clone, Default)]
-pub struct Config {
-    /// Table overrides, laid out like `rulesets/`, as `--rules DIR` gives them.
-    pub rules_dir: Option<PathBuf>,
-    /// Per-request bounds.
-    pub limits: Limits,
-    /// Host names the server answers to besides loopback's and the address it listens
-    /// on (`--allow-host`): a name this machine has on the network, when `--listen`
-    /// shares the page.
-    pub hosts: Vec<String>,
-    /// Per-connection bounds.
-    pub connections: Connections,
-}
 
 /// The page and its endpoints, answering as a server on loopback does.
 pub fn router(config: Config) -> Router {

@@ -14,7 +14,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
-use crate::Connections;
+use crate::config::Connections;
 
 /// Accepts connections on `listener` and answers them with `app` until `shutdown`
 /// completes; then asks each open connection to close after its answer under way,

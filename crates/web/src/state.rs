@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use combat_odds_report::error::Error as ReportError;
 
-use crate::Config;
+use crate::config::Config;
 
 /// How many finished runs' files are kept for download; the oldest goes first. A run
 /// is seeded, so one no longer kept is had again by running it again.
@@ -106,7 +106,7 @@ impl State {
 pub(crate) struct Slot(Arc<State>);
 
 impl Slot {
-    /// A slot, unless [`crate::Limits::max_runs`] runs hold them all.
+    /// A slot, unless [`crate::config::Limits::max_runs`] runs hold them all.
     pub(crate) fn take(state: &Arc<State>) -> Option<Self> {
         let max = state.config.limits.max_runs;
         state.runs.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1)).ok()?;

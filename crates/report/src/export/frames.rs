@@ -2,7 +2,7 @@
 
 use polars::prelude::*;
 
-use super::{Percent, PercentView, Report, Row};
+use super::{Report, Row};
 use combat_odds_rules::Ruleset;
 use combat_odds_rules::ruleset::{ModifierInfo, TableView};
 
@@ -26,7 +26,7 @@ pub fn configure_printing() {
     }
 }
 
-fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
+pub(crate) fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(columns)
 }
 
@@ -90,19 +90,6 @@ pub fn modifiers_frame(infos: &[ModifierInfo]) -> PolarsResult<DataFrame> {
         col("label", &|m| &m.label),
         col("applied", &|m| &m.applied),
         col("source", &|m| &m.source),
-    ])
-}
-
-/// The percent view: one row for `destroy`, one for the mildest effect or worse.
-pub(crate) fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
-    let rows: [(String, &Percent); 2] =
-        [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];
-    frame(vec![
-        Column::new("measure".into(), rows.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>()),
-        Column::new("percent".into(), rows.iter().map(|(_, p)| p.percent).collect::<Vec<_>>()),
-        Column::new("probability".into(), rows.iter().map(|(_, p)| p.probability).collect::<Vec<_>>()),
-        Column::new("exact_fraction".into(), rows.iter().map(|(_, p)| p.exact_fraction.clone()).collect::<Vec<_>>()),
-        Column::new("method".into(), vec![view.method.clone(); 2]),
     ])
 }
 

@@ -3,6 +3,7 @@
 //! The chance of suppressing a unit will be slightly higher"): a whole percentage,
 //! with the exact fraction behind it.
 
+use polars::prelude::{Column, DataFrame, PolarsResult};
 use serde::Serialize;
 
 use combat_odds_core::dice::Ratio;
@@ -131,6 +132,19 @@ impl Rendered for PercentView {
     }
 
     fn to_csv(&self) -> String {
-        frames::percent_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a percent frame always writes")
+        percent_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a percent frame always writes")
     }
+}
+
+/// The percent view: one row for `destroy`, one for the mildest effect or worse.
+fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
+    let rows: [(String, &Percent); 2] =
+        [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];
+    frames::frame(vec![
+        Column::new("measure".into(), rows.iter().map(|(m, _)| m.clone()).collect::<Vec<_>>()),
+        Column::new("percent".into(), rows.iter().map(|(_, p)| p.percent).collect::<Vec<_>>()),
+        Column::new("probability".into(), rows.iter().map(|(_, p)| p.probability).collect::<Vec<_>>()),
+        Column::new("exact_fraction".into(), rows.iter().map(|(_, p)| p.exact_fraction.clone()).collect::<Vec<_>>()),
+        Column::new("method".into(), vec![view.method.clone(); 2]),
+    ])
 }

@@ -1,0 +1,78 @@
+//! How the server answers: what one request may ask for and cost, what one connection
+//! may hold, and the table overrides, as the binary's flags set them. Every handler
+//! reads them from the shared state; nothing here depends on another module.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Work estimated past this holds a long-run slot unless the server is told otherwise:
+/// a single fire's million trials take a few hundredths of a second, a fight's exact
+/// stage or trials far longer.
+pub const LONG_WORK: Duration = Duration::from_secs(2);
+
+/// What the server is allowed to do for one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The most Monte Carlo trials one request may ask for.
+    pub max_trials: u64,
+    /// How many pieces of long work (any request estimated past `long_work`) may be
+    /// under way at once; a request beyond them is refused with a message rather than
+    /// queued.
+    pub max_runs: usize,
+    /// Work estimated past this (in seconds of one core) is long work and holds one of
+    /// the `max_runs` slots until it has stopped: [`LONG_WORK`] unless told.
+    pub long_work: std::time::Duration,
+    /// The most work one request may be estimated at, in seconds of one core: its
+    /// trials in all at its scenario's pace, and the most its exact stages may take.
+    pub max_cost: std::time::Duration,
+    /// The most one exact stage (a Markov chain solved or compiled) of a request may
+    /// take (`--exact-seconds`); a request may ask for less. Each request's stages
+    /// keep their own clock.
+    pub exact_budget: std::time::Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_trials: 10_000_000,
+            max_runs: 4,
+            long_work: LONG_WORK,
+            max_cost: std::time::Duration::from_secs(3600),
+            exact_budget: std::time::Duration::from_secs(10),
+        }
+    }
+}
+
+/// What one connection may hold, and for how long: a flood of idle or slow
+/// connections holds neither memory nor the user's place.
+#[derive(Debug, Clone, Copy)]
+pub struct Connections {
+    /// The most connections open at once; more wait, unanswered, until one closes.
+    pub max_open: usize,
+    /// How long a connection may take to send a request's headers, counted from when
+    /// it opens or its last answer ended: an idle connection closes after this too.
+    pub header_timeout: Duration,
+    /// How long a request may take to send its body, once its headers are in.
+    pub body_timeout: Duration,
+}
+
+impl Default for Connections {
+    fn default() -> Self {
+        Connections { max_open: 256, header_timeout: Duration::from_secs(10), body_timeout: Duration::from_secs(10) }
+    }
+}
+
+/// How the server answers.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Table overrides, laid out like `rulesets/`, as `--rules DIR` gives them.
+    pub rules_dir: Option<PathBuf>,
+    /// Per-request bounds.
+    pub limits: Limits,
+    /// Host names the server answers to besides loopback's and the address it listens
+    /// on (`--allow-host`): a name this machine has on the network, when `--listen`
+    /// shares the page.
+    pub hosts: Vec<String>,
+    /// Per-connection bounds.
+    pub connections: Connections,
+}

@@ -96,10 +96,12 @@ impl Scenario {
 
     /// The exact distribution where the exact engine reaches it within `run`'s exact
     /// budget; when the budget stops it, the header's notes say so. A stopped run ends
-    /// here with an interrupted error.
+    /// here with an interrupted error. The solver weighs a turn's fields on the run's
+    /// thread pool (`--threads`), or on the pool it is already in (a sweep's).
     pub fn exact(&mut self, run: &Run) -> Result<Option<ExactTable>> {
         let stage = run.exact_stage();
-        let exact = self.set_up.experiment.exact_in(&stage);
+        let experiment = self.set_up.experiment.as_ref();
+        let exact = combat_odds_core::engine::in_pool(self.monte_carlo.threads, || experiment.exact_in(&stage))?;
         run.check()?;
         if exact.is_none() {
             let why = match stage.spent() {

@@ -20,7 +20,7 @@ test("a setting goes under the file's [settings], which is added when missing", 
   assert.equal(withSetting("range = 16\n[settings]\nc = \"d\"\n", "a", "b"), 'range = 16\n[settings]\na = "b"\nc = "d"\n');
 });
 
-import { fieldLabel, placeOf, fieldAt, explain, checkSetting, checkNumber, refusal, applyEdits, headingOf, plainLabel }
+import { fieldLabel, choiceLabel, placeOf, fieldAt, explain, checkSetting, checkNumber, refusal, applyEdits, headingOf, plainLabel }
   from "../../crates/web/src/page/model.js";
 
 test("a field's label is in players' words, not the file's path", () => {
@@ -99,4 +99,11 @@ test("a modifier joins the unit's list, or starts one under its header", () => {
   const [first, , target] = units(TWO);
   assert.ok(addToList(TWO, target, "modifiers", "in_cover").endsWith('modifiers = ["light_cover", "in_cover"]\n'));
   assert.ok(addToList(TWO, first, "modifiers", "op_fire").includes('[[firer]]\nmodifiers = ["op_fire"]\nname = "HMG"\n'));
+});
+
+test("a choice's label says what kind of choice it is only where its field's words do not", () => {
+  assert.equal(choiceLabel("phase", "phase"), "Phase");
+  assert.equal(choiceLabel("firer[0].weapon", "weapon"), "Firer 1: weapon");
+  assert.equal(choiceLabel("settings.artillery_response", "setting"), "Setting: artillery response");
+  assert.equal(choiceLabel("firer[0].quality", "troop quality"), "Firer 1: quality (troop quality)");
 });

@@ -8,7 +8,7 @@ import { post } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
-  applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, fieldLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
+  applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, fieldLabel, choiceLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
 } from "./model.js";
 
 // The file's values as their places in the text: strings come quoted.
@@ -175,7 +175,7 @@ export function editor(prefix, shipped, firstName, changed) {
         const now = fields.find((x) => x.key === c.key);
         edit([{ start: now.start, end: now.end, literal: JSON.stringify(select.value) }], c.key);
       });
-      form.append(labelled(c.key, `${words} (${c.what})`, select));
+      form.append(labelled(c.key, choiceLabel(c.key, c.what), select));
     }
     for (const v of f.values) {
       const words = fieldLabel(v.key);
@@ -221,7 +221,7 @@ export function editor(prefix, shipped, firstName, changed) {
       const select = el("select", { "data-key": `settings.${u.key}`, "aria-label": words });
       u.names.forEach((n, i) => select.append(el("option", { value: n }, i === 0 ? `${n.replace(/_/g, " ")} (default)` : n.replace(/_/g, " "))));
       select.addEventListener("change", () => { text.value = withSetting(text.value, u.key, select.value); refreshForm(false); changed(); });
-      form.append(labelled(`settings.${u.key}`, `${words} (setting)`, select));
+      form.append(labelled(`settings.${u.key}`, words, select));
     }
     if (f.error) place(f.error);
     showTools();

@@ -53,6 +53,13 @@ export function fieldLabel(key) {
   return `${head[0].toUpperCase()}${head.slice(1)}: ${leafWords}`;
 }
 
+// A choice's label: its field, then what kind of choice it is where that says more
+// ("Firer 1: quality (troop quality)", but "Phase", not "Phase (phase)").
+export function choiceLabel(key, what) {
+  const label = fieldLabel(key);
+  return label.toLowerCase().includes(what.toLowerCase()) ? label : `${label} (${what})`;
+}
+
 // A catalogue label without the marker the page says in its own words.
 export const plainLabel = (label) => label.replace(/\s*\(illustrative\)\s*$/i, "");
 

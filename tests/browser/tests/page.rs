@@ -93,7 +93,10 @@ async fn the_page_answers_what_the_cli_prints_follows_a_change_and_a_shared_link
     // The form offers the catalogue's weapons and the range with metres beside:
     // 16 in. x 45.72 m = 731.52, shown as 732 m.
     let form = text_when(&client, "fire-form", |t| t.contains("732 m")).await;
-    assert!(form.contains("Firer 1: weapon") && !form.contains("(weapon)") && form.contains("16 in. = 732 m"), "{form}");
+    assert!(
+        form.contains("Firer 1: weapon") && !form.contains("(weapon)") && form.contains("16 in. = 732 m"),
+        "{form}"
+    );
     screenshot(&client, "page-fire.png").await;
 
     // At 30 in. the Panther's gun is in another band: the answer changes.

@@ -24,7 +24,7 @@ use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::interrupt;
 use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
-use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames};
+use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames, invented_line};
 use combat_odds_report::study::{self, StudyResult};
 use combat_odds_report::sweep::{Sweep, SweepResult};
 use combat_odds_rules::ruleset::Load;
@@ -394,6 +394,9 @@ fn print_study(result: &StudyResult, out: &Path) -> Result<()> {
         k.ci_low,
         k.ci_high,
     );
+    if let Some(line) = invented_line(&s.invented) {
+        text += &format!("{line}\n");
+    }
     for why in &result.aside {
         text += &format!("{why}\n");
     }

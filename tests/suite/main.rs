@@ -23,6 +23,7 @@ mod charts;
 mod compare;
 mod exact_brute_force;
 mod fuzz_regressions;
+mod invented;
 mod readme;
 mod regress;
 mod run_command;

@@ -23,11 +23,12 @@ pub struct Document {
     offers: Mutex<Offers>,
 }
 
-/// What a reading of the document found it could offer.
+/// What a reading of the document found it could offer, and the invented data it read.
 #[derive(Debug, Clone, Default)]
 struct Offers {
     placed: Vec<Offer>,
     unset: Vec<Unset>,
+    invented: Vec<String>,
 }
 
 /// A setting the rules read that the document leaves at its default: what a form
@@ -96,6 +97,20 @@ impl Document {
         if !offers.unset.iter().any(|u| u.key == key) {
             offers.unset.push(Unset { key: key.to_string(), names: readings.iter().map(|r| r.to_string()).collect() });
         }
+    }
+
+    /// Records that the document names `label`, an entry of a catalogue whose values
+    /// are invented (illustrative), so every answer that rests on it says so.
+    pub fn rests_on_invented(&self, label: &str) {
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !offers.invented.iter().any(|l| l == label) {
+            offers.invented.push(label.to_string());
+        }
+    }
+
+    /// The invented catalogue entries read so far, by label, in the order first read.
+    pub fn invented(&self) -> Vec<String> {
+        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).invented.clone()
     }
 
     /// Every value checked against a closed list so far, in the order the text holds them.

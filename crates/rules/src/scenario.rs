@@ -32,6 +32,9 @@ pub struct Header {
     /// Where the exact engine or the compiled sampler stood aside, and why: among the
     /// notes too, and the notes a terminal shows.
     pub aside: Vec<String>,
+    /// The invented (illustrative) catalogue entries the numbers rest on, by label:
+    /// every output says so plainly, since they are not the published rules' values.
+    pub invented: Vec<String>,
 }
 
 impl Header {
@@ -90,6 +93,7 @@ impl Scenario {
             rules_hash: tables::rules_hash(ruleset.files()),
             notes: set_up.notes.clone(),
             aside: Vec::new(),
+            invented: doc.invented(),
         };
         Ok(Scenario { ruleset, set_up, header, monte_carlo })
     }

@@ -9,7 +9,7 @@ use toml::Spanned;
 
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
-use combat_odds_core::tables::{Modifier, ModifierTable, Side};
+use combat_odds_core::tables::{Modifier, ModifierTable, Side, Source};
 
 /// The keys every scenario may have, whatever its kind (the CLI reads `ruleset`,
 /// `kind` and `name`; `description` is for the reader; `settings` for the ruleset).
@@ -111,18 +111,37 @@ pub(crate) fn refuse_engagement_settings(
     Ok(())
 }
 
+/// A catalogue entry a scenario may name: what players call it.
+pub(crate) trait Labelled {
+    /// The entry's name in the players' words, e.g. "M4 Sherman".
+    fn label(&self) -> &str;
+}
+
 /// The entry of a catalogue's `entries` the file names at `name`, offered among all
-/// of them; a typo gets the nearest name.
-pub(crate) fn entry<'c, T>(
+/// of them; a typo gets the nearest name. An entry of an invented catalogue (its
+/// `source`) is recorded on `doc`, so every answer that rests on it says so.
+pub(crate) fn entry<'c, T: Labelled>(
     doc: &Document,
     name: &Spanned<String>,
     what: &str,
     entries: &'c BTreeMap<String, T>,
+    source: &Source,
 ) -> Result<&'c T> {
     doc.offer(name.span(), name.get_ref(), what, entries.keys().map(String::as_str));
-    entries.get(name.get_ref()).ok_or_else(|| {
+    let found = entries.get(name.get_ref()).ok_or_else(|| {
         doc.error_at(name.span().start, unknown(what, name.get_ref(), entries.keys().map(String::as_str)))
-    })
+    })?;
+    rests_on(doc, source, found.label());
+    Ok(found)
+}
+
+/// Records on `doc` that its answer reads `label` from `source`, where that source's
+/// values are invented. The labels of the shipped illustrative catalogues say
+/// "(illustrative)" for the tables' listing; the record says it once, for them all.
+pub(crate) fn rests_on(doc: &Document, source: &Source, label: &str) {
+    if source.invented {
+        doc.rests_on_invented(label.trim_end_matches(" (illustrative)"));
+    }
 }
 
 /// A thing named from a catalogue (`weapon = "name"`) or written out inline

@@ -149,7 +149,9 @@ fn labels(files: &[combat_odds_core::tables::TableFile]) -> BTreeMap<String, BTr
     let mut out: BTreeMap<String, BTreeMap<String, Label>> = BTreeMap::new();
     for file in files {
         let Ok(table) = file.text.parse::<toml::Table>() else { continue };
-        let illustrative = file.text.to_lowercase().contains("illustrative");
+        // The file's `[source]` says whether its values are invented (`Source::invented`).
+        let illustrative =
+            table.get("source").and_then(|s| s.get("invented")).and_then(toml::Value::as_bool).unwrap_or(false);
         for (list, entries) in &table {
             let mut add = |id: &str, entry: &toml::Value| {
                 if let Some(label) = entry.get("label").and_then(toml::Value::as_str) {

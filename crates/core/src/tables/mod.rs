@@ -29,6 +29,11 @@ pub struct Source {
     pub table: String,
     /// Rule numbers the card cites, where it cites any.
     pub rules: Option<String>,
+    /// True when the values are made up to show the format (an illustrative catalogue
+    /// the seeds hold no chart for), not the published rules' values: every answer
+    /// that reads them says so.
+    #[serde(default)]
+    pub invented: bool,
 }
 
 /// A ruleset's embedded table files.

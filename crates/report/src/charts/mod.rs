@@ -76,6 +76,18 @@ impl Footer {
             env!("CARGO_PKG_VERSION")
         ))
     }
+
+    /// The footer of a chart whose numbers rest on invented catalogue data: said
+    /// first, so a chart shared alone still says it.
+    pub fn invented(self, invented: bool) -> Self {
+        match invented {
+            true => Footer(format!(
+                "INVENTED DATA (an illustrative catalogue, not the published rules' values). {}",
+                self.0
+            )),
+            false => self,
+        }
+    }
 }
 
 /// Above this many series in all, [`probability_vs_range`] and [`difference_vs_range`]

@@ -130,6 +130,7 @@ pub fn tables_json(ruleset: &dyn Ruleset) -> serde_json::Value {
                 "seed": view.source.seed,
                 "table": view.source.table,
                 "rules": view.source.rules,
+                "invented": view.source.invented,
                 "rows": rows,
             })
         })

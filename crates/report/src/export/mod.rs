@@ -122,8 +122,24 @@ pub struct Report {
     pub mode: Mode,
     /// Hash of the loaded table files.
     pub rules_hash: String,
+    /// The invented (illustrative) catalogue entries the numbers rest on, by label.
+    pub invented: Vec<String>,
     /// combat-odds version.
     pub version: String,
+}
+
+/// The one sentence every output gives when its numbers rest on invented catalogue
+/// entries (`labels`), or `None` when they rest on the rules' own tables alone.
+pub fn invented_line(labels: &[String]) -> Option<String> {
+    let (last, rest) = labels.split_last()?;
+    let named = match rest {
+        [] => last.clone(),
+        _ => format!("{} and {last}", rest.join(", ")),
+    };
+    let verb = if rest.is_empty() { "is" } else { "are" };
+    Some(format!(
+        "Invented data: {named} {verb} from an illustrative catalogue, made up to show the format, not the published rules' values."
+    ))
 }
 
 impl Report {
@@ -190,6 +206,7 @@ impl Report {
             generator: GENERATOR.to_string(),
             mode: plan.mode,
             rules_hash: header.rules_hash,
+            invented: header.invented,
             version: env!("CARGO_PKG_VERSION").to_string(),
         }
     }
@@ -252,6 +269,9 @@ pub trait Rendered: Serialize {
 impl Rendered for Report {
     fn to_table(&self) -> String {
         let mut s = format!("{} -- {} ({})\n", self.scenario, self.ruleset, self.kind);
+        if let Some(line) = invented_line(&self.invented) {
+            s += &format!("{line}\n");
+        }
         for note in &self.notes {
             s += &format!("  {note}\n");
         }

@@ -31,6 +31,7 @@ pub(crate) fn study_charts(dir: &Path, summary: &Summary) -> Result<Vec<PathBuf>
         Some(shard) => format!("{}, shard {shard}: {}", summary.ruleset, footer.0),
         None => format!("{}: {}", summary.ruleset, footer.0),
     };
+    let footer = footer.invented(!summary.invented.is_empty());
     let scenario = &summary.scenario;
     let named = |name: &str| summary.measures.iter().find(|m| m.name == name);
     let survivors: Vec<&MeasureCounts> = summary.measures.iter().filter(|m| m.name.starts_with("survivors_")).collect();

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::export::directory;
 pub use crate::export::directory::check_free;
-use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row};
+use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row, invented_line};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
 use combat_odds_core::run::Run;
@@ -85,6 +85,9 @@ pub struct Summary {
     pub measures: Vec<MeasureCounts>,
     /// How the numbers were reached.
     pub notes: Vec<String>,
+    /// The invented (illustrative) catalogue entries the numbers rest on, by label.
+    #[serde(default)]
+    pub invented: Vec<String>,
 }
 
 /// What a run produced, ready to write.
@@ -212,6 +215,7 @@ impl StudyResult {
                 })
                 .collect(),
             notes: header.notes,
+            invented: header.invented,
         };
         StudyResult { summary, report, aside }
     }
@@ -348,6 +352,7 @@ impl StudyResult {
             rules_hash: first.rules_hash.clone(),
             notes: first.notes.clone(),
             aside: Vec::new(),
+            invented: first.invented.clone(),
         };
         let facts = RunFacts {
             scenario_hash: first.scenario_hash.clone(),
@@ -396,6 +401,9 @@ impl StudyResult {
         ];
         if let Some(shard) = s.shard {
             kv.push(("combat_odds.shard", shard.to_string()));
+        }
+        if let Some(line) = invented_line(&s.invented) {
+            kv.push(("combat_odds.invented", line));
         }
         kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }

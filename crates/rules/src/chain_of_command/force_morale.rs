@@ -559,7 +559,7 @@ mod tests {
     }
 
     fn dice(levels: &[(u32, u32)]) -> DiceByForceMorale {
-        let source = Source { seed: "test".into(), table: "test".into(), rules: None };
+        let source = Source { seed: "test".into(), table: "test".into(), rules: None, invented: false };
         DiceByForceMorale { levels: levels.to_vec(), source }
     }
 

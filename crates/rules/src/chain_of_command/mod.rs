@@ -151,7 +151,7 @@ impl Ruleset for ChainOfCommand {
         views.extend(self.tables.force_morale.views());
         views.push(TableView {
             file: "(none: anti-tank fire)".into(),
-            source: Source { seed: at_seed.into(), table: at_table.into(), rules: Some(at_status.into()) },
+            source: Source { seed: at_seed.into(), table: at_table.into(), rules: Some(at_status.into()), invented: false },
             columns: vec![(
                 "status".into(),
                 vec!["not resolved: no source gives anti-tank fire's mechanics, and none are invented".into()],

@@ -18,7 +18,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, article, choice, count, present, scenario_kind};
+use crate::setup::{Sections, article, choice, count, present, rests_on, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 pub(crate) const SECTIONS: &Sections = &[
@@ -305,6 +305,7 @@ pub(super) fn base_firepower(
                 let names: Vec<&str> = t.weapons.iter().map(|(n, ..)| n.as_str()).collect();
                 let name = choice(doc, Some(&w.weapon), "weapon", &names, "")?;
                 let (_, label, dice) = t.weapons.iter().find(|(n, ..)| n == name).expect("a listed weapon");
+                rests_on(doc, &t.weapons_source, label);
                 let n = count(doc, &w.count, "count", 1, MOST_FIGURES, 1)?;
                 notes.push(format!("  {n} x {label}: {} firepower dice", n * dice));
                 sum += n * dice;

@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
+use crate::setup::Labelled;
 use combat_odds_core::tables::Source;
 
 /// A weapon's anti-armour effectiveness, the third entry of each range band.
@@ -398,5 +399,17 @@ impl Catalogue {
         let vehicles =
             raw.vehicle.into_iter().map(|(k, v)| v.resolve(&k, doc).map(|v| (k, v))).collect::<Result<_>>()?;
         Ok(Catalogue { source: raw.source, weapons, vehicles })
+    }
+}
+
+impl Labelled for Weapon {
+    fn label(&self) -> &str {
+        &self.label
+    }
+}
+
+impl Labelled for Vehicle {
+    fn label(&self) -> &str {
+        &self.label
     }
 }

@@ -1291,7 +1291,7 @@ fn as_target(s: &RawStand, moving: bool, modifiers: Vec<Spanned<String>>) -> Raw
 /// The stand's weapon: from the catalogue or its inline data line.
 fn weapon_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Weapon> {
     match (&s.weapon, &s.weapon_data) {
-        (Some(n), None) => Ok(entry(doc, n, "weapon", &catalogue.weapons)?.clone()),
+        (Some(n), None) => Ok(entry(doc, n, "weapon", &catalogue.weapons, &catalogue.source)?.clone()),
         (None, Some(d)) => d.get_ref().clone().resolve(&format!("{} weapon_data", s.name.get_ref()), doc, d.span().start),
         _ => Err(doc.error_at(
             s.name.span().start,
@@ -1412,7 +1412,7 @@ fn vehicle_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Opt
     Quality::read(doc, &s.quality)?;
     choice(doc, s.aspect.as_ref(), "aspect", &["front", "flank"], "front")?;
     Ok(match (&s.vehicle, &s.vehicle_data) {
-        (Some(n), None) => Some(entry(doc, n, "vehicle", &catalogue.vehicles)?.afv),
+        (Some(n), None) => Some(entry(doc, n, "vehicle", &catalogue.vehicles, &catalogue.source)?.afv),
         (None, Some(d)) => Some(d.clone().resolve(&format!("{} vehicle_data", s.name.get_ref()), doc)?.afv),
         (None, None) => None,
         (Some(n), Some(_)) => {

@@ -185,7 +185,7 @@ impl Ctx<'_> {
             who,
             "weapon",
             given,
-            |name| entry(self.doc, name, "weapon", &catalogue.weapons).cloned(),
+            |name| entry(self.doc, name, "weapon", &catalogue.weapons, &catalogue.source).cloned(),
             |data| {
                 let at = data.span().start;
                 data.into_inner().resolve(&format!("{who} weapon_data"), self.doc, at)
@@ -202,7 +202,7 @@ impl Ctx<'_> {
         }
         let vehicle = match (raw.vehicle, raw.vehicle_data) {
             (Some(name), None) => {
-                Some(entry(self.doc, &name, "vehicle", &catalogue.vehicles)?.clone())
+                Some(entry(self.doc, &name, "vehicle", &catalogue.vehicles, &catalogue.source)?.clone())
             }
             (None, Some(data)) => Some(data.resolve("target vehicle_data", self.doc)?),
             (None, None) => None,

@@ -10,6 +10,7 @@ use toml::Spanned;
 use super::tables::{AP_VALUES, MAX_RATE_OF_FIRE, Tables};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
+use crate::setup::Labelled;
 use combat_odds_core::tables::{Source, TableFile};
 
 /// The farthest range any weapon may show, in hexes (1 hex = 100 m): past this is a typo.
@@ -492,4 +493,10 @@ fn mode(doc: &Document, who: &str, m: Spanned<RawMode>, indirect: bool, heat: bo
         range_modifiers: m.range_modifiers.unwrap_or(!indirect),
         barrage,
     })
+}
+
+impl Labelled for Vehicle {
+    fn label(&self) -> &str {
+        &self.label
+    }
 }

@@ -17,7 +17,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, article, choice, count, distinct, entry, named, present, required};
+use crate::setup::{Sections, Sum, article, choice, count, distinct, entry, named, present, required, rests_on};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 pub(crate) const SECTIONS: &Sections = &[
@@ -239,7 +239,7 @@ impl Ctx<'_> {
         let t = t.into_inner();
         let vehicle = match &t.vehicle {
             None => None,
-            Some(v) => Some(entry(doc, v, "vehicle", &self.catalogue.vehicles)?),
+            Some(v) => Some(entry(doc, v, "vehicle", &self.catalogue.vehicles, &self.catalogue.source)?),
         };
         let armour = match (vehicle, &t.armour) {
             (Some(_), Some(a)) => {
@@ -336,7 +336,9 @@ impl Ctx<'_> {
         for w in &f.weapons {
             // Offered where it is a plain name, not a table saying how it is carried.
             doc.offer(w.span(), &w.get_ref().weapon, "weapon", self.catalogue.weapons.keys().map(String::as_str));
-            weapons.push(self.catalogue.carried(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?);
+            let weapon = self.catalogue.carried(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?;
+            rests_on(doc, &self.catalogue.source, &weapon.label);
+            weapons.push(weapon);
         }
         for (i, w) in f.weapon_data.into_iter().enumerate() {
             weapons.push(catalogue::weapon(doc, &format!("inline weapon {}", i + 1), w.into_inner(), self.tables)?);

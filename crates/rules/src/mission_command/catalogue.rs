@@ -11,6 +11,7 @@ use toml::Spanned;
 use super::tables::Tables;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
+use crate::setup::Labelled;
 use combat_odds_core::tables::{Source, TableFile};
 
 /// A weapon's rows, resolved against the loaded tables (indices into them).
@@ -171,5 +172,11 @@ impl Catalogue {
             .map(|(w, name)| Ok((name.get_ref().clone(), w.resolve(name.get_ref(), f, tables)?)))
             .collect::<Result<_>>()?;
         Ok(Catalogue { weapons, source: raw.source })
+    }
+}
+
+impl Labelled for Weapon {
+    fn label(&self) -> &str {
+        &self.label
     }
 }

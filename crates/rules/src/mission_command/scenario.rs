@@ -528,7 +528,7 @@ impl<'a> Ctx<'a> {
             who,
             "weapon",
             given,
-            |name| entry(self.doc, name, "weapon", &catalogue.weapons).cloned(),
+            |name| entry(self.doc, name, "weapon", &catalogue.weapons, &catalogue.source).cloned(),
             |data| data.into_inner().resolve(who, self.doc, self.tables),
         )
     }

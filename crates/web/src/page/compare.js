@@ -200,14 +200,14 @@ function showComparison(c) {
 }
 
 // The rulesets whose tables are illustrative (invented) data, by name: their listing
-// (GET /api/tables) says so of each such file.
+// (GET /api/tables) marks each such file `invented`.
 const illustrative = new Map();
 async function invented(rulesets, into) {
   const marked = [];
   for (const r of rulesets) {
     if (!illustrative.has(r)) {
       const listing = await fetch(`/api/tables/${encodeURIComponent(r)}`).then((x) => x.json()).catch(() => ({ tables: [] }));
-      illustrative.set(r, (listing.tables || []).some((t) => /illustrative/i.test(`${t.file} ${t.seed} ${t.table} ${t.rules || ""}`)));
+      illustrative.set(r, (listing.tables || []).some((t) => t.invented));
     }
     if (illustrative.get(r)) marked.push(rulesetName(r));
   }

@@ -11,11 +11,10 @@ export const INVENTED = "Invented data: the weapons and vehicles here come from 
   + "how the rules work, not the published rules' values. Read this answer as the rules applied to these numbers, not "
   + "as the game's verdict on the real equipment. Give your own values in the scenario file (inline weapon and vehicle data).";
 
-// The illustrative names an answer rests on: those `chosen` in the form, and any its
-// notes mark.
+// The illustrative names an answer rests on: those `chosen` in the form, and those the
+// engine read from an invented catalogue (the report's `invented`).
 export function inventedIn(r, chosen) {
-  const marked = r.notes.filter((n) => /\(illustrative\)/i.test(n)).map((n) => n.replace(/^.*?:\s*\d+\s*x\s*/, "").replace(/\s*\(illustrative\).*$/i, ""));
-  return [...new Set(chosen.concat(marked))];
+  return [...new Set(chosen.concat(r.invented || []))];
 }
 
 function inventedNote(names, id) {

@@ -670,8 +670,9 @@ fn run_writes_an_engagements_charts_beside_its_frames() {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary")).expect("JSON");
     let hash = summary["rules_hash"].as_str().expect("a rules hash");
+    // The duel's tanks and guns come from the illustrative catalogue: the footer says so first.
     let foot = format!(
-        "command-decision: seed 7, 2,000 trials, rules {}, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds {}",
+        "INVENTED DATA (an illustrative catalogue, not the published rules' values). command-decision: seed 7, 2,000 trials, rules {}, Wilson 95% intervals (Clopper-Pearson on small counts), combat-odds {}",
         &hash[..8],
         env!("CARGO_PKG_VERSION")
     );

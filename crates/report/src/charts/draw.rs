@@ -1,4 +1,4 @@
-//! The drawings behind the chart functions, generic over plotters' backends so one
+//! The drawing toolkit behind the chart functions, generic over plotters' backends so one
 //! drawing makes the PNG and the SVG. Every chart shares one frame: a title that
 //! shrinks (then wraps) to fit, the plot, a legend panel on the right when colours
 //! stand for something (so it never hides data), and the footer. Text is never cut
@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Chart, Footer, Point, Stack, percent};
+use super::Footer;
 
 /// A drawing area with pixel coordinates.
 pub(super) type Area<DB> = DrawingArea<DB, Shift>;
@@ -23,7 +23,7 @@ pub(super) const INK: RGBColor = RGBColor(33, 33, 33);
 const MUTED: RGBColor = RGBColor(90, 90, 90);
 pub(super) const GRID: RGBColor = RGBColor(222, 222, 222);
 /// Bins outside a histogram's numbered scale (`undecided`, `none`).
-const APART: RGBColor = RGBColor(160, 160, 160);
+pub(super) const APART: RGBColor = RGBColor(160, 160, 160);
 
 /// Okabe and Ito's colour-blind-safe palette, most distinct first.
 const PALETTE: [RGBColor; 8] = [
@@ -45,7 +45,7 @@ pub(super) const AXIS_SIZE: f64 = 18.0;
 pub(super) const TICK_SIZE: f64 = 16.0;
 pub(super) const LABEL_SIZES: (f64, f64) = (16.0, 12.0);
 pub(super) const NOTE_SIZES: (f64, f64) = (14.0, 10.0);
-const VALUE_SIZE: f64 = 12.0;
+pub(super) const VALUE_SIZE: f64 = 12.0;
 
 const TITLE_HEIGHT: u32 = 56;
 const FOOTER_HEIGHT: u32 = 30;
@@ -79,7 +79,7 @@ pub(super) fn bold(size: f64, c: RGBColor, h: HPos, v: VPos) -> TextStyle<'stati
 }
 
 /// How wide `s` is in `style`, in pixels.
-fn width_of<DB: DrawingBackend>(area: &Area<DB>, s: &str, style: &TextStyle) -> Result<u32, Failure<DB>> {
+pub(super) fn width_of<DB: DrawingBackend>(area: &Area<DB>, s: &str, style: &TextStyle) -> Result<u32, Failure<DB>> {
     Ok(area.estimate_text_size(s, style)?.0)
 }
 
@@ -334,7 +334,7 @@ pub(super) fn whisker<DB: DrawingBackend>(
 
 /// [`whisker`] with strokes `width` pixels wide (and no caps when `cap` is 0), for bars
 /// too narrow for the usual one.
-fn whisker_of<DB: DrawingBackend>(
+pub(super) fn whisker_of<DB: DrawingBackend>(
     root: &Area<DB>,
     x: i32,
     (low, high): (i32, i32),
@@ -493,7 +493,7 @@ pub(super) fn points(v: f64) -> String {
 }
 
 /// A difference of probabilities with two decimals of a percentage point: "+12.48 pp".
-fn points_precise(v: f64) -> String {
+pub(super) fn points_precise(v: f64) -> String {
     let pp = v * 100.0;
     let sign = if pp > 0.005 {
         "+"
@@ -507,7 +507,7 @@ fn points_precise(v: f64) -> String {
 
 /// The plotting width of a chart on `plot` built with the margins and y label area all
 /// bar charts here use, divided among `span` slots.
-fn slot_width<DB: DrawingBackend>(plot: &Area<DB>, span: f64) -> u32 {
+pub(super) fn slot_width<DB: DrawingBackend>(plot: &Area<DB>, span: f64) -> u32 {
     let inner = plot.dim_in_pixel().0.saturating_sub(12 + 24 + 76);
     (f64::from(inner) / span.max(1.0)).floor() as u32
 }
@@ -594,277 +594,6 @@ pub(super) fn draw_labels<DB: DrawingBackend>(root: &Area<DB>, plan: &LabelPlan,
         }
     }
     Ok(())
-}
-
-/// Outcome distributions as stacked bars.
-pub(super) struct Stacked<'a> {
-    pub title: &'a str,
-    pub bars: &'a [Stack],
-    pub footer: &'a Footer,
-}
-
-impl Chart for Stacked<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
-        // Each outcome keeps one colour in every bar, in order of first appearance.
-        let mut outcomes: Vec<&str> = Vec::new();
-        for bar in self.bars {
-            for (o, _) in &bar.segments {
-                if !outcomes.contains(&o.as_str()) {
-                    outcomes.push(o);
-                }
-            }
-        }
-        let index = |o: &str| outcomes.iter().position(|k| *k == o).unwrap_or(0);
-        let mut legend: Vec<(String, Mark)> =
-            outcomes.iter().enumerate().map(|(i, o)| (o.to_string(), Mark::Swatch(colour(i)))).collect();
-        if self.bars.iter().any(|b| b.tops.iter().any(|(low, high)| high > low)) {
-            legend.push(("95% interval of each edge".into(), Mark::Whisker));
-        }
-        let plot = frame(root, self.title, self.footer, &legend)?;
-
-        let n = self.bars.len() as f64;
-        // At least three slots wide, so one or two bars do not fill the chart.
-        let pad = (n.max(3.0) - n) / 2.0;
-        let labels: Vec<Vec<String>> = self.bars.iter().map(|b| vec![b.label.clone()]).collect();
-        let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(plan.height + 4)
-            .y_label_area_size(76)
-            .build_cartesian_2d(-pad..n + pad, 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc("probability")
-            .y_label_formatter(&|v| axis_percent(*v))
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
-
-        let mut at = Vec::new();
-        for (i, bar) in self.bars.iter().enumerate() {
-            let (x0, x1) = (i as f64 + 0.2, i as f64 + 0.8);
-            let mut base = 0.0;
-            for (outcome, p) in &bar.segments {
-                let c = colour(index(outcome));
-                let top = (base + p).min(1.0);
-                chart.draw_series(std::iter::once(Rectangle::new([(x0, base), (x1, top)], c.filled())))?;
-                chart.draw_series(std::iter::once(Rectangle::new([(x0, base), (x1, top)], WHITE.stroke_width(1))))?;
-                let (left, low) = chart.backend_coord(&(x0, base));
-                let (right, high) = chart.backend_coord(&(x1, top));
-                let share = percent(*p);
-                let style = text(NOTE_SIZES.0, contrast(c), HPos::Center, VPos::Center);
-                let (tw, _) = root.estimate_text_size(&share, &style)?;
-                if low - high >= 18 && tw + 6 <= (right - left) as u32 {
-                    root.draw_text(&share, &style, ((left + right) / 2, (low + high) / 2))?;
-                }
-                base = top;
-            }
-            // Each edge's whisker a little right of centre, clear of the share written there.
-            let (x, cap) = (i as f64 + 0.68, i as f64 + 0.72);
-            for &(low, high) in &bar.tops {
-                let (px, lo) = chart.backend_coord(&(x, low));
-                let hi = chart.backend_coord(&(x, high)).1;
-                let c = chart.backend_coord(&(cap, low)).0 - px;
-                whisker(root, px, (lo, hi), c.max(3), INK)?;
-            }
-            at.push(chart.backend_coord(&(i as f64 + 0.5, 0.0)));
-        }
-        draw_labels(root, &plan, &at)
-    }
-}
-
-/// How a bar chart's y axis reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum BarScale {
-    /// Percentages from 0 to 1 when every value is a probability, plain numbers otherwise.
-    Auto,
-    /// Signed differences of probabilities, in percentage points, with a line at zero.
-    Difference,
-}
-
-/// Bars with their intervals as error bars.
-pub(super) struct Bars<'a> {
-    pub title: &'a str,
-    pub y_label: &'a str,
-    pub bars: &'a [(String, Point)],
-    pub scale: BarScale,
-    pub footer: &'a Footer,
-}
-
-impl Chart for Bars<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
-        let plot = frame(root, self.title, self.footer, &[])?;
-        let probabilities =
-            self.scale == BarScale::Auto && self.bars.iter().all(|(_, p)| p.low >= 0.0 && p.high <= 1.0);
-        let (lo, hi) = if probabilities {
-            (0.0, 1.0)
-        } else {
-            let lo = self.bars.iter().map(|(_, p)| p.low).fold(0.0, f64::min);
-            let hi = self.bars.iter().map(|(_, p)| p.high).fold(0.0, f64::max);
-            let span = if hi > lo { hi - lo } else { 1.0 };
-            (if lo < 0.0 { lo - 0.1 * span } else { lo }, hi + 0.1 * span)
-        };
-        let show = |v: f64| match (probabilities, self.scale) {
-            (true, _) => percent(v),
-            (false, BarScale::Difference) => points_precise(v),
-            (false, BarScale::Auto) => number(v),
-        };
-        let n = self.bars.len() as f64;
-        let pad = (n.max(3.0) - n) / 2.0;
-        let labels: Vec<Vec<String>> = self
-            .bars
-            .iter()
-            .map(|(label, p)| vec![label.clone(), format!("{} ({} to {})", show(p.p), show(p.low), show(p.high))])
-            .collect();
-        let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(plan.height + 4)
-            .y_label_area_size(76)
-            .build_cartesian_2d(-pad..n + pad, lo..hi)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc(self.y_label)
-            .y_label_formatter(&|v| match (probabilities, self.scale) {
-                (true, _) => axis_percent(*v),
-                (false, BarScale::Difference) => points(*v),
-                (false, BarScale::Auto) => number(*v),
-            })
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
-
-        // Bars stand on zero (or on the axis's foot when it is above zero).
-        let base = 0.0_f64.clamp(lo, hi);
-        if lo < 0.0 {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(-pad, 0.0), (n + pad, 0.0)],
-                INK.stroke_width(1),
-            )))?;
-        }
-        let mut at = Vec::new();
-        for (i, (_, p)) in self.bars.iter().enumerate() {
-            let (x0, x1, mid) = (i as f64 + 0.22, i as f64 + 0.78, i as f64 + 0.5);
-            chart.draw_series(std::iter::once(Rectangle::new([(x0, base), (x1, p.p)], colour(i).filled())))?;
-            let (x, low) = chart.backend_coord(&(mid, p.low));
-            let high = chart.backend_coord(&(mid, p.high)).1;
-            let cap = chart.backend_coord(&(mid + 0.08, p.low)).0 - x;
-            whisker(root, x, (low, high), cap.max(3), INK)?;
-            at.push(chart.backend_coord(&(mid, lo)));
-        }
-        draw_labels(root, &plan, &at)
-    }
-}
-
-/// Shares of trials per bin, with their intervals.
-pub(super) struct Histogram<'a> {
-    pub title: &'a str,
-    pub x_label: &'a str,
-    pub bins: &'a [(String, Point)],
-    pub footer: &'a Footer,
-}
-
-impl Chart for Histogram<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &Area<DB>) -> Drawn<DB> {
-        let plot = frame(root, self.title, self.footer, &[])?;
-        let most = self.bins.iter().map(|(_, p)| p.high).fold(0.0, f64::max);
-        let top = if most > 0.0 { (most * 1.15).min(1.0) } else { 1.0 };
-        let n = self.bins.len() as f64;
-        let slot = slot_width(&plot, n);
-
-        // Numbered bins are a scale: when every number does not fit, every 2nd, 5th,
-        // 10th... is written. Other bins (`undecided`) are planned like any category
-        // label, so they turn upright rather than lose letters.
-        let numbered: Vec<Option<f64>> = self.bins.iter().map(|(l, _)| l.trim().parse::<f64>().ok()).collect();
-        let tick = text(LABEL_SIZES.0 - 2.0, INK, HPos::Center, VPos::Top);
-        let mut widest = 0;
-        for ((label, _), number) in self.bins.iter().zip(&numbered) {
-            if number.is_some() {
-                widest = widest.max(width_of(root, label, &tick)?);
-            }
-        }
-        let every =
-            [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000].into_iter().find(|k| widest + 6 <= k * slot).unwrap_or(u32::MAX);
-        let named: Vec<Vec<String>> = self
-            .bins
-            .iter()
-            .zip(&numbered)
-            .filter(|(_, number)| number.is_none())
-            .map(|((label, _), _)| vec![label.clone()])
-            .collect();
-        let plan = plan_labels(root, &named, slot)?;
-        let height = plan.height.max(8 + line_height(tick.font.get_size()) as u32);
-
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(height + 32)
-            .y_label_area_size(76)
-            .build_cartesian_2d(0.0..n, 0.0..top)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .x_desc(self.x_label)
-            .y_desc("share of trials, with 95% intervals")
-            .y_label_formatter(&|v| axis_percent(*v))
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
-
-        let plot_top = chart.backend_coord(&(0.0, top)).1;
-        let mut at = Vec::new();
-        for (i, ((label, p), number)) in self.bins.iter().zip(&numbered).enumerate() {
-            let c = if number.is_some() { colour(0) } else { APART };
-            let (x0, x1) = (i as f64 + 0.04, i as f64 + 0.96);
-            chart.draw_series(std::iter::once(Rectangle::new([(x0, 0.0), (x1, p.p)], c.filled())))?;
-            let (x, low) = chart.backend_coord(&(i as f64 + 0.5, p.low));
-            let high = chart.backend_coord(&(i as f64 + 0.5, p.high)).1;
-            // Bins too narrow for a capped whisker get a thin one.
-            match slot >= 12 {
-                true => whisker(root, x, (low, high), ((slot as i32) / 5).clamp(2, 8), INK)?,
-                false => whisker_of(root, x, (low, high), 0, INK, 1)?,
-            }
-            let y = chart.backend_coord(&(i as f64 + 0.5, p.p)).1.min(high);
-            let share = percent(p.p);
-            // Above the whisker, or inside the bar's top when it reaches the top of the plot.
-            let (style, value_at) = match y - 18 >= plot_top {
-                true => (text(VALUE_SIZE, INK, HPos::Center, VPos::Bottom), (x, y - 3)),
-                false => (text(VALUE_SIZE, contrast(c), HPos::Center, VPos::Top), (x, y + 3)),
-            };
-            if p.p > 0.0 && width_of(root, &share, &style)? + 2 <= slot {
-                root.draw_text(&share, &style, value_at)?;
-            }
-            let foot = chart.backend_coord(&(i as f64 + 0.5, 0.0));
-            match number {
-                Some(v) => {
-                    let k = v.round() as i64;
-                    let shown = every == 1 || (v.fract() == 0.0 && k.rem_euclid(i64::from(every)) == 0);
-                    // Nor may a number reach under an unnumbered bin's label.
-                    let overhang = (width_of(root, label, &tick)? / 2 + 3).saturating_sub(slot / 2);
-                    let reach = overhang.div_ceil(slot.max(1)) as usize;
-                    let near = i.saturating_sub(reach)..(i + reach + 1).min(numbered.len());
-                    if shown && numbered[near].iter().all(Option::is_some) {
-                        root.draw_text(label, &tick, (foot.0, foot.1 + 8))?;
-                    }
-                }
-                None => at.push(foot),
-            }
-        }
-        draw_labels(root, &plan, &at)
-    }
 }
 
 #[cfg(test)]

@@ -18,8 +18,11 @@
 //! cumulative probability that falls is a one-line usage error, never a panic or an
 //! empty picture.
 
+mod bars;
 mod draw;
 mod heat;
+mod histogram;
+mod stacked;
 mod steps;
 
 use std::path::{Path, PathBuf};
@@ -257,7 +260,7 @@ pub fn stacked_outcomes(stem: &Path, title: &str, bars: &[Stack], footer: &Foote
             check_point(title, &format!("bar `{label}`, the top of `{outcome}`"), &top)?;
         }
     }
-    render(stem, &draw::Stacked { title, bars, footer })
+    render(stem, &stacked::Stacked { title, bars, footer })
 }
 
 /// Bars with error bars (e.g. winner probabilities with their 95% intervals): one bar
@@ -271,7 +274,7 @@ pub fn bars_with_intervals(
     footer: &Footer,
 ) -> Result<Vec<PathBuf>> {
     check_bars(title, bars)?;
-    render(stem, &draw::Bars { title, y_label, bars, scale: draw::BarScale::Auto, footer })
+    render(stem, &bars::Bars { title, y_label, bars, scale: bars::BarScale::Auto, footer })
 }
 
 /// Bars of differences of probabilities (-1..1, e.g. one weapon's kill probability
@@ -288,7 +291,7 @@ pub fn difference_bars(
     for (label, p) in bars {
         check_difference(title, &format!("bar `{label}`"), p)?;
     }
-    render(stem, &draw::Bars { title, y_label, bars, scale: draw::BarScale::Difference, footer })
+    render(stem, &bars::Bars { title, y_label, bars, scale: bars::BarScale::Difference, footer })
 }
 
 /// A histogram (e.g. turns to decision): one bar per bin, in order, its height the
@@ -310,7 +313,7 @@ pub fn histogram(
     for (label, p) in bins {
         check_point(title, &format!("bin `{label}`"), p)?;
     }
-    render(stem, &draw::Histogram { title, x_label, bins, footer })
+    render(stem, &histogram::Histogram { title, x_label, bins, footer })
 }
 
 /// A probability (0..1) over a grid of two parameters' values: `cells[row][column]`,

@@ -326,6 +326,9 @@ fn print_sweep(result: &SweepResult, out: &Path) -> Result<()> {
         s.trials,
         s.seed
     );
+    if let Some(line) = invented_line(&result.invented()) {
+        text += &format!("{line}\n");
+    }
     for p in &result.points {
         let values: Vec<String> = s.parameters.iter().zip(&p.values).map(|(q, v)| format!("{} = {v}", q.key)).collect();
         let k = &p.p_kill;

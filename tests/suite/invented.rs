@@ -123,3 +123,21 @@ fn the_tables_listing_marks_each_invented_file() {
     let mc = invented("mission-command");
     assert!(mc.iter().all(|(_, i)| !*i), "{mc:?}");
 }
+
+#[test]
+fn a_sweep_and_a_balance_over_invented_data_say_so_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let duel = experiment_path("cd_tank_duel.toml");
+    std::fs::copy(&duel, dir.path().join("cd_tank_duel.toml")).expect("copy the duel");
+    let sweep = cli::write(
+        dir.path(),
+        "sweep.toml",
+        "kind = \"sweep\"\nscenario = \"cd_tank_duel.toml\"\n[[vary]]\nkey = \"range\"\nvalues = [8, 16]\n",
+    );
+    let out = dir.path().join("swept");
+    let text = stdout_of(&["sweep", utf8(&sweep), "--trials", "1000", "--out", utf8(&out)]);
+    assert_eq!(text.lines().filter(|l| l.starts_with(LINE)).count(), 1, "{text}");
+
+    let text = stdout_of(&["balance", utf8(&duel), "--vary", "range", "--from", "4", "--to", "20", "--trials", "1000"]);
+    assert!(text.lines().any(|l| l.trim_start().starts_with(LINE) && l.contains("M4 Sherman")), "{text}");
+}

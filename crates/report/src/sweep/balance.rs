@@ -14,7 +14,7 @@ use toml::{Table, Value};
 
 use super::{WHOLE_MAX, number, set, short};
 use crate::error::{Error, Result};
-use crate::export::Rendered;
+use crate::export::{Rendered, invented_line};
 use crate::study::{Plan, StudyResult};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
@@ -107,6 +107,8 @@ pub struct Balance {
     pub seed: u64,
     /// The answer in a sentence.
     pub answer: String,
+    /// The invented (illustrative) catalogue entries any value's numbers rest on.
+    pub invented: Vec<String>,
 }
 
 /// The most bisection steps: a span halved this often is finer than any table.
@@ -151,6 +153,7 @@ pub fn balance(
     };
     let mut chance = String::new();
     let mut scenario_name = String::new();
+    let mut invented: Vec<String> = Vec::new();
     let most = span.most_tries();
     let mut tried_so_far = 0;
     progress(0, most);
@@ -163,6 +166,11 @@ pub fn balance(
         let result = StudyResult::run(plan, exact, started, &|_, _| {}, run)?;
         let report = &result.report;
         scenario_name = report.scenario.clone();
+        for label in &report.invented {
+            if !invented.contains(label) {
+                invented.push(label.clone());
+            }
+        }
         let (measure, outcome) = match &target.outcome {
             None => (report.p_kill.measure.clone(), report.p_kill.outcome.clone()),
             Some(pair) => pair.clone(),
@@ -229,6 +237,7 @@ pub fn balance(
         trials: monte_carlo.trials,
         seed: monte_carlo.seed,
         answer,
+        invented,
     })
 }
 
@@ -305,8 +314,11 @@ fn bisect(
 
 impl Rendered for Balance {
     fn to_table(&self) -> String {
-        let mut out =
-            format!("{}: where P({}) meets {}\n  {}\n\n", self.scenario, self.chance, self.target, self.answer);
+        let mut out = format!("{}: where P({}) meets {}\n  {}\n", self.scenario, self.chance, self.target, self.answer);
+        if let Some(line) = invented_line(&self.invented) {
+            out += &format!("  {line}\n");
+        }
+        out += "\n";
         out += &format!("  {:>12}  {:>10}  {:>23}\n", self.key, "P", "95% interval");
         for t in &self.tried {
             let interval = if t.exact { "exact".to_string() } else { format!("[{:.6}, {:.6}]", t.ci_low, t.ci_high) };

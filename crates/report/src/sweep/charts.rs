@@ -24,8 +24,8 @@ pub(super) fn draw(dir: &Path, sweep: &SweepResult) -> Result<()> {
     let first = &sweep.points[0].p_kill;
     let kill = format!("P({} = {})", first.measure, first.outcome);
     let title = format!("{}: {kill}", s.name);
-    let first = s.results.get(0)?.summary;
-    let footer = Footer::new(s.seed, s.trials, &[first.rules_hash.as_str()]).invented(!first.invented.is_empty());
+    let first_rules = s.results.get(0)?.summary.rules_hash;
+    let footer = Footer::new(s.seed, s.trials, &[first_rules.as_str()]).invented(!sweep.invented().is_empty());
     let stem = dir.join("sweep");
     let point = |i: usize, x: f64| {
         let k = &sweep.points[i].p_kill.odds;

@@ -346,6 +346,8 @@ pub struct PointResult {
     pub values: Vec<Value>,
     /// Its `p_kill`, exact beside Monte Carlo.
     pub p_kill: KillRow,
+    /// The invented (illustrative) catalogue entries its numbers rest on, by label.
+    pub invented: Vec<String>,
 }
 
 /// A point as `sweep.json` keeps it.
@@ -440,6 +442,20 @@ pub struct SweepResult {
     pub summary: SweepSummary<Points>,
     /// Every whole point held, in design order.
     pub points: Vec<PointResult>,
+}
+
+impl SweepResult {
+    /// The invented catalogue entries any point's numbers rest on, by label, in the
+    /// order first met.
+    pub fn invented(&self) -> Vec<String> {
+        let mut all: Vec<String> = Vec::new();
+        for label in self.points.iter().flat_map(|p| &p.invented) {
+            if !all.contains(label) {
+                all.push(label.clone());
+            }
+        }
+        all
+    }
 }
 
 /// Runs `shard`'s tasks of `sweep` (every task when `None`) side by side. A task is a
@@ -716,7 +732,9 @@ impl SweepResult {
             };
             match whole {
                 Some((result, at)) => {
-                    points.push(PointResult { index, values: held.get(at)?.values, p_kill: result.report.p_kill });
+                    let report = result.report;
+                    let values = held.get(at)?.values;
+                    points.push(PointResult { index, values, p_kill: report.p_kill, invented: report.invented });
                     kept.push(at);
                 }
                 None => kept.extend(group),

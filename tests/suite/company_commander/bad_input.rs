@@ -748,7 +748,7 @@ fn override_without_provenance_is_refused() {
         (
             "catalogue.toml",
             CATALOGUE,
-            "[source]\nseed = \"003_4209dbf3d2b9cbd0.txt\"\n# Illustrative values: the seed prints one example weapon display under this heading.\ntable = \"Weapon Information\"\n",
+            "[source]\nseed = \"003_4209dbf3d2b9cbd0.txt\"\n# Illustrative values: the seed prints one example weapon display under this heading.\ntable = \"Weapon Information\"\n# Every answer that reads an entry of this file says its values are invented.\ninvented = true\n",
         ),
     ];
     for (file, table, source) in cases {

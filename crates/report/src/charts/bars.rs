@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::draw::{
-    AXIS_SIZE, Area, Drawn, FONT, GRID, INK, TICK_SIZE, axis_percent, colour, draw_labels, frame, number, plan_labels,
-    points, points_precise, slot_width, whisker,
+    Area, Drawn, INK, axis_percent, categories, colour, draw_labels, frame, number, plan_labels, points,
+    points_precise, slot_width, whisker,
 };
 use super::{Chart, Footer, Point, percent};
 
@@ -53,27 +53,12 @@ impl Chart for Bars<'_> {
             .map(|(label, p)| vec![label.clone(), format!("{} ({} to {})", show(p.p), show(p.low), show(p.high))])
             .collect();
         let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(plan.height + 4)
-            .y_label_area_size(76)
-            .build_cartesian_2d(-pad..n + pad, lo..hi)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc(self.y_label)
-            .y_label_formatter(&|v| match (probabilities, self.scale) {
-                (true, _) => axis_percent(*v),
-                (false, BarScale::Difference) => points(*v),
-                (false, BarScale::Auto) => number(*v),
-            })
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
+        let y_reads = |v: &f64| match (probabilities, self.scale) {
+            (true, _) => axis_percent(*v),
+            (false, BarScale::Difference) => points(*v),
+            (false, BarScale::Auto) => number(*v),
+        };
+        let mut chart = categories(&plot, plan.height + 4, (-pad..n + pad, lo..hi), (None, self.y_label), &y_reads)?;
 
         // Bars stand on zero (or on the axis's foot when it is above zero).
         let base = 0.0_f64.clamp(lo, hi);

@@ -6,6 +6,7 @@
 //! bar) turns to read upwards, and the label areas grow to hold it.
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -17,6 +18,9 @@ pub(super) type Area<DB> = DrawingArea<DB, Shift>;
 pub(super) type Failure<DB> = DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>;
 /// What drawing a chart gives.
 pub(super) type Drawn<DB> = Result<(), Failure<DB>>;
+
+/// A chart's plane with numbers on both axes.
+pub(super) type Plane<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 pub(super) const FONT: &str = "sans-serif";
 pub(super) const INK: RGBColor = RGBColor(33, 33, 33);
@@ -395,6 +399,35 @@ pub(super) fn frame<DB: DrawingBackend>(
     let (plot, side) = body.split_horizontally(w - width);
     draw_legend(root, &side, legend)?;
     Ok(plot)
+}
+
+/// The plane of a chart whose x axis holds categories (bars, bins): no x mesh or x
+/// ticks (the categories are labelled by [`draw_labels`]), `x_desc` under them where
+/// given, and y ticks read by `y_reads`. Returns the plane to draw on.
+pub(super) fn categories<'a, DB: DrawingBackend>(
+    plot: &'a Area<DB>,
+    label_height: u32,
+    (x, y): (std::ops::Range<f64>, std::ops::Range<f64>),
+    (x_desc, y_desc): (Option<&str>, &str),
+    y_reads: &dyn Fn(&f64) -> String,
+) -> Result<Plane<'a, DB>, Failure<DB>> {
+    let mut chart = ChartBuilder::on(plot)
+        .margin(12)
+        .margin_right(24)
+        .x_label_area_size(label_height)
+        .y_label_area_size(76)
+        .build_cartesian_2d(x, y)?;
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_x_mesh().x_labels(0).y_desc(y_desc).y_label_formatter(y_reads);
+    if let Some(x_desc) = x_desc {
+        mesh.x_desc(x_desc);
+    }
+    mesh.axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
+        .label_style((FONT, TICK_SIZE).into_font().color(&INK))
+        .bold_line_style(GRID)
+        .max_light_lines(0)
+        .draw()?;
+    Ok(chart)
 }
 
 /// A legend panel's width: its longest label on one line, between a seventh and a third

@@ -4,8 +4,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::draw::{
-    APART, AXIS_SIZE, Area, Drawn, FONT, GRID, INK, LABEL_SIZES, TICK_SIZE, VALUE_SIZE, axis_percent, colour, contrast,
-    draw_labels, frame, line_height, plan_labels, slot_width, text, whisker, whisker_of, width_of,
+    APART, Area, Drawn, INK, LABEL_SIZES, VALUE_SIZE, axis_percent, categories, colour, contrast, draw_labels, frame,
+    line_height, plan_labels, slot_width, text, whisker, whisker_of, width_of,
 };
 use super::{Chart, Footer, Point, percent};
 
@@ -48,24 +48,9 @@ impl Chart for Histogram<'_> {
         let plan = plan_labels(root, &named, slot)?;
         let height = plan.height.max(8 + line_height(tick.font.get_size()) as u32);
 
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(height + 32)
-            .y_label_area_size(76)
-            .build_cartesian_2d(0.0..n, 0.0..top)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .x_desc(self.x_label)
-            .y_desc("share of trials, with 95% intervals")
-            .y_label_formatter(&|v| axis_percent(*v))
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
+        let y_reads = |v: &f64| axis_percent(*v);
+        let y_desc = "share of trials, with 95% intervals";
+        let mut chart = categories(&plot, height + 32, (0.0..n, 0.0..top), (Some(self.x_label), y_desc), &y_reads)?;
 
         let plot_top = chart.backend_coord(&(0.0, top)).1;
         let mut at = Vec::new();

@@ -5,8 +5,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
 use super::draw::{
-    AXIS_SIZE, Area, Drawn, FONT, GRID, INK, Mark, NOTE_SIZES, TICK_SIZE, axis_percent, colour, contrast, draw_labels,
-    frame, plan_labels, slot_width, text, whisker,
+    Area, Drawn, INK, Mark, NOTE_SIZES, axis_percent, categories, colour, contrast, draw_labels, frame, plan_labels,
+    slot_width, text, whisker,
 };
 use super::{Chart, Footer, Stack, percent};
 
@@ -41,23 +41,8 @@ impl Chart for Stacked<'_> {
         let pad = (n.max(3.0) - n) / 2.0;
         let labels: Vec<Vec<String>> = self.bars.iter().map(|b| vec![b.label.clone()]).collect();
         let plan = plan_labels(root, &labels, slot_width(&plot, n + 2.0 * pad))?;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(12)
-            .margin_right(24)
-            .x_label_area_size(plan.height + 4)
-            .y_label_area_size(76)
-            .build_cartesian_2d(-pad..n + pad, 0.0..1.0)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc("probability")
-            .y_label_formatter(&|v| axis_percent(*v))
-            .axis_desc_style((FONT, AXIS_SIZE).into_font().color(&INK))
-            .label_style((FONT, TICK_SIZE).into_font().color(&INK))
-            .bold_line_style(GRID)
-            .max_light_lines(0)
-            .draw()?;
+        let y_reads = |v: &f64| axis_percent(*v);
+        let mut chart = categories(&plot, plan.height + 4, (-pad..n + pad, 0.0..1.0), (None, "probability"), &y_reads)?;
 
         let mut at = Vec::new();
         for (i, bar) in self.bars.iter().enumerate() {

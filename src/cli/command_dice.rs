@@ -1,5 +1,5 @@
-//! `command-dice`: Chain of Command's answers about one hand of Command Dice, the one
-//! subcommand that belongs to a single ruleset, printed as a table, JSON or CSV.
+//! `command-dice`: a ruleset's own answers about one scenario (Chain of Command's about
+//! a hand of Command Dice), printed as a table, JSON or CSV.
 
 use std::path::Path;
 
@@ -8,13 +8,13 @@ use serde::Serialize;
 use combat_odds_core::document::Document;
 use combat_odds_report::export::Rendered;
 use combat_odds_report::export::frames::{self, Cells};
-use combat_odds_rules::chain_of_command::{self, Answers};
+use combat_odds_rules::ruleset::{Answer, Answers};
 
 use super::failure::Result;
 
 /// The answers for the hand in `doc`, with tables overridden from `rules_dir`.
 pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Printed> {
-    Ok(Printed(combat_odds_rules::scenario::command_dice(doc, rules_dir)?))
+    Ok(Printed(combat_odds_rules::scenario::answers(doc, rules_dir)?))
 }
 
 /// The answers as the command prints them.
@@ -26,7 +26,7 @@ impl Rendered for Printed {
     /// One line per answer, grouped by policy.
     fn to_table(&self) -> String {
         let answers = &self.0;
-        let mut out = format!("{} -- chain-of-command (command dice)\n", answers.scenario);
+        let mut out = format!("{} -- {}\n", answers.scenario, answers.about);
         for n in &answers.notes {
             out += &format!("  {n}\n");
         }
@@ -45,8 +45,7 @@ impl Rendered for Printed {
     /// policy, answer, value, exact fraction.
     fn to_csv(&self) -> String {
         let answers = &self.0.answers;
-        let text =
-            |f: fn(&chain_of_command::Answer) -> &String| Cells::Text(answers.iter().map(|a| f(a).clone()).collect());
+        let text = |f: fn(&Answer) -> &String| Cells::Text(answers.iter().map(|a| f(a).clone()).collect());
         frames::columns_frame(vec![
             ("policy", text(|a| &a.policy)),
             ("answer", text(|a| &a.answer)),

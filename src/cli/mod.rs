@@ -27,7 +27,6 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames, invented_line};
 use combat_odds_report::study::{self, StudyResult};
 use combat_odds_report::sweep::{Sweep, SweepResult};
-use combat_odds_rules::ruleset::Load;
 use combat_odds_rules::{Scenario, defaults};
 
 /// Runs a parsed command line, returning what to print.
@@ -468,16 +467,15 @@ fn bench(a: &BenchArgs) -> Result<()> {
         return Err(Failure::Usage("--peer-rate is resolutions per second, a positive number".into()));
     }
     let options = combat_odds_report::bench::Options { trials: a.trials, repeats: a.repeats, peer: a.peer_rate };
-    let fire = combat_odds_rules::command_decision::CommandDecision::load(None)?.peer_resolution();
+    let peer = combat_odds_rules::registry::peer()?;
     let (path, text) = defaults::ENGAGEMENT;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: 2026, threads: Some(1), mode: Mode::Compiled };
     let duel = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
     let (path, text) = defaults::PLATOON;
     let platoon = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
-    let by_trial = engine::ByTrial(&fire);
     let work = combat_odds_report::bench::Work {
-        fire: &fire,
-        fire_by_trial: &by_trial,
+        fire: peer.fire.as_ref(),
+        fire_by_trial: peer.by_trial.as_ref(),
         duel: duel.set_up.experiment.as_ref(),
         platoon: platoon.set_up.experiment.as_ref(),
     };

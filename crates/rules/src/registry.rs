@@ -10,7 +10,7 @@ use combat_odds_core::tables::{self, Embedded, TableFile};
 use toml::Spanned;
 
 use crate::REGISTRY;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Peer, Ruleset};
 
 /// A ruleset's line in the registry.
 pub(crate) struct Registered {
@@ -40,6 +40,25 @@ pub fn load(name: &str, rules_dir: Option<&Path>) -> Result<Box<dyn Ruleset>> {
         check_override_folders(dir)?;
     }
     (registered.from_files)(tables::load(registered.embedded, rules_dir)?)
+}
+
+/// Every registered ruleset, loaded with its embedded tables.
+fn embedded() -> Result<Vec<Box<dyn Ruleset>>> {
+    REGISTRY.iter().map(|r| (r.from_files)(tables::load(r.embedded, None)?)).collect()
+}
+
+/// The rulesets with answers of their own, each with the scenario kind it answers.
+pub fn answering() -> Result<Vec<(&'static str, &'static str)>> {
+    Ok(embedded()?.iter().filter_map(|r| Some((r.name(), r.answers_kind()?))).collect())
+}
+
+/// The resolution the README's speed targets are set for, from the ruleset that holds
+/// it, on its embedded tables.
+pub fn peer() -> Result<Peer> {
+    embedded()?.iter().find_map(|r| r.peer()).ok_or_else(|| Error::Unknown {
+        what: "ruleset",
+        message: "no registered ruleset holds the peer comparison's resolution".to_string(),
+    })
 }
 
 /// Loads the ruleset a scenario file names at `name`; an unknown name is reported
@@ -73,4 +92,17 @@ fn check_override_folders(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{answering, peer};
+
+    #[test]
+    fn a_rulesets_own_answers_and_the_peer_resolution_are_found_through_the_trait() {
+        assert_eq!(answering().unwrap(), [("chain-of-command", "command_dice")]);
+        let peer = peer().unwrap();
+        let exact = peer.fire.exact().expect("the peer resolution is exact");
+        assert_eq!(peer.by_trial.exact(), Some(exact), "trial by trial, the same resolution");
+    }
 }

@@ -8,6 +8,8 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{self, Embedded, Modifier, ModifierTable, Source, TableFile};
+use serde::Serialize;
+use toml::Spanned;
 
 /// A table prepared for listing: its title, provenance and columns of text.
 #[derive(Debug, Clone)]
@@ -56,6 +58,45 @@ pub struct SetUp {
     pub notes: Vec<String>,
 }
 
+/// One of a ruleset's own answers about a scenario: the case it holds for ("any" when
+/// none matters), the question, and its exact value.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Answer {
+    /// The case, e.g. a Chain of Command allocation policy (`max_senior`).
+    pub policy: String,
+    /// Stable name of the question.
+    pub answer: String,
+    /// The value: a probability, or an expected count.
+    pub value: f64,
+    /// The same value as an exact fraction.
+    pub exact_fraction: String,
+}
+
+/// Every answer a ruleset gives of its own about one scenario (Chain of Command's
+/// about a hand of Command Dice), exact, in report order.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Answers {
+    /// What they answer, as a listing heads them: `chain-of-command (command dice)`.
+    /// Not in the JSON, which has always been the answers alone.
+    #[serde(skip)]
+    pub about: String,
+    /// Scenario name.
+    pub scenario: String,
+    /// How each number was reached.
+    pub notes: Vec<String>,
+    /// In report order.
+    pub answers: Vec<Answer>,
+}
+
+/// The resolution the README's speed targets are set for (`bench`'s peer comparison),
+/// with the same resolution run trial by trial as the literal reference.
+pub struct Peer {
+    /// The resolution, with an exact distribution and a compiled form.
+    pub fire: Box<dyn Experiment>,
+    /// The same resolution run trial by trial (`engine::ByTrial`).
+    pub by_trial: Box<dyn Experiment>,
+}
+
 /// A ruleset: its tables, its modifiers, and how it sets a scenario up.
 pub trait Ruleset: Sync + Send {
     /// The name scenarios and the CLI use, e.g. `command-decision`.
@@ -67,7 +108,25 @@ pub trait Ruleset: Sync + Send {
     /// Every modifier with its stable name, value and source.
     fn modifiers(&self) -> Vec<ModifierInfo>;
     /// Sets up a scenario of kind `kind` from `doc`.
-    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp>;
+    fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp>;
+
+    /// The scenario kind this ruleset answers questions of its own about (Chain of
+    /// Command's `command_dice`), where it has such answers.
+    fn answers_kind(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Its own answers about the scenario `scenario` of kind `kind` from `doc`; asked
+    /// only of a ruleset with an [`answers_kind`](Ruleset::answers_kind).
+    fn answers(&self, doc: &Document, _kind: &Spanned<String>, _scenario: String) -> Result<Answers> {
+        Err(doc.error(format!("the {} ruleset has no answers of its own", self.name())))
+    }
+
+    /// The resolution the README's speed targets are set for, where this ruleset holds
+    /// it (Command Decision's peer comparison).
+    fn peer(&self) -> Option<Peer> {
+        None
+    }
 }
 
 /// A ruleset's type as the registry builds it: its embedded tables, and how it is

@@ -12,9 +12,8 @@ use combat_odds_core::run::Run;
 use combat_odds_core::tables;
 use toml::Spanned;
 
-use crate::chain_of_command::{self, ChainOfCommand};
 use crate::registry;
-use crate::ruleset::{Load, Ruleset, SetUp};
+use crate::ruleset::{Answers, Ruleset, SetUp};
 
 /// What a result is about, besides the numbers.
 #[derive(Debug, Clone)]
@@ -123,18 +122,21 @@ impl Scenario {
     }
 }
 
-/// Every answer about the hand of Command Dice a Chain of Command `command_dice` file
-/// gives, exactly, under every allocation policy (tables overridden from `rules_dir`).
-pub fn command_dice(doc: &Document, rules_dir: Option<&Path>) -> Result<chain_of_command::Answers> {
+/// A ruleset's own answers about the scenario `doc` (Chain of Command's about a hand of
+/// Command Dice), exactly (tables overridden from `rules_dir`). A scenario of a ruleset
+/// with no answers of its own is refused at its `ruleset` key, naming those that have.
+pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Answers> {
     let head: FileHeader = doc.parse()?;
-    let coc = ChainOfCommand::EMBEDDED.ruleset;
-    if head.ruleset.get_ref() != coc {
+    let ruleset = registry::load_named(doc, &head.ruleset, rules_dir)?;
+    if ruleset.answers_kind().is_none() {
+        let offered: Vec<String> = registry::answering()?
+            .into_iter()
+            .map(|(name, kind)| format!("a {name} scenario of kind {kind}"))
+            .collect();
         return Err(doc.error_at(
             head.ruleset.span().start,
-            format!("command-dice reads a {coc} scenario of kind command_dice, not `{}`", head.ruleset.get_ref()),
+            format!("command-dice reads {}, not `{}`", offered.join(" or "), head.ruleset.get_ref()),
         ));
     }
-    let ruleset = ChainOfCommand::load(rules_dir)?;
-    let (hand, platoon, notes) = chain_of_command::command_dice_setup(doc, &head.kind, ruleset.tables())?;
-    Ok(chain_of_command::Answers::new(head.scenario(doc), notes, ruleset.tables(), hand, &platoon))
+    ruleset.answers(doc, &head.kind, head.scenario(doc))
 }

@@ -1,8 +1,8 @@
 //! The command line's other answers about one scenario or ruleset, on the page:
 //! the destroy chance as a game screen's whole percentage (`POST /api/percent`), which
 //! table cells and modifiers move `p_kill` most (`POST /api/sensitivity`, answered as
-//! server-sent events), a hand of
-//! Command Dice under every allocation policy (`POST /api/command-dice`) and a
+//! server-sent events), a ruleset's own answers about a scenario (Chain of Command's
+//! hand of Command Dice under every allocation policy, `POST /api/command-dice`) and a
 //! ruleset's modifiers (`GET /api/modifiers/{ruleset}`).
 
 use std::convert::Infallible;
@@ -17,7 +17,7 @@ use serde::Deserialize;
 use combat_odds_report::export::PercentView;
 use combat_odds_report::sensitivity::{self, Options, Sensitivity};
 use combat_odds_rules::Scenario;
-use combat_odds_rules::chain_of_command::Answers;
+use combat_odds_rules::ruleset::Answers;
 
 use crate::api::{
     Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo, one_run,
@@ -104,7 +104,7 @@ pub(crate) async fn command_dice(
 ) -> Result<Json<Answers>, Refused> {
     let rules_dir = state.config.rules_dir.clone();
     let doc = request.document();
-    let answers = blocking(move || Ok(combat_odds_rules::scenario::command_dice(&doc, rules_dir.as_deref())?)).await?;
+    let answers = blocking(move || Ok(combat_odds_rules::scenario::answers(&doc, rules_dir.as_deref())?)).await?;
     Ok(Json(answers))
 }
 

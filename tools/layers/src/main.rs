@@ -29,9 +29,8 @@
 //! # Rulesets
 //! The registry is the `rulesets!` line in `crates/rules/src/lib.rs`: the only place
 //! that names a ruleset's module. Everything else asks the registry through the
-//! `Ruleset` trait. `KNOWN_LEAKS` lists today's exceptions (issue 34); each is to be
-//! removed as the contract grows, and an entry that no longer matches fails the check so
-//! the list only shrinks.
+//! `Ruleset` trait, with no exception: a ruleset's own answers and views are offered
+//! through the trait (issue 34).
 //!
 //! Usage: `layers [--no-cargo] [ROOT]` (ROOT: the workspace, the current directory
 //! unless told; `--no-cargo` skips the `cargo tree` checks).
@@ -62,26 +61,6 @@ const HEAVY: &[&str] = &["polars", "plotters", "clap", "tokio"];
 /// Root items a module may name: (crate, item, the module that may name it). Why: see
 /// "The crate root" above.
 const ROOT_ITEMS_ALLOWED: &[(&str, &str, &str)] = &[(RULES, "REGISTRY", "registry")];
-
-/// Today's leaks of one ruleset's answers past the registry: (file, ruleset module).
-/// Issue 34, first bullet: "Answers that belong to one ruleset leak through four layers.
-/// Command-dice answers and the percent-destroy view are reached by name from
-/// `rules/src/scenario.rs`, the binary (`src/cli/command_dice.rs`, and `bench` calling
-/// Command Decision's peer resolution from `src/cli/mod.rs`) and the web crate
-/// (`views.rs` imports Chain of Command's `Answers`, although the crate's own header says
-/// it knows no ruleset). Make them part of the contract: a ruleset offers its extra views
-/// and answers through the `Ruleset` trait, and every caller asks the registry."
-/// Remove each line when its caller asks the registry instead.
-const KNOWN_LEAKS: &[(&str, &str)] = &[
-    // Command-dice answers, reached by name from the scenario plan.
-    ("crates/rules/src/scenario.rs", "chain_of_command"),
-    // The binary's `command-dice` printing Chain of Command's answers.
-    ("src/cli/command_dice.rs", "chain_of_command"),
-    // `bench` calling Command Decision's peer resolution.
-    ("src/cli/mod.rs", "command_decision"),
-    // The web crate's views importing Chain of Command's `Answers`.
-    ("crates/web/src/views.rs", "chain_of_command"),
-];
 
 fn main() -> ExitCode {
     let mut cargo = true;
@@ -767,7 +746,6 @@ impl Check {
     }
 
     fn modules(&mut self, ws: &Workspace) {
-        let mut leaks_found = BTreeSet::new();
         for (k, krate) in ws.crates.iter().enumerate() {
             let mut walker = Walker {
                 krate,
@@ -842,7 +820,7 @@ impl Check {
                     let Some(ttop) = target.path.first() else { continue };
                     if tk != k {
                         if ws.crates[tk].name == RULES && ws.crates[tk].rulesets.contains(ttop) {
-                            self.leak(&file, r.line, top, ttop, &written, &mut leaks_found);
+                            self.leak(&file, r.line, top, ttop, &written);
                         }
                         continue;
                     }
@@ -873,7 +851,7 @@ impl Check {
                                 "ruleset {top} names ruleset {ttop} ({written}): rulesets are peers and share only the modules below them"
                             ));
                         } else {
-                            self.leak(&file, r.line, top, ttop, &written, &mut leaks_found);
+                            self.leak(&file, r.line, top, ttop, &written);
                         }
                     }
                 }
@@ -911,28 +889,9 @@ impl Check {
                 }
             }
         }
-        for &(file, ruleset) in KNOWN_LEAKS {
-            if !leaks_found.contains(&(file.to_string(), ruleset.to_string())) {
-                self.failures.push(format!(
-                    "{file}: no longer names ruleset {ruleset}: remove its line from KNOWN_LEAKS in tools/layers/src/main.rs"
-                ));
-            }
-        }
     }
 
-    fn leak(
-        &mut self,
-        file: &str,
-        line: usize,
-        top: &str,
-        ruleset: &str,
-        written: &str,
-        found: &mut BTreeSet<(String, String)>,
-    ) {
-        if KNOWN_LEAKS.iter().any(|&(f, r)| f == file && r == ruleset) {
-            found.insert((file.to_string(), ruleset.to_string()));
-            return;
-        }
+    fn leak(&mut self, file: &str, line: usize, top: &str, ruleset: &str, written: &str) {
         self.fail(file, line, format!(
             "{top} names ruleset {ruleset} ({written}): only the registry (the {REGISTRY_MACRO}! line in crates/rules/src/lib.rs) names a ruleset's module; ask the registry through the Ruleset trait"
         ));

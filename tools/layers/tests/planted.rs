@@ -247,19 +247,38 @@ fn a_ruleset_named_inside_a_macro_call_fails() {
     copy.fails_with(&format!("crates/web/src/form.rs:{line}: form names ruleset company_commander"));
 }
 
+// The four places that named a ruleset before the Ruleset trait offered its own answers
+// and peer resolution (issue 34): each fails again if it names one.
+
 #[test]
-fn a_new_ruleset_leak_in_a_file_with_a_known_one_fails() {
+fn the_scenario_plan_naming_a_ruleset_for_its_answers_fails() {
     let copy = Copy::new();
-    let line = copy
-        .append("src/cli/mod.rs", "fn planted() { let _ = combat_odds_rules::mission_command::MissionCommand::load; }");
-    copy.fails_with(&format!("src/cli/mod.rs:{line}: cli names ruleset mission_command"));
+    let line = copy.append("crates/rules/src/scenario.rs", "use crate::chain_of_command::Planted;");
+    copy.fails_with(&format!("crates/rules/src/scenario.rs:{line}: scenario names ruleset chain_of_command"));
 }
 
 #[test]
-fn a_known_leak_that_is_gone_must_leave_the_allow_list() {
+fn the_command_dice_printer_naming_a_ruleset_fails() {
     let copy = Copy::new();
-    copy.replace("crates/web/src/views.rs", "use combat_odds_rules::chain_of_command::Answers;", "");
-    copy.fails_with("crates/web/src/views.rs: no longer names ruleset chain_of_command");
+    let line = copy.append("src/cli/command_dice.rs", "use combat_odds_rules::chain_of_command::Planted;");
+    copy.fails_with(&format!("src/cli/command_dice.rs:{line}: cli names ruleset chain_of_command"));
+}
+
+#[test]
+fn bench_naming_a_ruleset_for_its_peer_resolution_fails() {
+    let copy = Copy::new();
+    let line = copy.append(
+        "src/cli/mod.rs",
+        "fn planted() { let _ = combat_odds_rules::command_decision::CommandDecision::peer_resolution; }",
+    );
+    copy.fails_with(&format!("src/cli/mod.rs:{line}: cli names ruleset command_decision"));
+}
+
+#[test]
+fn the_web_views_naming_a_ruleset_for_its_answers_fails() {
+    let copy = Copy::new();
+    let line = copy.append("crates/web/src/views.rs", "use combat_odds_rules::chain_of_command::Planted;");
+    copy.fails_with(&format!("crates/web/src/views.rs:{line}: views names ruleset chain_of_command"));
 }
 
 #[test]

@@ -247,12 +247,18 @@ pub fn by_trial<R: Resolution + ?Sized>(resolution: &R, streams: &mut Streams, j
 
 /// A resolution run trial by trial: `R` in every [`Resolution`] method but
 /// [`Resolution::block`], left to its default. The literal reference a block path is
-/// held to, count for count, and the speed it is measured against.
-pub struct ByTrial<'a, R>(pub &'a R);
+/// held to, count for count, and the speed it is measured against. It borrows the
+/// resolution (`ByTrial(&fire)`) or owns it in a box, so that a ruleset can hand one
+/// out through its trait object (`bench`'s peer resolution).
+pub struct ByTrial<P>(pub P);
 
-impl<R: Resolution> Resolution for ByTrial<'_, R> {
-    type State = R::State;
-    type Weight = R::Weight;
+impl<P> Resolution for ByTrial<P>
+where
+    P: std::ops::Deref + Sync + Send,
+    P::Target: Resolution,
+{
+    type State = <P::Target as Resolution>::State;
+    type Weight = <P::Target as Resolution>::Weight;
 
     fn measures(&self) -> &[Measure] {
         self.0.measures()

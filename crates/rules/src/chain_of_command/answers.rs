@@ -6,45 +6,19 @@
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive};
-use serde::Serialize;
 
 use super::command_dice::{Hand, PhaseDice, Platoon, Policy};
 use super::phases::ChainOfCommandDie;
 use super::tables::Tables;
+use crate::ruleset::{Answer, Answers};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::Experiment;
-
-/// One answer: which policy it holds for ("any" when none matters), the question,
-/// and its exact value.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Answer {
-    /// `max_senior`, `max_orders`, `as_rolled`, or `any`.
-    pub policy: String,
-    /// Stable name of the question.
-    pub answer: String,
-    /// The value: a probability, or an expected count.
-    pub value: f64,
-    /// The same value as an exact fraction.
-    pub exact_fraction: String,
-}
-
-/// Every answer for one hand and platoon.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Answers {
-    /// Scenario name.
-    pub scenario: String,
-    /// How each number was reached.
-    pub notes: Vec<String>,
-    /// In report order.
-    pub answers: Vec<Answer>,
-}
 
 /// Phases after which "a full Chain of Command die within N Phases" is reported.
 const DIE_WITHIN: [u32; 3] = [3, 6, 12];
 
-impl Answers {
-    /// Answers for `hand` and `platoon` under every policy.
-    pub fn new(scenario: String, notes: Vec<String>, tables: &Tables, hand: Hand, platoon: &Platoon) -> Self {
+/// Answers for `hand` and `platoon` under every policy.
+pub(crate) fn answers(scenario: String, notes: Vec<String>, tables: &Tables, hand: Hand, platoon: &Platoon) -> Answers {
         let mut answers = Vec::new();
         let mut push = |policy: &str, answer: &str, r: Fraction| {
             answers.push(Answer {
@@ -95,8 +69,8 @@ impl Answers {
             let p: Ratio = by_phase[1].iter().take(within as usize).sum();
             push("any", &format!("full_chain_of_command_die_within_{within}_phases"), Fraction::of(&p));
         }
-        Answers { scenario, notes, answers }
-    }
+        let about = format!("{} (command dice)", super::EMBEDDED.ruleset);
+        Answers { about, scenario, notes, answers }
 }
 
 /// An exact non-negative fraction in lowest terms: a probability or an expectation

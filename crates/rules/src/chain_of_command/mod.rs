@@ -14,21 +14,20 @@ mod settings;
 mod shooting;
 mod tables;
 
-pub use answers::{Answer, Answers};
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
 pub use engagement::{ForceState, Skirmish};
 pub use force_morale::{
     Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
 };
 pub use phases::{ChainOfCommandDie, EndOutcome, Horizon, HorizonState, Phases, SIDES, Step, TurnLength};
-pub use scenario::{DEFAULT_PLATOON, command_dice_setup};
+pub use scenario::DEFAULT_PLATOON;
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
 pub use dice_tables::{DiceByForceMorale, DiceRules, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Use};
 pub use tables::{EMBEDDED, Tables};
 
 use crate::setup::scenario_kind;
-use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView};
+use crate::ruleset::{Answers, Load, ModifierInfo, Ruleset, SetUp, TableView};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, Source, TableFile};
@@ -172,5 +171,16 @@ impl Ruleset for ChainOfCommand {
             "engagement" => engagement::set_up(doc, &self.tables),
             k => scenario::set_up(doc, k, &self.tables),
         }
+    }
+
+    fn answers_kind(&self) -> Option<&'static str> {
+        Some("command_dice")
+    }
+
+    /// Every answer about the hand of Command Dice, exactly, under every allocation
+    /// policy.
+    fn answers(&self, doc: &Document, kind: &toml::Spanned<String>, scenario: String) -> Result<Answers> {
+        let (hand, platoon, notes) = scenario::command_dice_setup(doc, kind, &self.tables)?;
+        Ok(answers::answers(scenario, notes, &self.tables, hand, &platoon))
     }
 }

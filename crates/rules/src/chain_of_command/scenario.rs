@@ -176,7 +176,7 @@ pub fn set_up(doc: &Document, kind: &'static str, tables: &Tables) -> Result<Set
 /// The hand and platoon of a `command_dice` scenario, with notes, for the
 /// `command-dice` view (which answers for every policy, so the scenario's own
 /// `policy` is read only to check it).
-pub fn command_dice_setup(
+pub(crate) fn command_dice_setup(
     doc: &Document,
     kind: &Spanned<String>,
     tables: &Tables,

@@ -19,7 +19,7 @@ pub use settings::SETTINGS;
 pub use tables::{EMBEDDED, HitResult, Tables};
 
 use crate::setup::scenario_kind;
-use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Load, ModifierInfo, Peer, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, TableFile};
@@ -234,5 +234,10 @@ impl Ruleset for CommandDecision {
             "engagement" => engagement::set_up(doc, &self.tables, &self.catalogue),
             k => scenario::set_up(doc, k, &self.tables, &self.catalogue),
         }
+    }
+
+    fn peer(&self) -> Option<Peer> {
+        let by_trial = combat_odds_core::engine::ByTrial(Box::new(self.peer_resolution()));
+        Some(Peer { fire: Box::new(self.peer_resolution()), by_trial: Box::new(by_trial) })
     }
 }

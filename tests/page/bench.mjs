@@ -1,11 +1,15 @@
 // How fast the page answers, in headless Chromium (not a test: figures to read).
 //
 //   node tests/page/bench.mjs [runs]
+//   COMBAT_ODDS_SITE=<dir> node tests/page/bench.mjs [runs]
 //
 // Needs the release binary (cargo build --release), Debian's chromium and
-// chromedriver. Prints, over `runs` openings (5 unless told): the time from the
-// start of navigation to the first complete answer (exact and Monte Carlo, 100,000
-// trials) of the default duel, and the time from a changed range to its new answer.
+// chromedriver. With COMBAT_ODDS_SITE, the static site scripts/build-site wrote is
+// opened instead, served by `python3 -m http.server` on loopback (its engine in the
+// tab's worker), and every request it served is checked: none went to /api.
+// Prints, over `runs` openings (5 unless told): the time from the start of navigation
+// to the first complete answer (exact and Monte Carlo, 100,000 trials) of the default
+// duel, and (on the server) the time from a changed range to its new answer.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -23,7 +27,14 @@ async function until(check, what) {
 }
 
 const serverPort = await freePort(), driverPort = await freePort();
-const server = spawn(path.join(repository, "target/release/combat-odds"), ["serve", "--port", String(serverPort)], { stdio: "ignore" });
+const site = process.env.COMBAT_ODDS_SITE;
+const served = [];
+const server = site
+  ? spawn("python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", site, String(serverPort)],
+    { stdio: ["ignore", "ignore", "pipe"] })
+  : spawn(path.join(repository, "target/release/combat-odds"), ["serve", "--port", String(serverPort)], { stdio: "ignore" });
+// http.server logs each request it answers on stderr: `"GET /path HTTP/1.1" 200`.
+server.stderr?.on("data", (d) => served.push(...String(d).split("\n").filter((l) => l.includes("\"GET "))));
 const driver = spawn("chromedriver", [`--port=${driverPort}`], { stdio: "ignore" });
 const base = `http://127.0.0.1:${driverPort}`;
 const call = async (method, url, body) => {
@@ -44,6 +55,7 @@ try {
     // The page marks each answer on screen, on its clock from the start of navigation.
     await until(() => run(answered), "the first answer");
     first.push(await run("return performance.getEntriesByName('fire-answer')[0].startTime;"));
+    if (site) continue;
     await until(() => run("return Boolean(document.querySelector('[data-key=\"range\"]'));"), "the form");
     for (const range of ["30", "16"]) {
       const ms = await call("POST", `/session/${sessionId}/execute/async`, { script: `
@@ -62,7 +74,12 @@ try {
   const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const show = (xs) => `median ${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(", ")})`;
   console.log(`first answer after opening: ${show(first)}`);
-  console.log(`a changed range's answer:   ${show(changed)}`);
+  if (changed.length) console.log(`a changed range's answer:   ${show(changed)}`);
+  if (site) {
+    const api = served.filter((l) => l.includes("/api"));
+    console.log(`the static site served ${served.length} requests, ${api.length} of them to /api`);
+    if (api.length) throw new Error(`requests to /api:\n${api.join("\n")}`);
+  }
 } finally {
   server.kill();
   driver.kill();

@@ -3,13 +3,27 @@
 //! process. A run owns its cancellation flag and its exact-solver budget; each exact
 //! stage it starts gets its own clock ([`ExactStage`]), so concurrent runs never move
 //! each other's deadlines, and a stage that runs out of budget says so for itself.
+//! The clock is the run's too: a browser has no `std::time::Instant` (it panics on
+//! wasm32-unknown-unknown), so the WebAssembly engine hands its runs the page's clock.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
-/// A run's cancellation and exact budget.
+/// A monotonic clock: the time since an origin of its own choosing, read only to
+/// compare two of its readings.
+pub type Clock = fn() -> Duration;
+
+/// The operating system's monotonic clock, from its first reading: every run's clock
+/// but the browser's.
+pub fn monotonic() -> Duration {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed()
+}
+
+/// A run's cancellation, exact budget and clock.
 #[derive(Debug, Clone, Copy)]
 pub struct Run<'a> {
     /// Set to stop the run: the CLI's Ctrl-C flag, or a request's own, set when its
@@ -18,12 +32,20 @@ pub struct Run<'a> {
     /// The most one exact stage (a Markov chain solved or compiled) may take; `None`:
     /// unbounded.
     exact_budget: Option<Duration>,
+    /// What the budget is measured on.
+    clock: Clock,
 }
 
 impl<'a> Run<'a> {
-    /// A run stopped through `stop`, whose exact stages may each take `exact_budget`.
+    /// A run stopped through `stop`, whose exact stages may each take `exact_budget`
+    /// by the [`monotonic`] clock.
     pub const fn new(stop: &'a AtomicBool, exact_budget: Option<Duration>) -> Self {
-        Run { stop, exact_budget }
+        Run { stop, exact_budget, clock: monotonic }
+    }
+
+    /// The same run, its budget measured on `clock`.
+    pub const fn with_clock(self, clock: Clock) -> Self {
+        Run { clock, ..self }
     }
 
     /// The flag that stops the run, for loops that poll it.
@@ -45,7 +67,10 @@ impl<'a> Run<'a> {
     pub fn exact_stage(&self) -> ExactStage<'a> {
         ExactStage {
             stop: Some(self.stop),
-            deadline: self.exact_budget.map(|b| Instant::now() + b),
+            // The clock is read only where there is a budget: a run without one never
+            // asks for the time.
+            deadline: self.exact_budget.map(|b| (self.clock)() + b),
+            clock: self.clock,
             budget: self.exact_budget,
             spent: AtomicBool::new(false),
         }
@@ -57,7 +82,9 @@ impl<'a> Run<'a> {
 #[derive(Debug)]
 pub struct ExactStage<'a> {
     stop: Option<&'a AtomicBool>,
-    deadline: Option<Instant>,
+    /// When the stage must stop, by `clock`.
+    deadline: Option<Duration>,
+    clock: Clock,
     budget: Option<Duration>,
     /// Whether this stage gave up on its budget.
     spent: AtomicBool,
@@ -67,7 +94,7 @@ impl ExactStage<'static> {
     /// A stage with neither budget nor cancellation: for tests and tools that want
     /// the exact answer however long it takes.
     pub fn unbounded() -> Self {
-        ExactStage { stop: None, deadline: None, budget: None, spent: AtomicBool::new(false) }
+        ExactStage { stop: None, deadline: None, clock: monotonic, budget: None, spent: AtomicBool::new(false) }
     }
 }
 
@@ -78,7 +105,7 @@ impl ExactStage<'_> {
         if self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return true;
         }
-        let spent = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let spent = self.deadline.is_some_and(|d| (self.clock)() >= d);
         if spent {
             self.spent.store(true, Ordering::Relaxed);
         }
@@ -105,6 +132,24 @@ mod tests {
         // Another run's stage neither inherits the deadline nor the note.
         assert!(!roomy.should_stop());
         assert_eq!(roomy.spent(), None);
+    }
+
+    #[test]
+    fn a_stage_reads_its_run_s_clock_not_the_system_s() {
+        // A clock stopped at zero never reaches a one-second deadline; one an hour
+        // later has passed it.
+        fn stopped_clock() -> Duration {
+            Duration::ZERO
+        }
+        let stop = AtomicBool::new(false);
+        let stage = Run::new(&stop, Some(Duration::from_secs(1))).with_clock(stopped_clock).exact_stage();
+        assert!(!stage.should_stop());
+        fn late_clock() -> Duration {
+            Duration::from_secs(3600)
+        }
+        let late = ExactStage { clock: late_clock, ..stage };
+        assert!(late.should_stop());
+        assert_eq!(late.spent(), Some(Duration::from_secs(1)));
     }
 
     #[test]

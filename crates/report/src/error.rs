@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "files")]
 use polars::prelude::PolarsError;
 
 /// An error of the report layer.
@@ -16,6 +17,7 @@ pub enum Error {
     #[error(transparent)]
     Core(#[from] combat_odds_core::Error),
     /// A frame could not be built or written.
+    #[cfg(feature = "files")]
     #[error("cannot make {what}: {source}")]
     Frame {
         /// Which frame, e.g. `the comparison frame`.
@@ -102,6 +104,7 @@ impl Error {
     }
 
     /// A frame that could not be built or written.
+    #[cfg(feature = "files")]
     pub fn frame(what: &'static str) -> impl Fn(PolarsError) -> Self + Copy {
         move |source| Error::Frame { what, source }
     }

@@ -35,12 +35,19 @@
 
 pub mod error;
 pub mod export;
+#[cfg(feature = "files")]
 pub mod charts;
+#[cfg(feature = "files")]
 pub mod study;
+#[cfg(feature = "files")]
 pub mod compare;
+#[cfg(feature = "files")]
 pub mod sensitivity;
+#[cfg(feature = "files")]
 pub mod regress;
+#[cfg(feature = "files")]
 pub mod sweep;
+#[cfg(feature = "files")]
 pub mod bench;
 
 pub use error::{Error, Result};

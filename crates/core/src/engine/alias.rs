@@ -64,7 +64,8 @@ impl<H: Height> Alias<H> {
         let n = weights.len();
         let total = weights.iter().try_fold(0u128, |acc, &w| acc.checked_add(w.into()))?;
         let height = H::try_from(total).ok()?;
-        if total == 0 || n > 1 << 32 {
+        // In u64: a 32-bit `usize` (wasm32) cannot hold 2^32, and every length fits.
+        if total == 0 || n as u64 > 1 << 32 {
             return None;
         }
         // Scaled weights n * w_i against columns of height W.

@@ -1,8 +1,11 @@
 //! One results schema ([`Report`]) and its renderings: a printed table, JSON and CSV.
 //! Frames are built once in [`frames`] and every tabular output goes through them.
 
+#[cfg(feature = "files")]
 pub mod directory;
+#[cfg(feature = "files")]
 pub mod frames;
+#[cfg(feature = "files")]
 pub use directory::{write_frame, write_whole};
 mod percent;
 
@@ -255,9 +258,11 @@ impl Report {
 /// A result the CLI prints as a human-readable table, one JSON object, or CSV.
 pub trait Rendered: Serialize {
     /// As a human-readable table.
+    #[cfg(feature = "files")]
     fn to_table(&self) -> String;
 
     /// As CSV, through a polars frame.
+    #[cfg(feature = "files")]
     fn to_csv(&self) -> String;
 
     /// As one JSON object.
@@ -267,6 +272,7 @@ pub trait Rendered: Serialize {
 }
 
 impl Rendered for Report {
+    #[cfg(feature = "files")]
     fn to_table(&self) -> String {
         let mut s = format!("{} -- {} ({})\n", self.scenario, self.ruleset, self.kind);
         if let Some(line) = invented_line(&self.invented) {
@@ -299,6 +305,7 @@ impl Rendered for Report {
     }
 
     /// One row per (measure, outcome).
+    #[cfg(feature = "files")]
     fn to_csv(&self) -> String {
         frames::report_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a report frame always writes")
     }

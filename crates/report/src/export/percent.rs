@@ -3,6 +3,7 @@
 //! The chance of suppressing a unit will be slightly higher"): a whole percentage,
 //! with the exact fraction behind it.
 
+#[cfg(feature = "files")]
 use polars::prelude::{Column, DataFrame, PolarsResult};
 use serde::Serialize;
 
@@ -12,7 +13,9 @@ use combat_odds_core::engine::{self, ExactTable, Measure, MonteCarlo, Tally};
 use combat_odds_core::run::Run;
 use combat_odds_rules::{Header, Scenario};
 
-use super::{Rendered, frames};
+use super::Rendered;
+#[cfg(feature = "files")]
+use super::frames;
 use crate::error::Result;
 
 /// One probability as a screen would show it.
@@ -116,6 +119,7 @@ impl PercentView {
 
 impl Rendered for PercentView {
     /// The two percentages and what they rest on.
+    #[cfg(feature = "files")]
     fn to_table(&self) -> String {
         let line = |what: &str, p: &Percent| {
             let fraction = p.exact_fraction.as_ref().map_or(String::new(), |f| format!(" = {f}"));
@@ -131,12 +135,14 @@ impl Rendered for PercentView {
         )
     }
 
+    #[cfg(feature = "files")]
     fn to_csv(&self) -> String {
         percent_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a percent frame always writes")
     }
 }
 
 /// The percent view: one row for `destroy`, one for the mildest effect or worse.
+#[cfg(feature = "files")]
 fn percent_frame(view: &PercentView) -> PolarsResult<DataFrame> {
     let rows: [(String, &Percent); 2] =
         [("destroy".into(), &view.destroy), (format!("{}_or_worse", view.mildest), &view.at_least_mildest)];

@@ -1,7 +1,7 @@
 // Compare: the words every ruleset's equivalents.toml gives, a comparison built from
 // them, and kill probability against range drawn as steps, as the tables are banded.
 import { $, el, download } from "./dom.js";
-import { streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { get, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { best, percent, rulesetName, titleOf } from "./format.js";
@@ -206,7 +206,7 @@ async function invented(rulesets, into) {
   const marked = [];
   for (const r of rulesets) {
     if (!illustrative.has(r)) {
-      const listing = await fetch(`/api/tables/${encodeURIComponent(r)}`).then((x) => x.json()).catch(() => ({ tables: [] }));
+      const listing = await get(`/api/tables/${encodeURIComponent(r)}`).then((x) => x.json()).catch(() => ({ tables: [] }));
       illustrative.set(r, (listing.tables || []).some((t) => t.invented));
     }
     if (illustrative.get(r)) marked.push(rulesetName(r));

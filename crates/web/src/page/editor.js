@@ -4,7 +4,7 @@
 // the rules refuse keeps the form and what the user typed, is explained beside its
 // field, and marks the answer on screen as no longer the form's.
 import { $, el, download } from "./dom.js";
-import { post } from "./net.js";
+import { get, post } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
@@ -74,7 +74,7 @@ export function editor(prefix, shipped, firstName, changed) {
     const ruleset = rulesetOf(text.value);
     if (!ruleset) return;
     if (!named.has(ruleset)) {
-      named.set(ruleset, fetch(`/api/modifiers/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { modifiers: [] }))
+      named.set(ruleset, get(`/api/modifiers/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { modifiers: [] }))
         .then((b) => b.modifiers.filter((m) => m.applied === "named")).catch(() => []));
     }
     const modifiers = await named.get(ruleset);

@@ -1,6 +1,7 @@
 // The page's entry: the shared lists fetched once, each tab set up, a link's settings
 // restored, and the first answer asked for.
 import { $, el } from "./dom.js";
+import { get } from "./net.js";
 import { fromHash } from "./url.js";
 import { PAGES, shared, saveState } from "./state.js";
 import * as fire from "./fire.js";
@@ -51,9 +52,9 @@ async function start() {
   shared.current = page;
   // Every list is asked for at once; the first answer needs the scenarios alone, so
   // it is asked for as soon as they come, and the other tabs are set up after it.
-  const later = Promise.all([fetch("/api/rulesets").then((r) => r.json()), fetch("/api/words").then((r) => r.json()),
-    fetch("/api/interpretations").then((r) => r.text())]);
-  const shipped = await fetch("/api/scenarios").then((r) => r.json());
+  const later = Promise.all([get("/api/rulesets").then((r) => r.json()), get("/api/words").then((r) => r.json()),
+    get("/api/interpretations").then((r) => r.text())]);
+  const shipped = await get("/api/scenarios").then((r) => r.json());
   const scenarios = shipped.filter((s) => s.kind !== "compare" && s.kind !== "sweep");
   fire.init(scenarios);
   if (page === "fire") for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`fire-${k}`).value = p.get(k);

@@ -3,7 +3,51 @@
 import { $ } from "./dom.js";
 import { remaining } from "./format.js";
 
+// The static site (scripts/build-site marks its markup) has no server: its engine is
+// the WebAssembly one in a Web Worker, and what only the server does is refused here,
+// naming the command, so no request of the static site goes to /api.
+const inBrowser = document.querySelector('meta[name="combat-odds-engine"]')?.content === "worker";
+const SERVER_ONLY = "needs more than a browser tab: run `combat-odds serve` and open the page it serves";
+
+let worker = null;
+let asked = 0;
+// The worker's answer to one request; aborting `signal` ends the worker (its running
+// call hears nothing else) and the next request starts a fresh one.
+function inWorker(path, body, signal, progress) {
+  worker ??= new Worker("page/worker.js", { type: "module" });
+  const id = ++asked;
+  const mine = worker;
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      mine.terminate();
+      if (worker === mine) worker = null;
+      reject(new DOMException("cancelled", "AbortError"));
+    };
+    if (signal?.aborted) return abort();
+    signal?.addEventListener("abort", abort, { once: true });
+    mine.addEventListener("message", function heard({ data }) {
+      if (data.id !== id) return;
+      if (data.progress) return progress?.(...data.progress);
+      mine.removeEventListener("message", heard);
+      signal?.removeEventListener("abort", abort);
+      resolve(data);
+    });
+    mine.postMessage({ id, path, body });
+  });
+}
+
+// GETs `path`, one of the server's fixed answers (lists, tables, modifiers): in the
+// static site, the copy scripts/build-site wrote under data/.
+export function get(path) {
+  return fetch(inBrowser ? `data/${path.slice("/api/".length)}` : path);
+}
+
 export async function post(path, body, signal) {
+  if (inBrowser) {
+    if (path !== "/api/fire") return { ok: false, body: { error: `${path.slice(5)} ${SERVER_ONLY}` } };
+    const { ok, body: answer } = await inWorker(path, body, signal);
+    return { ok, body: answer };
+  }
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
   const json = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
@@ -15,6 +59,7 @@ export async function post(path, body, signal) {
 // before it starts (placed beside its field) or work that failed. Aborting `signal`
 // closes the stream, which stops the work on the server.
 export async function streamPost(path, body, signal, progress) {
+  if (inBrowser) return { error: `${path.slice(5)} ${SERVER_ONLY}`, placed: true };
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
   if (!response.ok) {

@@ -1,6 +1,7 @@
 // Tables: every table with its source, the modifiers, and the recorded
 // interpretations of the chosen ruleset.
 import { $, el } from "./dom.js";
+import { get } from "./net.js";
 import { saveState, shared } from "./state.js";
 
 let interpretations = "";
@@ -53,7 +54,7 @@ function showInterpretations(ruleset) {
 export async function showTables() {
   saveState();
   const ruleset = $("ruleset").value;
-  const response = await fetch(`/api/tables/${encodeURIComponent(ruleset)}`);
+  const response = await get(`/api/tables/${encodeURIComponent(ruleset)}`);
   const body = await response.json();
   $("tables-error").textContent = response.ok ? "" : body.error;
   const list = $("tables-list");
@@ -72,7 +73,7 @@ export async function showTables() {
 }
 
 async function showModifiers(ruleset) {
-  const response = await fetch(`/api/modifiers/${encodeURIComponent(ruleset)}`);
+  const response = await get(`/api/modifiers/${encodeURIComponent(ruleset)}`);
   if (!response.ok) return;
   const body = await response.json();
   const columns = ["chart", "name", "label", "value", "applied", "source"];

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::cli::{self, assert_contains, error_line, stdout_of, write};
+use crate::common::cli::{self, assert_contains, error_line, replace_once, stdout_of, write};
 
 const MC_SWEEP: &str = "experiments/sweep_mc_hmg_vs_rifle_sections.toml";
 const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
@@ -16,6 +16,15 @@ const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
 /// Runs `sweep` with 4,000 trials and `extra` flags into `out`, checking it succeeded.
 fn sweep(file: &str, out: &Path, extra: &[&str]) {
     sweep_with(file, out, &["--trials", "4000"], extra);
+}
+
+/// [`MC_SWEEP`] cut to one to four sections (8 points), written with its base into
+/// `dir`: the same sweep for the byte-for-byte checks, whose exact stages take a tenth
+/// of the whole sweep's (0.4 s, not 4.9 s: five to eight sections are most of it).
+fn small_mc_sweep(dir: &Path) -> String {
+    std::fs::copy(MC_BASE, dir.join(Path::new(MC_BASE).file_name().unwrap())).unwrap();
+    let text = replace_once(&std::fs::read_to_string(MC_SWEEP).unwrap(), "to = 8\n", "to = 4\n");
+    write(dir, "small_sweep.toml", &text).to_str().unwrap().to_string()
 }
 
 /// The files of a sweep directory that must match byte for byte: the frames.
@@ -43,15 +52,16 @@ fn assert_same(a: &Path, b: &Path) {
 #[test]
 fn a_sweep_is_the_same_bytes_on_one_thread_and_two_and_through_shards_merged() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    sweep(MC_SWEEP, &one, &["--threads", "1"]);
-    sweep(MC_SWEEP, &two, &["--threads", "2"]);
+    sweep(&file, &one, &["--threads", "1"]);
+    sweep(&file, &two, &["--threads", "2"]);
     assert_same(&one, &two);
     assert!(one.join("sweep.png").exists() && one.join("sweep.svg").exists(), "a heat map of the two parameters");
 
     let parts: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("part-{k}"))).collect();
     for (k, part) in parts.iter().enumerate() {
-        sweep(MC_SWEEP, part, &["--shard", &format!("{}/3", k + 1)]);
+        sweep(&file, part, &["--shard", &format!("{}/3", k + 1)]);
         assert!(!part.join("sweep.png").exists(), "a shard draws no chart of its few points");
     }
     let merged = dir.path().join("merged");
@@ -234,18 +244,19 @@ fn three_parameters_draw_small_multiples_and_a_hypercube_writes_its_design() {
 #[test]
 fn a_point_split_into_parts_over_shards_merges_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let trials = ["--trials", "200000"]; // 4 chunks of 65,536 trials each point
     let whole = dir.path().join("whole");
-    sweep_with(MC_SWEEP, &whole, &trials, &[]);
+    sweep_with(&file, &whole, &trials, &[]);
     // The same sweep with every point in 2 parts, all in one process.
     let halves = dir.path().join("halves");
-    sweep_with(MC_SWEEP, &halves, &trials, &["--split", "2"]);
+    sweep_with(&file, &halves, &trials, &["--split", "2"]);
     assert_same(&whole, &halves);
-    // 16 points x 3 parts = 48 tasks over 5 shards, so most points' parts land in
+    // 8 points x 3 parts = 24 tasks over 5 shards, so most points' parts land in
     // different shards.
     let parts: Vec<PathBuf> = (1..=5).map(|k| dir.path().join(format!("part-{k}"))).collect();
     for (k, part) in parts.iter().enumerate() {
-        sweep_with(MC_SWEEP, part, &trials, &["--split", "3", "--shard", &format!("{}/5", k + 1)]);
+        sweep_with(&file, part, &trials, &["--split", "3", "--shard", &format!("{}/5", k + 1)]);
     }
     let merged = dir.path().join("merged");
     let mut args = vec!["merge"];

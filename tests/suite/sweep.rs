@@ -82,8 +82,9 @@ fn a_sweep_is_the_same_bytes_on_one_thread_and_two_and_through_shards_merged() {
 #[test]
 fn each_point_is_its_base_scenario_with_the_values_written_in() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let out = dir.path().join("sweep");
-    sweep(MC_SWEEP, &out, &[]);
+    sweep(&file, &out, &[]);
     let frame = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let header: Vec<&str> = frame.lines().next().unwrap().split(',').collect();
     assert_eq!(&header[..4], ["point", "side[1].unit[0].count", "side[0].unit[0].situation", "measure"]);
@@ -301,10 +302,11 @@ fn merge_refused(dirs: &[&Path], out: &Path) -> String {
 #[test]
 fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let first = dir.path().join("first");
-    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(&file, &first, &["--shard", "1/2"]);
     let literal = dir.path().join("literal");
-    sweep(MC_SWEEP, &literal, &["--shard", "2/2", "--mode", "literal"]);
+    sweep(&file, &literal, &["--shard", "2/2", "--mode", "literal"]);
     let line = merge_refused(&[&first, &literal], &dir.path().join("mixed"));
     assert_contains(
         &line,
@@ -325,7 +327,7 @@ fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() 
     let rules = dir.path().join("rules");
     write(&rules, "mission-command/to_hit.toml", &hits_more);
     let other = dir.path().join("other");
-    sweep(MC_SWEEP, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
+    sweep(&file, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
     let line = merge_refused(&[&first, &other], &dir.path().join("mixed"));
     assert_contains(
         &line,
@@ -442,6 +444,7 @@ fn a_span_too_long_to_count_is_refused_with_the_count_it_would_make() {
 #[test]
 fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let made = std::process::Command::new("mkfifo").arg(dir.path().join("base.toml")).status().unwrap();
     assert!(made.success());
     let text =
@@ -460,7 +463,7 @@ fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it
 
     // A merge input too.
     let first = dir.path().join("first");
-    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(&file, &first, &["--shard", "1/2"]);
     let second = dir.path().join("second");
     std::fs::create_dir(&second).unwrap();
     let made = std::process::Command::new("mkfifo").arg(second.join("sweep.json")).status().unwrap();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::cli::{self, assert_contains, error_line, stdout_of, write};
+use crate::common::cli::{self, assert_contains, error_line, replace_once, stdout_of, write};
 
 const MC_SWEEP: &str = "experiments/sweep_mc_hmg_vs_rifle_sections.toml";
 const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
@@ -16,6 +16,15 @@ const MC_BASE: &str = "experiments/mc_engagement_hmg_vs_rifle_platoon.toml";
 /// Runs `sweep` with 4,000 trials and `extra` flags into `out`, checking it succeeded.
 fn sweep(file: &str, out: &Path, extra: &[&str]) {
     sweep_with(file, out, &["--trials", "4000"], extra);
+}
+
+/// [`MC_SWEEP`] cut to one to four sections (8 points), written with its base into
+/// `dir`: the same sweep for the byte-for-byte checks, whose exact stages take a tenth
+/// of the whole sweep's (0.4 s, not 4.9 s: five to eight sections are most of it).
+fn small_mc_sweep(dir: &Path) -> String {
+    std::fs::copy(MC_BASE, dir.join(Path::new(MC_BASE).file_name().unwrap())).unwrap();
+    let text = replace_once(&std::fs::read_to_string(MC_SWEEP).unwrap(), "to = 8\n", "to = 4\n");
+    write(dir, "small_sweep.toml", &text).to_str().unwrap().to_string()
 }
 
 /// The files of a sweep directory that must match byte for byte: the frames.
@@ -43,15 +52,16 @@ fn assert_same(a: &Path, b: &Path) {
 #[test]
 fn a_sweep_is_the_same_bytes_on_one_thread_and_two_and_through_shards_merged() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    sweep(MC_SWEEP, &one, &["--threads", "1"]);
-    sweep(MC_SWEEP, &two, &["--threads", "2"]);
+    sweep(&file, &one, &["--threads", "1"]);
+    sweep(&file, &two, &["--threads", "2"]);
     assert_same(&one, &two);
     assert!(one.join("sweep.png").exists() && one.join("sweep.svg").exists(), "a heat map of the two parameters");
 
     let parts: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("part-{k}"))).collect();
     for (k, part) in parts.iter().enumerate() {
-        sweep(MC_SWEEP, part, &["--shard", &format!("{}/3", k + 1)]);
+        sweep(&file, part, &["--shard", &format!("{}/3", k + 1)]);
         assert!(!part.join("sweep.png").exists(), "a shard draws no chart of its few points");
     }
     let merged = dir.path().join("merged");
@@ -72,8 +82,9 @@ fn a_sweep_is_the_same_bytes_on_one_thread_and_two_and_through_shards_merged() {
 #[test]
 fn each_point_is_its_base_scenario_with_the_values_written_in() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let out = dir.path().join("sweep");
-    sweep(MC_SWEEP, &out, &[]);
+    sweep(&file, &out, &[]);
     let frame = std::fs::read_to_string(out.join("sweep.csv")).unwrap();
     let header: Vec<&str> = frame.lines().next().unwrap().split(',').collect();
     assert_eq!(&header[..4], ["point", "side[1].unit[0].count", "side[0].unit[0].situation", "measure"]);
@@ -234,18 +245,19 @@ fn three_parameters_draw_small_multiples_and_a_hypercube_writes_its_design() {
 #[test]
 fn a_point_split_into_parts_over_shards_merges_to_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let trials = ["--trials", "200000"]; // 4 chunks of 65,536 trials each point
     let whole = dir.path().join("whole");
-    sweep_with(MC_SWEEP, &whole, &trials, &[]);
+    sweep_with(&file, &whole, &trials, &[]);
     // The same sweep with every point in 2 parts, all in one process.
     let halves = dir.path().join("halves");
-    sweep_with(MC_SWEEP, &halves, &trials, &["--split", "2"]);
+    sweep_with(&file, &halves, &trials, &["--split", "2"]);
     assert_same(&whole, &halves);
-    // 16 points x 3 parts = 48 tasks over 5 shards, so most points' parts land in
+    // 8 points x 3 parts = 24 tasks over 5 shards, so most points' parts land in
     // different shards.
     let parts: Vec<PathBuf> = (1..=5).map(|k| dir.path().join(format!("part-{k}"))).collect();
     for (k, part) in parts.iter().enumerate() {
-        sweep_with(MC_SWEEP, part, &trials, &["--split", "3", "--shard", &format!("{}/5", k + 1)]);
+        sweep_with(&file, part, &trials, &["--split", "3", "--shard", &format!("{}/5", k + 1)]);
     }
     let merged = dir.path().join("merged");
     let mut args = vec!["merge"];
@@ -290,10 +302,11 @@ fn merge_refused(dirs: &[&Path], out: &Path) -> String {
 #[test]
 fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let first = dir.path().join("first");
-    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(&file, &first, &["--shard", "1/2"]);
     let literal = dir.path().join("literal");
-    sweep(MC_SWEEP, &literal, &["--shard", "2/2", "--mode", "literal"]);
+    sweep(&file, &literal, &["--shard", "2/2", "--mode", "literal"]);
     let line = merge_refused(&[&first, &literal], &dir.path().join("mixed"));
     assert_contains(
         &line,
@@ -314,7 +327,7 @@ fn merge_refuses_sweep_shards_run_on_other_tables_or_in_another_sampling_mode() 
     let rules = dir.path().join("rules");
     write(&rules, "mission-command/to_hit.toml", &hits_more);
     let other = dir.path().join("other");
-    sweep(MC_SWEEP, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
+    sweep(&file, &other, &["--shard", "2/2", "--rules", rules.to_str().unwrap()]);
     let line = merge_refused(&[&first, &other], &dir.path().join("mixed"));
     assert_contains(
         &line,
@@ -431,6 +444,7 @@ fn a_span_too_long_to_count_is_refused_with_the_count_it_would_make() {
 #[test]
 fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it() {
     let dir = tempfile::tempdir().unwrap();
+    let file = small_mc_sweep(dir.path());
     let made = std::process::Command::new("mkfifo").arg(dir.path().join("base.toml")).status().unwrap();
     assert!(made.success());
     let text =
@@ -449,7 +463,7 @@ fn a_base_scenario_or_sweep_json_that_is_not_a_regular_file_is_refused_naming_it
 
     // A merge input too.
     let first = dir.path().join("first");
-    sweep(MC_SWEEP, &first, &["--shard", "1/2"]);
+    sweep(&file, &first, &["--shard", "1/2"]);
     let second = dir.path().join("second");
     std::fs::create_dir(&second).unwrap();
     let made = std::process::Command::new("mkfifo").arg(second.join("sweep.json")).status().unwrap();

@@ -23,23 +23,23 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::command_dice::{Allocation, Hand, PhaseDice, Policy};
+use super::dice_tables::Sixes;
 use super::force_morale::lowered;
 use super::scenario::{MOST_DICE, MOST_FIGURES, RawWeaponUse, base_firepower, fire_at, platoon};
 use super::settings::{Rally, RawSettings, Settings};
 use super::shooting::{Fire, Firepower, QUALITIES, TARGET_OUTCOMES, Thresholds, Unit, Volley};
-use super::dice_tables::Sixes;
 use super::tables::Tables;
-use combat_odds_core::dice::{D6, Ratio};
-use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, NoSupport, read};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, FieldOf, Force, ForceOf, Layout, SIDES, enemy};
+use crate::ruleset::SetUp;
+use crate::setup::{choice, count};
+use combat_odds_core::dice::{D6, Ratio};
+use combat_odds_core::document::Document;
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::exact::{Dist, TooLarge};
-use crate::ruleset::SetUp;
-use crate::setup::{choice, count};
 
 /// The distance unit of a Chain of Command engagement.
 const INCHES: &str = "in.";
@@ -426,7 +426,10 @@ impl Battle for Skirmish {
 
     fn out_of_reach(&self) -> Option<String> {
         (self.bound > EXACT_FIELDS).then(|| {
-            format!("up to {} distinct fields, past the exact solver's {EXACT_FIELDS}: Monte Carlo answers alone", self.bound)
+            format!(
+                "up to {} distinct fields, past the exact solver's {EXACT_FIELDS}: Monte Carlo answers alone",
+                self.bound
+            )
         })
     }
 

@@ -11,13 +11,13 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::dice_tables::DiceByForceMorale;
+use crate::ruleset::TableView;
+use crate::setup::{choice, count};
 use combat_odds_core::dice::D6;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Measure, Resolution, Streams};
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::exact::{Dist, TooLarge};
-use crate::ruleset::TableView;
-use crate::setup::{choice, count};
 use combat_odds_core::tables::{Bands, RollRange, Source, TableFile};
 
 /// The qualities the starting table knows, lowest first; a scenario names one.
@@ -671,8 +671,7 @@ mod tests {
     fn monte_carlo_trials_follow_the_exact_distribution() {
         // Green with two setbacks: 60,000 trials land within 1% of each exact outcome.
         let (force, _) =
-            set_up_with("quality = \"green\"\nsetbacks = [\"section_breaks\", \"team_breaks\"]", &five_dice())
-                .unwrap();
+            set_up_with("quality = \"green\"\nsetbacks = [\"section_breaks\", \"team_breaks\"]", &five_dice()).unwrap();
         let exact = force.exact().unwrap();
         let mut streams = Streams::for_chunk(7, 0);
         let mut counts = [0u32; 12];

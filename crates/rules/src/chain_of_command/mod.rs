@@ -15,6 +15,7 @@ mod shooting;
 mod tables;
 
 pub use command_dice::{Allocation, Allocator, Hand, PhaseDice, PhaseRoll, Platoon, Policy, TURN_OUTCOMES};
+pub use dice_tables::{DiceByForceMorale, DiceRules, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Use};
 pub use engagement::{ForceState, Skirmish};
 pub use force_morale::{
     Change, ForceMorale, ForceMoraleTables, QUALITIES, Quality, RawForceMorale, SetbackRow, Setbacks, Start, Starting,
@@ -23,11 +24,10 @@ pub use phases::{ChainOfCommandDie, EndOutcome, Horizon, HorizonState, Phases, S
 pub use scenario::DEFAULT_PLATOON;
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
-pub use dice_tables::{DiceByForceMorale, DiceRules, LeaderRow, MAX_HAND, Rank, Sixes, SixesRow, Use};
 pub use tables::{EMBEDDED, Tables};
 
-use crate::setup::scenario_kind;
 use crate::ruleset::{Answers, Load, ModifierInfo, Ruleset, SetUp, TableView};
+use crate::setup::scenario_kind;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, Source, TableFile};
@@ -150,7 +150,12 @@ impl Ruleset for ChainOfCommand {
         views.extend(self.tables.force_morale.views());
         views.push(TableView {
             file: "(none: anti-tank fire)".into(),
-            source: Source { seed: at_seed.into(), table: at_table.into(), rules: Some(at_status.into()), invented: false },
+            source: Source {
+                seed: at_seed.into(),
+                table: at_table.into(),
+                rules: Some(at_status.into()),
+                invented: false,
+            },
             columns: vec![(
                 "status".into(),
                 vec!["not resolved: no source gives anti-tank fire's mechanics, and none are invented".into()],

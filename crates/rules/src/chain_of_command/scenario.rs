@@ -8,17 +8,17 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::command_dice::{Hand, PhaseDice, Platoon, Policy};
+use super::dice_tables::{MAX_HAND, Rank};
 use super::force_morale::{self, RawForceMorale};
 use super::phases::{ChainOfCommandDie, SIDES, TurnLength};
 use super::settings::{RawSettings, Settings};
 use super::shooting::{Fire, Firepower, HitEffect, QUALITIES, Shooting, ShootingPhases, ShootingTables};
-use super::dice_tables::{MAX_HAND, Rank};
 use super::tables::Tables;
+use crate::ruleset::SetUp;
+use crate::setup::{Sections, article, choice, count, present, rests_on, scenario_kind};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Experiment;
 use combat_odds_core::error::{Result, unknown};
-use crate::ruleset::SetUp;
-use crate::setup::{Sections, article, choice, count, present, rests_on, scenario_kind};
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
 pub(crate) const SECTIONS: &Sections = &[

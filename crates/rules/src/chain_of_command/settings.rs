@@ -5,9 +5,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::shooting::{HitEffect, ShootingTables};
+use crate::setup::reading;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use crate::setup::reading;
 
 /// The settings of one scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,11 +10,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::phases::{Horizon, Phases};
+use crate::ruleset::TableView;
 use combat_odds_core::dice::D6;
 use combat_odds_core::engine::{Measure, Resolution, Streams};
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::exact::{Dist, TooLarge};
-use crate::ruleset::TableView;
 use combat_odds_core::tables::{Source, TableFile};
 
 /// Troop qualities, the to-hit table's columns.

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
-use crate::setup::Labelled;
 use combat_odds_core::tables::Source;
 
 /// A weapon's anti-armour effectiveness, the third entry of each range band.

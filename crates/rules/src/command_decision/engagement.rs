@@ -40,18 +40,18 @@ use super::scenario::{
 };
 use super::settings::{DemoralizedCompanies, RawSettings, Settings, ShakenCompanies, StationaryPersonnel};
 use super::tables::{HitResult, Tables};
-use combat_odds_core::dice::D10;
-use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, ForceOf, Layout, SIDES, enemy};
-use combat_odds_core::engine::{Resolution, Streams};
-use combat_odds_core::error::Result;
-use combat_odds_core::exact::{Dist, TooLarge};
 use crate::ruleset::SetUp;
 use crate::setup::{choice, entry, named};
+use combat_odds_core::dice::D10;
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::{Resolution, Streams};
+use combat_odds_core::error::Result;
 use combat_odds_core::error::unknown;
+use combat_odds_core::exact::{Dist, TooLarge};
 use combat_odds_core::tables::Side;
 
 /// Ranges are in inches (1 in. = 50 yards).
@@ -454,9 +454,9 @@ impl CdBattle {
         // in an early phase only targets it can fire at early are in reach.
         let taken = |t: usize| assaults && afv(t) && assaulted.taken(t);
         let reach = |t: usize| !early || shot_at(t).is_some_and(|s| s.early.is_some());
-        let t = self.targeting.choose(&self.layout, side, group, u, r, |t| {
-            !(enemy_force.units[t].eliminated || taken(t)) && reach(t)
-        })?;
+        let t = self
+            .targeting
+            .choose(&self.layout, side, group, u, r, |t| !(enemy_force.units[t].eliminated || taken(t)) && reach(t))?;
         if assaults && afv(t) {
             assaulted.take(t);
         }
@@ -474,7 +474,14 @@ impl CdBattle {
 
     /// One phase of direct fire, rolled: every stand's choice is made and its fire
     /// landed stand by stand, then the phase's results apply.
-    fn fire_phase(&self, field: &mut FieldOf<Self>, when: (u32, FirePhase), suppressing: [bool; 2], rallying: [u16; 2], streams: &mut Streams) {
+    fn fire_phase(
+        &self,
+        field: &mut FieldOf<Self>,
+        when: (u32, FirePhase),
+        suppressing: [bool; 2],
+        rallying: [u16; 2],
+        streams: &mut Streams,
+    ) {
         for side in SIDES {
             let mut assaulted = Assaulted::default();
             for u in 0..field.sides[side].units.len() {
@@ -509,7 +516,8 @@ impl CdBattle {
             let mut assaulted = Assaulted::default();
             (0..start.sides[side].units.len())
                 .filter_map(|u| {
-                    self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted).map(|(t, v)| (u, t, v))
+                    self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted)
+                        .map(|(t, v)| (u, t, v))
                 })
                 .collect()
         });
@@ -546,9 +554,9 @@ impl CdBattle {
                 }
                 // The volley's worst result and how many of its stands ran dry.
                 let each = Dist::certain((HitResult::NoEffect, 0));
-                let volley = v.exact.fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| {
-                    (worst.max(r), dry + usize::from(d))
-                })?;
+                let volley = v
+                    .exact
+                    .fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| (worst.max(r), dry + usize::from(d)))?;
                 fired = fired.combine(&volley, |f, &(worst, dry)| {
                     let mut f = f.clone();
                     for (i, &u) in stands.iter().enumerate() {
@@ -684,7 +692,12 @@ impl CdBattle {
 
     /// One fire's result, applied at the end of the phase: the target keeps its worst,
     /// and fire that suppresses marks it to be suppressed when the phase ends.
-    fn land(field: &mut FieldOf<Self>, (side, u, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
+    fn land(
+        field: &mut FieldOf<Self>,
+        (side, u, t): (usize, usize, usize),
+        v: &Variant,
+        (result, depleted): (HitResult, bool),
+    ) {
         field.sides[enemy(side)].units[t].strike(v, result);
         let firer = &mut field.sides[side].units[u];
         firer.depleted |= depleted;
@@ -694,7 +707,12 @@ impl CdBattle {
     /// A mission's attacks on one stand under the burst of battery `b` of `side`: as
     /// [`Self::land`], every stand in the template suppressed, and an ammunition
     /// depletion taking the battery out for the rest of the fight (CD-E14).
-    fn burst(field: &mut FieldOf<Self>, (side, b, t): (usize, usize, usize), v: &Variant, (result, depleted): (HitResult, bool)) {
+    fn burst(
+        field: &mut FieldOf<Self>,
+        (side, b, t): (usize, usize, usize),
+        v: &Variant,
+        (result, depleted): (HitResult, bool),
+    ) {
         field.sides[enemy(side)].units[t].strike(v, result);
         field.sides[side].supports_spent[b] |= depleted;
     }
@@ -878,9 +896,9 @@ impl Battle for CdBattle {
         let targets = self.layout.sides[enemy(side)].groups.len();
         let dries = |v: &Variant| v.exact.iter().any(|(&(_, depleted), _)| depleted);
         let runs_dry = (0..targets).flat_map(|t| (0..self.fires.ranges()).map(move |r| (t, r))).any(|(t, r)| {
-            self.fires.get(side, group, t, r).is_some_and(|shot| {
-                shot.general.iter().chain(shot.early.iter().flatten()).any(dries)
-            })
+            self.fires
+                .get(side, group, t, r)
+                .is_some_and(|shot| shot.general.iter().chain(shot.early.iter().flatten()).any(dries))
         });
         (!runs_dry).then_some(2)
     }
@@ -1098,9 +1116,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             }
             // Conditions that do not apply to this pair (suppression of personnel, a
             // pinned vehicle target) are set up as the same fire without them.
-            let applies = 1
-                | usize::from(kind.vehicle || suppressible[side]) << 1
-                | usize::from(!aim.vehicle) << 2;
+            let applies = 1 | usize::from(kind.vehicle || suppressible[side]) << 1 | usize::from(!aim.vehicle) << 2;
             // The fire in one phase under one condition (see [`Shot`]).
             let compile = |phase: FirePhase, variant: usize| -> Result<(Variant, Vec<String>)> {
                 let v = variant & applies;
@@ -1128,13 +1144,17 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                 };
                 let (fire, lines) = direct_fire_resolution(doc, file, tables, catalogue)?;
                 let variant = Variant::new(fire).map_err(|_| {
-                    doc.error_at(f.name.span().start, format!("unit `{}`: too many dice for one fire", f.name.get_ref()))
+                    doc.error_at(
+                        f.name.span().start,
+                        format!("unit `{}`: too many dice for one fire", f.name.get_ref()),
+                    )
                 })?;
                 Ok((variant, lines))
             };
             let note = |phase: FirePhase, lines: Vec<String>, notes: &mut Vec<String>| {
                 let at = if close_assault { "close assault".to_string() } else { format!("{range} {INCHES}") };
-                let phase = if phase == FirePhase::General { String::new() } else { format!(", {} fire", phase.name()) };
+                let phase =
+                    if phase == FirePhase::General { String::new() } else { format!(", {} fire", phase.name()) };
                 notes.push(format!("{} at {}, {at}{phase}:", f.name.get_ref(), t.name.get_ref()));
                 notes.extend(lines.into_iter().skip(1).map(|l| format!("  {l}")));
             };
@@ -1189,7 +1209,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let batteries = SIDES.map(|side| {
         setup.supports[side]
             .iter()
-            .map(|b| battery(doc, (tables, catalogue, &raw_settings), (&setup, &kinds), side, b, &mut notes)).collect::<Result<Vec<_>>>()
+            .map(|b| battery(doc, (tables, catalogue, &raw_settings), (&setup, &kinds), side, b, &mut notes))
+            .collect::<Result<Vec<_>>>()
     });
     let [a, b] = batteries;
     let batteries = [a?, b?];
@@ -1292,7 +1313,9 @@ fn as_target(s: &RawStand, moving: bool, modifiers: Vec<Spanned<String>>) -> Raw
 fn weapon_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Weapon> {
     match (&s.weapon, &s.weapon_data) {
         (Some(n), None) => Ok(entry(doc, n, "weapon", &catalogue.weapons, &catalogue.source)?.clone()),
-        (None, Some(d)) => d.get_ref().clone().resolve(&format!("{} weapon_data", s.name.get_ref()), doc, d.span().start),
+        (None, Some(d)) => {
+            d.get_ref().clone().resolve(&format!("{} weapon_data", s.name.get_ref()), doc, d.span().start)
+        }
         _ => Err(doc.error_at(
             s.name.span().start,
             format!(
@@ -1369,13 +1392,18 @@ fn battery(
     if under.get_ref().is_empty() {
         return Err(doc.error_at(
             under.span().start,
-            format!("battery `{name}`: `under_burst` names no unit entry; list the entries of side `{}` its burst covers", entries.name),
+            format!(
+                "battery `{name}`: `under_burst` names no unit entry; list the entries of side `{}` its burst covers",
+                entries.name
+            ),
         ));
     }
     let under = under.get_ref();
     for (i, n) in under.iter().enumerate() {
         if under[..i].iter().any(|m| m.get_ref() == n.get_ref()) {
-            return Err(doc.error_at(n.span().start, format!("`{}` is under the burst once; name it once", n.get_ref())));
+            return Err(
+                doc.error_at(n.span().start, format!("`{}` is under the burst once; name it once", n.get_ref()))
+            );
         }
     }
     let artillery = RawArtillery { under_burst: None, ..raw.get_ref().clone() };
@@ -1384,7 +1412,10 @@ fn battery(
     for name in under {
         let names = entries.groups.iter().map(|g| g.name.as_str());
         let g = entries.groups.iter().position(|g| g.name == *name.get_ref()).ok_or_else(|| {
-            doc.error_at(name.span().start, unknown(&format!("unit entry of side `{}`", entries.name), name.get_ref(), names))
+            doc.error_at(
+                name.span().start,
+                unknown(&format!("unit entry of side `{}`", entries.name), name.get_ref(), names),
+            )
         })?;
         let t = setup.units[foe][g].get_ref();
         let file = ScenarioFile {
@@ -1398,9 +1429,8 @@ fn battery(
         notes.extend(lines.into_iter().map(|l| format!("  {l}")));
         let (arrives, fire) = fire.split_response();
         response = arrives;
-        let fire = Variant::new(fire).map_err(|_| {
-            doc.error_at(raw.span().start, format!("battery `{name}`: too many dice for one mission"))
-        })?;
+        let fire = Variant::new(fire)
+            .map_err(|_| doc.error_at(raw.span().start, format!("battery `{name}`: too many dice for one mission")))?;
         under_burst.push((g, fire));
     }
     Ok(Battery { response, under_burst })
@@ -1478,8 +1508,10 @@ mod tests {
                 let next = e.battle().turn_exact(&field, 1).expect("a turn of two stands");
                 // A's check (morale 20 - 2 pinned - 2 per stand lost) always passes,
                 // and a pass takes the pin off: steady or gone.
-                assert!(next.iter().all(|(f, _)| f.sides[0].companies[0] <= Morale::Steady
-                    || f.sides[0].companies[0] == Morale::Eliminated));
+                assert!(
+                    next.iter().all(|(f, _)| f.sides[0].companies[0] <= Morale::Steady
+                        || f.sides[0].companies[0] == Morale::Eliminated)
+                );
             }
         }
     }

@@ -155,9 +155,9 @@ impl Hits {
     /// 16 bits), then folded: lanes 2 and 3 onto 0 and 1, then 1 onto 0.
     #[inline(always)]
     fn sum<const P: usize>(packs: &[[u16; 4]; P]) -> Self {
-        let word = packs.iter().fold(0u64, |sum, pack| {
-            sum + pack.iter().rev().fold(0, |word, &lane| word << 16 | u64::from(lane))
-        });
+        let word = packs
+            .iter()
+            .fold(0u64, |sum, pack| sum + pack.iter().rev().fold(0, |word, &lane| word << 16 | u64::from(lane)));
         let word = word + (word >> 32);
         Hits((word + (word >> 16)) as u16)
     }
@@ -324,7 +324,9 @@ impl FireResolution {
                 *word = word.wrapping_add(if effect >= at { by } else { 0 });
             }
         }
-        for ((word, &face), &below) in flat.iter_mut().zip(faces.as_flattened().as_flattened()).zip(lanes.hits_below.iter()) {
+        for ((word, &face), &below) in
+            flat.iter_mut().zip(faces.as_flattened().as_flattened()).zip(lanes.hits_below.iter())
+        {
             *word = if face < below { *word } else { 0 };
         }
         // Each trial's number: what a trial that hits nothing reports, plus its worst
@@ -378,11 +380,13 @@ impl FireResolution {
     fn passengers(&self, worst: Option<HitResult>, stream: &mut Stream) -> (u32, u32) {
         match worst {
             Some(HitResult::ForcedBack) => (0, self.passengers.len() as u32),
-            Some(HitResult::Eliminated) => self.passengers.iter().fold((0, 0), |(e, b), p| match p[D10.roll(stream) as usize - 1] {
-                HitResult::Eliminated => (e + 1, b),
-                HitResult::ForcedBack => (e, b + 1),
-                HitResult::NoEffect => (e, b),
-            }),
+            Some(HitResult::Eliminated) => {
+                self.passengers.iter().fold((0, 0), |(e, b), p| match p[D10.roll(stream) as usize - 1] {
+                    HitResult::Eliminated => (e + 1, b),
+                    HitResult::ForcedBack => (e, b + 1),
+                    HitResult::NoEffect => (e, b),
+                })
+            }
             _ => (0, 0),
         }
     }
@@ -539,8 +543,8 @@ impl Resolution for FireResolution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use combat_odds_core::engine::{ByTrial, CHUNK_TRIALS, Experiment, Tally, layout};
     use HitResult::{Eliminated as E, ForcedBack as F, NoEffect as N};
+    use combat_odds_core::engine::{ByTrial, CHUNK_TRIALS, Experiment, Tally, layout};
 
     /// A chunk's tally, and where it leaves every stream (the next rolls of each).
     fn chunk(experiment: &dyn Experiment, trials: u64) -> (Tally, Vec<u32>) {
@@ -574,7 +578,10 @@ mod tests {
             ("peer", fire(vec![volley(3, 5, regular, None)], None, &[], false)),
             ("ammo and passengers", fire(vec![volley(2, 6, ap, ammo)], None, &[veteran, regular], false)),
             ("two packs, suppressing", fire(vec![volley(6, 4, regular, ammo)], None, &[], true)),
-            ("two volleys, three packs", fire(vec![volley(3, 7, veteran, None), volley(5, 3, ap, ammo)], None, &[regular], false)),
+            (
+                "two volleys, three packs",
+                fire(vec![volley(3, 7, veteran, None), volley(5, 3, ap, ammo)], None, &[regular], false),
+            ),
             ("four packs", fire(vec![volley(16, 2, regular, None)], None, &[], false)),
             ("five packs", fire(vec![volley(17, 2, regular, ammo)], None, &[], false)),
             ("response", fire(vec![volley(3, 5, regular, ammo)], Some(response), &[regular], true)),

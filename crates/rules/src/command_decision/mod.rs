@@ -18,8 +18,8 @@ pub use quality::Quality;
 pub use settings::SETTINGS;
 pub use tables::{EMBEDDED, HitResult, Tables};
 
-use crate::setup::scenario_kind;
 use crate::ruleset::{Load, ModifierInfo, Peer, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::setup::scenario_kind;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, TableFile};

@@ -1,9 +1,9 @@
 //! A compiled company morale check (seed 000 "Morale"; seed 001 Morale Modifiers and
 //! Morale Results): one d10 against the modified morale number.
 
+use crate::test_roll::TestRoll;
 use combat_odds_core::dice::D10;
 use combat_odds_core::engine::Measure;
-use crate::test_roll::TestRoll;
 
 /// A morale check as a `TestRoll`: measure `company` (passed, then `results` in
 /// rising severity) and `forced_back`. `exceed_result(roll - morale)` gives the result

@@ -10,10 +10,10 @@ use super::morale::morale_check;
 use super::quality::Quality;
 use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
 use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
-use combat_odds_core::document::Document;
-use combat_odds_core::error::Result;
 use crate::ruleset::SetUp;
 use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
+use combat_odds_core::document::Document;
+use combat_odds_core::error::Result;
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side};
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here

@@ -106,23 +106,21 @@ impl Settings {
         let pick = |v: &Option<Spanned<String>>, (name, default, other): (&str, &str, &str)| -> Result<bool> {
             Ok(reading(doc, v, (name, &[default, other]))? == 0)
         };
-        let artillery_response =
-            if pick(&raw.artillery_response, SETTINGS[0])? {
-                ArtilleryResponseReading::RollAtMost
-            } else {
-                ArtilleryResponseReading::RollAtLeast
-            };
+        let artillery_response = if pick(&raw.artillery_response, SETTINGS[0])? {
+            ArtilleryResponseReading::RollAtMost
+        } else {
+            ArtilleryResponseReading::RollAtLeast
+        };
         let close_assault_target_modifiers = if pick(&raw.close_assault_target_modifiers, SETTINGS[2])? {
             CloseAssaultTargetModifiers::IgnoredByAClass
         } else {
             CloseAssaultTargetModifiers::IgnoredInEveryCloseAssault
         };
-        let demoralized_companies =
-            if pick(&raw.demoralized_companies, SETTINGS[3])? {
-                DemoralizedCompanies::Rally
-            } else {
-                DemoralizedCompanies::StayDemoralized
-            };
+        let demoralized_companies = if pick(&raw.demoralized_companies, SETTINGS[3])? {
+            DemoralizedCompanies::Rally
+        } else {
+            DemoralizedCompanies::StayDemoralized
+        };
         let shaken_companies = if pick(&raw.shaken_companies, SETTINGS[4])? {
             ShakenCompanies::Rally
         } else {

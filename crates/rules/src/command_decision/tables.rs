@@ -14,8 +14,14 @@ pub const EMBEDDED: Embedded = Embedded {
     files: &[
         ("hit_results.toml", include_str!("../../../../rulesets/command-decision/hit_results.toml")),
         ("ap_modifiers.toml", include_str!("../../../../rulesets/command-decision/ap_modifiers.toml")),
-        ("rate_of_fire_modifiers.toml", include_str!("../../../../rulesets/command-decision/rate_of_fire_modifiers.toml")),
-        ("direct_fire_modifiers.toml", include_str!("../../../../rulesets/command-decision/direct_fire_modifiers.toml")),
+        (
+            "rate_of_fire_modifiers.toml",
+            include_str!("../../../../rulesets/command-decision/rate_of_fire_modifiers.toml"),
+        ),
+        (
+            "direct_fire_modifiers.toml",
+            include_str!("../../../../rulesets/command-decision/direct_fire_modifiers.toml"),
+        ),
         (
             "indirect_fire_modifiers.toml",
             include_str!("../../../../rulesets/command-decision/indirect_fire_modifiers.toml"),

@@ -95,11 +95,11 @@ impl Resolution for Barrage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use combat_odds_core::dice::{D6, Ratio};
-    use combat_odds_core::engine::Experiment;
     use crate::company_commander::fire::{
         Chain, Effect, Made, Next, Roll, Step, Strike, SuppressedAgain, Timing, Volley,
     };
+    use combat_odds_core::dice::{D6, Ratio};
+    use combat_odds_core::engine::Experiment;
 
     fn sure_kill(made: Made) -> FireAction {
         let chain = Chain::new(vec![Step::new(D6, Roll::Effect, |_| Next::End(Strike::hit(Effect::Damaged)))]);

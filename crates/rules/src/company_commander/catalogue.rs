@@ -8,9 +8,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::tables::{AP_VALUES, MAX_RATE_OF_FIRE, Tables};
+use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
-use crate::setup::Labelled;
 use combat_odds_core::tables::{Source, TableFile};
 
 /// The farthest range any weapon may show, in hexes (1 hex = 100 m): past this is a typo.

@@ -35,17 +35,17 @@ use super::fire::{FireAction, TargetState};
 use super::scenario::{Ctx, Firer, RawFirer, RawTarget, ScenarioFile, Target};
 use super::settings::{ArmourZoc, Recovery, Settings, SideBroken};
 use super::tables::{Facing, Tables};
-use combat_odds_core::dice::Die;
-use combat_odds_core::document::Document;
 use crate::engagement::markov::MAX_STATES;
 use crate::engagement::scenario::{self, NamedCompany, NoSupport};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, turn_order};
+use crate::ruleset::SetUp;
+use combat_odds_core::dice::Die;
+use combat_odds_core::document::Document;
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
-use crate::ruleset::SetUp;
 
 /// Ranges are in hexes (1 hex = 100 m).
 const HEXES: &str = "hexes";
@@ -521,7 +521,9 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     // Overwatch fire answers movement in the enemy's player turn ("A unit on overwatch
     // can fire at enemy units, during the enemy player turn"); an engagement has no
     // movement, so there is nothing to fire at (CC-E10).
-    notes.push("overwatch fire is not played: it answers enemy movement, which an engagement does not have (CC-E10)".into());
+    notes.push(
+        "overwatch fire is not played: it answers enemy movement, which an engagement does not have (CC-E10)".into(),
+    );
     let meets = |side: usize| assaults[side].iter().any(|&a| a) && armoured[enemy(side)].iter().any(|&a| a);
     if adjacent.iter().any(|&a| a) && SIDES.into_iter().any(meets) {
         notes.push(format!(

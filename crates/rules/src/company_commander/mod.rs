@@ -20,8 +20,8 @@ pub use fire::{
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};
 
-use crate::setup::scenario_kind;
 use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::setup::scenario_kind;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, ModifierTable, TableFile};

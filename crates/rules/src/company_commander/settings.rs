@@ -6,9 +6,9 @@ use toml::Spanned;
 
 use super::fire::{SuppressedAgain, Timing, WeaponChoice};
 use super::tables::{StrengthReading, WeaponStrength};
+use crate::setup::reading;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use crate::setup::reading;
 
 /// How penetration is read at a range between the two the weapon shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

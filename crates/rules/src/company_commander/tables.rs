@@ -618,7 +618,10 @@ impl HitDamage {
         }
         let allowed = [Effect::NoEffect, Effect::Suppressed, Effect::Damaged];
         let pair = |o: &RawOutcomes| {
-            Ok::<_, combat_odds_core::error::Error>([effect(f, &o.success, &allowed)?, effect(f, &o.failure, &allowed)?])
+            Ok::<_, combat_odds_core::error::Error>([
+                effect(f, &o.success, &allowed)?,
+                effect(f, &o.failure, &allowed)?,
+            ])
         };
         let bonus = *raw.vulnerable_ap_bonus.get_ref();
         if bonus > AP_VALUES.1 {

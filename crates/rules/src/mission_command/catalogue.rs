@@ -9,9 +9,9 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::tables::Tables;
+use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
-use crate::setup::Labelled;
 use combat_odds_core::tables::{Source, TableFile};
 
 /// A weapon's rows, resolved against the loaded tables (indices into them).

@@ -42,18 +42,18 @@ use super::fire::{Counts, Fire, FireState, Shot, effect_by_face};
 use super::scenario::{AreaAim, Ctx, MAX_MARKERS, QUALITIES, REACTION_FROM_QUALITY, RawAreaFire, Target, face_text};
 use super::settings::{MarkersCome, RawSettings, Settings, SideBroken, TemplateCovers};
 use super::tables::{BUILDING_RESULTS, CASUALTY_COLUMNS, Reaction, Tables};
-use combat_odds_core::dice::{D10, D20};
-use combat_odds_core::engine::{Measure, Resolution};
-use combat_odds_core::document::Document;
 use crate::engagement::scenario::{self, NamedCompany, NoSupport};
 use crate::engagement::schedule::Schedule;
 use crate::engagement::target::{Fires, Targeting};
 use crate::engagement::{Battle, Engagement, Field, FieldOf, Force, ForceOf, Layout, SIDES, enemy, markov, turn_order};
-use combat_odds_core::engine::Streams;
-use combat_odds_core::error::Result;
-use combat_odds_core::exact::{Dist, TooLarge};
 use crate::ruleset::SetUp;
 use crate::setup::{Sum, choice};
+use combat_odds_core::dice::{D10, D20};
+use combat_odds_core::document::Document;
+use combat_odds_core::engine::Streams;
+use combat_odds_core::engine::{Measure, Resolution};
+use combat_odds_core::error::Result;
+use combat_odds_core::exact::{Dist, TooLarge};
 
 /// Ranges are in centimetres on the table (1cm = 20m).
 const CM: &str = "cm";
@@ -299,10 +299,8 @@ impl McBattle {
         let ch = &self.chart;
         // "Any enemy can be seen retreating (Reaction Test result of -5 or worse)":
         // a Retreat or a Rout (MC-E10).
-        let enemy_retreating = field.sides[enemy(side)]
-            .units
-            .iter()
-            .any(|e| matches!(e.status, Status::Retreating | Status::Routed));
+        let enemy_retreating =
+            field.sides[enemy(side)].units.iter().any(|e| matches!(e.status, Status::Retreating | Status::Routed));
         let units = self.layout.sides[side].groups[g].units.clone();
         let group = &mut field.sides[side].units[units];
         let fired_upon = group.iter().any(|e| e.hit);
@@ -425,10 +423,18 @@ impl McBattle {
     /// The template an area attack at enemy element `t` rolls, and the enemy elements
     /// under it: the living ones of `t`'s entry, or `t` alone (setting
     /// `template_covers`, MC-E11).
-    fn template<'f>(&'f self, field: &FieldOf<Self>, side: usize, t: usize, attack: &'f Attack) -> (&'f Fire, Range<usize>) {
+    fn template<'f>(
+        &'f self,
+        field: &FieldOf<Self>,
+        side: usize,
+        t: usize,
+        attack: &'f Attack,
+    ) -> (&'f Fire, Range<usize>) {
         let foe = enemy(side);
         let under = match self.settings.template_covers {
-            TemplateCovers::WholeEntry => self.layout.sides[foe].groups[self.layout.sides[foe].group_of[t]].units.clone(),
+            TemplateCovers::WholeEntry => {
+                self.layout.sides[foe].groups[self.layout.sides[foe].group_of[t]].units.clone()
+            }
             TemplateCovers::AimedElement => t..t + 1,
         };
         let fire = match attack {
@@ -630,7 +636,13 @@ impl Battle for McBattle {
                         let rolled = fire.exact_state()?;
                         return Dist::from_weights(rolled.iter().map(|(state, w)| {
                             let mut f = f.clone();
-                            self.land_template(&mut f, side, under.clone(), Self::template_result(attack, fire, state), close);
+                            self.land_template(
+                                &mut f,
+                                side,
+                                under.clone(),
+                                Self::template_result(attack, fire, state),
+                                close,
+                            );
                             (f, BigUint::from(*w))
                         }));
                     };
@@ -722,7 +734,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             let (firing, label) = match &raw.area_fire {
                 Some(area) => {
                     let (afv, building) = cx.area_aims(area.get_ref())?;
-                    let label = afv.as_ref().or(building.as_ref()).expect("one table has the system").system.label.clone();
+                    let label =
+                        afv.as_ref().or(building.as_ref()).expect("one table has the system").system.label.clone();
                     (Firing::Area(afv, building), format!("area fire: {label}"))
                 }
                 None => {
@@ -747,7 +760,8 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     Target::Casualty(c) => format!("fired at as {}", CASUALTY_COLUMNS[c]),
                     Target::Armour(ac) => format!("an AFV of armour class {ac}"),
                 },
-                structure.map_or(String::new(), |si| format!(" in a {} structure", tables.area_buildings.structures[si])),
+                structure
+                    .map_or(String::new(), |si| format!(" in a {} structure", tables.area_buildings.structures[si])),
                 reaction.describe_modifiers()
             ));
             for m in raw.reaction_modifiers.iter().filter(|m| STANDING_REACTION.contains(&m.get_ref().as_str())) {
@@ -923,7 +937,13 @@ fn structure_held(doc: &Document, tables: &Tables, raw: &RawGroup, target: Targe
 /// its kill chance and how it reads; `None` where the rules let it do nothing there
 /// (out of reach, an N/A or "Area Fire" cell, no casualty row, or no effect on that
 /// target).
-fn shot(cx: &mut Ctx, f: &Entry, (weapon, fire): (&Weapon, &Sum), t: &Entry, range: f64) -> Option<(Attack, f64, String)> {
+fn shot(
+    cx: &mut Ctx,
+    f: &Entry,
+    (weapon, fire): (&Weapon, &Sum),
+    t: &Entry,
+    range: f64,
+) -> Option<(Attack, f64, String)> {
     let score = cx.score(&f.who, weapon, (f.quality, f.engineers), range).ok()?;
     let convert = cx.conversion(&f.who, weapon, &t.target, range).ok()??;
     let from = score - fire.modifiers() - t.target_modifiers.iter().map(|(_, v)| v).sum::<i32>();
@@ -1019,7 +1039,8 @@ mod tests {
     #[test]
     fn the_fights_own_rows_reach_the_reaction_test() {
         let m = super::super::MissionCommand::load(None).expect("embedded tables load");
-        let set_up = |text: &str| lumping::engagement::<McBattle>(text, |doc| engagement(doc, m.tables(), m.catalogue()));
+        let set_up =
+            |text: &str| lumping::engagement::<McBattle>(text, |doc| engagement(doc, m.tables(), m.catalogue()));
         let e = set_up(AREA);
         let b = e.battle();
         // The Germans' hut: green (-1). Its first element is hit with a marker (-1 for
@@ -1038,7 +1059,8 @@ mod tests {
         assert!(!field.sides[1].units[0].hit && !field.sides[1].units[0].afv_fire, "triggers are cleared");
         // Named instead (derived_reaction_rows = "named"), the fight counts none of
         // them: green and one suppressed element, -2.
-        let named = set_up(&AREA.replace("[engagement]", "[settings]\nderived_reaction_rows = \"named\"\n[engagement]"));
+        let named =
+            set_up(&AREA.replace("[engagement]", "[settings]\nderived_reaction_rows = \"named\"\n[engagement]"));
         let mut field = ready;
         let moved_away = McBattle::start_of_turn(&mut field, 1);
         assert_eq!(named.battle().test_of(&mut field, 1, 0, moved_away).expect("tests").shift, -2);

@@ -18,8 +18,8 @@ pub use tables::{
     KoValue, REACTION_RESULTS, RangeClause, Tables, ToHitCell,
 };
 
-use crate::setup::scenario_kind;
 use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::setup::scenario_kind;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, ModifierTable, Source, TableFile};

@@ -9,16 +9,16 @@ use super::catalogue::{Catalogue, RawWeapon, Weapon};
 use super::fire::{Counts, Fire, Shot, effect_by_face};
 use super::settings::{KoOutsideListedRanges, RawSettings, Settings};
 use super::tables::{
-    ARMOUR_CLASSES, AaCell, AreaKoCell, AreaRange, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell,
-    Facing, Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
+    ARMOUR_CLASSES, AaCell, AreaKoCell, AreaRange, AreaSystem, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS,
+    CasualtyCell, Facing, Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
 };
+use crate::ruleset::SetUp;
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
+use crate::test_roll::TestRoll;
 use combat_odds_core::dice::D10;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Measure;
 use combat_odds_core::error::Result;
-use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
-use crate::test_roll::TestRoll;
 use combat_odds_core::tables::Side;
 
 /// The kinds of scenario this ruleset resolves, each with the sections it takes.
@@ -202,7 +202,10 @@ impl AreaAim<'_> {
     /// has no effect) and the intensity it counts as, or where and why the scenario is
     /// refused: "direct_fire" without a range, or an intensity the system's label
     /// fixes otherwise.
-    pub(super) fn column(&self, range: Option<f64>) -> std::result::Result<(Option<Column>, Option<Intensity>), Refusal> {
+    pub(super) fn column(
+        &self,
+        range: Option<f64>,
+    ) -> std::result::Result<(Option<Column>, Option<Intensity>), Refusal> {
         let intensity = match self.asked {
             "harassing" => None,
             "direct_fire" => match range {
@@ -279,7 +282,11 @@ impl<'a> Ctx<'a> {
         Ok(v)
     }
 
-    fn point_to_point(&mut self, s: ScenarioFile, catalogue: &Catalogue) -> Result<Box<dyn combat_odds_core::engine::Experiment>> {
+    fn point_to_point(
+        &mut self,
+        s: ScenarioFile,
+        catalogue: &Catalogue,
+    ) -> Result<Box<dyn combat_odds_core::engine::Experiment>> {
         let doc = self.doc;
         let t = &self.tables.to_hit;
         let Some(r) = &s.range else {
@@ -770,10 +777,7 @@ impl<'a> Ctx<'a> {
                     AreaKoCell::Score(needs) => (
                         effect_by_face(0, &[(1, needs - bonus)]),
                         true,
-                        format!(
-                            "armour {band_text} cell {needs}: KO on a natural d20 of {}",
-                            face_text(needs - bonus)
-                        ),
+                        format!("armour {band_text} cell {needs}: KO on a natural d20 of {}", face_text(needs - bonus)),
                     ),
                     AreaKoCell::NoEffect => ([0; 20], true, format!("armour {band_text} cell \"No effect\"")),
                     AreaKoCell::All => {

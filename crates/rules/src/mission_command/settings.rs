@@ -4,9 +4,9 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::setup::reading;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use crate::setup::reading;
 
 /// How a KO cell is read at a range outside every band it lists ("11 at 25-50cm"
 /// at 10cm), where the flattened text may have lost lines.

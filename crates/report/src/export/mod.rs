@@ -131,6 +131,17 @@ pub struct Report {
     pub version: String,
 }
 
+/// The invented entries of several answers, each once, in the order first met.
+pub fn invented_of<'a>(answers: impl IntoIterator<Item = &'a [String]>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for label in answers.into_iter().flatten() {
+        if !all.contains(label) {
+            all.push(label.clone());
+        }
+    }
+    all
+}
+
 /// The one sentence every output gives when its numbers rest on invented catalogue
 /// entries (`labels`), or `None` when they rest on the rules' own tables alone.
 pub fn invented_line(labels: &[String]) -> Option<String> {

@@ -14,7 +14,7 @@ use toml::{Table, Value};
 
 use super::{WHOLE_MAX, number, set, short};
 use crate::error::{Error, Result};
-use crate::export::{Rendered, invented_line};
+use crate::export::{Rendered, invented_line, invented_of};
 use crate::study::{Plan, StudyResult};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
@@ -166,11 +166,7 @@ pub fn balance(
         let result = StudyResult::run(plan, exact, started, &|_, _| {}, run)?;
         let report = &result.report;
         scenario_name = report.scenario.clone();
-        for label in &report.invented {
-            if !invented.contains(label) {
-                invented.push(label.clone());
-            }
-        }
+        invented = invented_of([invented.as_slice(), &report.invented]);
         let (measure, outcome) = match &target.outcome {
             None => (report.p_kill.measure.clone(), report.p_kill.outcome.clone()),
             Some(pair) => pair.clone(),

@@ -448,13 +448,7 @@ impl SweepResult {
     /// The invented catalogue entries any point's numbers rest on, by label, in the
     /// order first met.
     pub fn invented(&self) -> Vec<String> {
-        let mut all: Vec<String> = Vec::new();
-        for label in self.points.iter().flat_map(|p| &p.invented) {
-            if !all.contains(label) {
-                all.push(label.clone());
-            }
-        }
-        all
+        crate::export::invented_of(self.points.iter().map(|p| p.invented.as_slice()))
     }
 }
 

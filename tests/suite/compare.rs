@@ -39,20 +39,29 @@ fn turn(c: &Compared, ruleset: &str, weapon: &str, range: f64) -> Odds {
         .unwrap_or_else(|| panic!("no cell {ruleset} / {weapon} / {range}"));
     match &cell.answer {
         Answer::Odds { turn, .. } => *turn,
-        Answer::None(why) => panic!("{ruleset} / {weapon} / {range} has no answer: {why}"),
+        other => panic!("{ruleset} / {weapon} / {range} has no answer: {other:?}"),
     }
 }
 
+/// The answer of (ruleset, weapon, range), which must not be odds.
+fn answer(c: &Compared, ruleset: &str, weapon: &str, range: Option<f64>) -> Answer {
+    let cell = c.cells.iter().find(|x| x.ruleset == ruleset && x.weapon == weapon && x.range_m == range);
+    let answer = cell.expect("a cell").answer.clone();
+    assert!(!matches!(answer, Answer::Odds { .. }), "{ruleset} / {weapon} answered");
+    answer
+}
+
 fn why_not(c: &Compared, ruleset: &str, weapon: &str, range: Option<f64>) -> String {
-    match &c
-        .cells
-        .iter()
-        .find(|x| x.ruleset == ruleset && x.weapon == weapon && x.range_m == range)
-        .expect("a cell")
-        .answer
-    {
-        Answer::None(why) => why.clone(),
-        Answer::Odds { .. } => panic!("{ruleset} / {weapon} answered"),
+    match answer(c, ruleset, weapon, range) {
+        Answer::None(why) => why,
+        other => panic!("{ruleset} / {weapon}: {other:?}, not a reason it cannot answer"),
+    }
+}
+
+fn out_of_range(c: &Compared, ruleset: &str, weapon: &str, range: f64) -> String {
+    match answer(c, ruleset, weapon, Some(range)) {
+        Answer::OutOfRange(why) => why,
+        other => panic!("{ruleset} / {weapon} at {range} m: {other:?}, not out of range"),
     }
 }
 
@@ -72,7 +81,7 @@ fn command_decision_cells_match_the_hand_computed_odds() {
     // One shot of two independent dice: 1 - (1 - 0.51)^(1/2) = 0.3.
     let shot = match &c.cells.iter().find(|x| x.range_m == Some(300.0) && x.weapon == "pak40").expect("cell").answer {
         Answer::Odds { shot, .. } => shot.expect("CD dice are independent shots"),
-        Answer::None(why) => panic!("{why}"),
+        other => panic!("{other:?}"),
     };
     assert!((shot.exact.expect("exact") - 0.3).abs() < 1e-12);
     // Every answered cell's interval holds its exact value at this seed.
@@ -91,13 +100,13 @@ fn mission_command_reads_metres_as_centimetres_of_twenty_metres() {
     let cell = c.cells.iter().find(|x| x.ruleset == "mission-command" && x.range_m == Some(300.0)).expect("a cell");
     match &cell.answer {
         Answer::Odds { table_range, .. } => assert_eq!(table_range.as_deref(), Some("15 cm")),
-        Answer::None(why) => panic!("{why}"),
+        other => panic!("{other:?}"),
     }
     // Company Commander rounds to whole hexes of 100 m.
     let cell = c.cells.iter().find(|x| x.ruleset == "company-commander" && x.range_m == Some(300.0)).expect("a cell");
     match &cell.answer {
         Answer::Odds { table_range, .. } => assert_eq!(table_range.as_deref(), Some("3 hexes")),
-        Answer::None(why) => panic!("{why}"),
+        other => panic!("{other:?}"),
     }
 }
 
@@ -134,7 +143,7 @@ fn rulesets_without_an_equivalent_say_so_and_the_others_still_answer() {
     assert_contains(why, &["no ground scale", "equivalents.toml"]);
     assert!(c.cells.iter().all(|cell| cell.ruleset != "chain-of-command"), "no cell of a ruleset left out");
     // Company Commander's PaK 40 reaches 18 hexes; 2,000 m is 20.
-    assert_contains(&why_not(&c, "company-commander", "pak40", Some(2000.0)), &["20 hexes", "beyond", "18 hexes"]);
+    assert_contains(&out_of_range(&c, "company-commander", "pak40", 2000.0), &["20 hexes", "beyond", "18 hexes"]);
     // ... while its 17-pounder, which reaches 20, answers there.
     turn(&c, "company-commander", "17pdr", 2000.0);
     // A weapon with no entry in one ruleset.
@@ -145,6 +154,38 @@ fn rulesets_without_an_equivalent_say_so_and_the_others_still_answer() {
         &["no equivalent", "weapon `pak_40`", "did you mean `pak40`?"],
     );
     turn(&c, "mission-command", "pak40", 100.0);
+}
+
+#[test]
+fn beyond_its_reach_a_weapon_is_out_of_range_in_every_ruleset_alike() {
+    let c = run(AT_GUNS, 2_000, None);
+    // 2,000 m is 43.74 in. (1 in. = 50 yd = 45.72 m): past the PaK 40's and the
+    // 17-pounder's extreme band of 40 in. Command Decision's own fire there is carried
+    // out with no effect (a kill chance of 0), but the comparison shows what the
+    // others show: out of range, with the ruleset's reason, and no trial run.
+    for weapon in ["pak40", "17pdr"] {
+        assert_contains(&out_of_range(&c, "command-decision", weapon, 2000.0), &["beyond", "extreme range (40 in.)"]);
+    }
+    // Company Commander refuses its own fire there; the cell reads the same.
+    assert_contains(&out_of_range(&c, "company-commander", "pak40", 2000.0), &["beyond", "18 hexes"]);
+    // No difference is paired at a range where a weapon cannot fire.
+    assert!(c.differences.iter().all(|d| !(d.ruleset == "command-decision" && d.range_m == Some(2000.0))));
+    // The frame marks the cells in a column of their own, every ruleset alike.
+    let frame = c.frame().expect("the frame");
+    let column = frame.column("out_of_range").expect("a column").bool().expect("bools").clone();
+    let marked: Vec<bool> = (0..column.len()).map(|i| column.get(i) == Some(true)).collect();
+    // Mission Command's guns reach 100 cm (2,000 m at 20 m a cm), and Company
+    // Commander's 17-pounder 20 hexes: they answer there.
+    let expected: Vec<bool> = c
+        .cells
+        .iter()
+        .map(|cell| {
+            cell.range_m == Some(2000.0)
+                && (cell.ruleset == "command-decision"
+                    || (cell.ruleset.as_str(), cell.weapon.as_str()) == ("company-commander", "pak40"))
+        })
+        .collect();
+    assert_eq!(marked, expected);
 }
 
 #[test]

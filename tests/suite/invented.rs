@@ -141,3 +141,29 @@ fn a_sweep_and_a_balance_over_invented_data_say_so_once() {
     let text = stdout_of(&["balance", utf8(&duel), "--vary", "range", "--from", "4", "--to", "20", "--trials", "1000"]);
     assert!(text.lines().any(|l| l.trim_start().starts_with(LINE) && l.contains("M4 Sherman")), "{text}");
 }
+
+#[test]
+fn a_comparison_says_which_rulesets_answers_rest_on_invented_data() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let comparison = |rulesets: &str| {
+        format!(
+            "kind = \"compare\"\nname = \"AT guns\"\nweapons = [\"pak40\", \"17pdr\"]\ntarget = \"medium_tank\"\nquality = \"regular\"\n\
+             ranges_m = [300, 800]\nrulesets = [{rulesets}]\n"
+        )
+    };
+    // Command Decision's guns and Sherman come from its illustrative catalogue.
+    let file = cli::write(dir.path(), "cd.toml", &comparison("\"command-decision\", \"mission-command\""));
+    let out = dir.path().join("cd");
+    let text = stdout_of(&["compare", utf8(&file), "--trials", "1000", "--out", utf8(&out)]);
+    let line = text.lines().find(|l| l.starts_with(LINE)).unwrap_or_else(|| panic!("no invented line in:\n{text}"));
+    assert!(line.contains("PaK 40") && line.contains("M4 Sherman"), "{line}");
+    let svg = std::fs::read_to_string(out.join("p_kill_vs_range.svg")).expect("the chart");
+    assert!(svg.contains("INVENTED DATA"), "the chart's footer does not say it");
+    // Mission Command's equivalents only point at the seed's own rows: nothing to say.
+    let file = cli::write(dir.path(), "mc.toml", &comparison("\"mission-command\""));
+    let out = dir.path().join("mc");
+    let text = stdout_of(&["compare", utf8(&file), "--trials", "1000", "--out", utf8(&out)]);
+    assert!(!text.contains(LINE), "{text}");
+    let svg = std::fs::read_to_string(out.join("p_kill_vs_range.svg")).expect("the chart");
+    assert!(!svg.contains("INVENTED DATA"), "Mission Command's answer is the rules' own");
+}

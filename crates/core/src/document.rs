@@ -23,12 +23,14 @@ pub struct Document {
     offers: Mutex<Offers>,
 }
 
-/// What a reading of the document found it could offer, and the invented data it read.
+/// What a reading of the document found it could offer, the invented data it read,
+/// and the fire it found beyond its weapon's reach.
 #[derive(Debug, Clone, Default)]
 struct Offers {
     placed: Vec<Offer>,
     unset: Vec<Unset>,
     invented: Vec<String>,
+    beyond_reach: Vec<String>,
 }
 
 /// A setting the rules read that the document leaves at its default: what a form
@@ -111,6 +113,25 @@ impl Document {
     /// The invented catalogue entries read so far, by label, in the order first read.
     pub fn invented(&self) -> Vec<String> {
         self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).invented.clone()
+    }
+
+    /// Records that a fire the document gives is beyond its weapon's reach, and why.
+    /// The rules still decide what such fire does (one ruleset carries it out with no
+    /// effect, the others refuse it); a comparison, which sets the range itself, leaves
+    /// such a cell out as "out of range" whatever the ruleset does with it.
+    pub fn beyond_reach(&self, why: impl Into<String>) {
+        let why = why.into();
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !offers.beyond_reach.contains(&why) {
+            offers.beyond_reach.push(why);
+        }
+    }
+
+    /// Why the document's fire is beyond its weapon's reach, where a reading found it
+    /// so: each firer's reason, joined.
+    pub fn out_of_range(&self) -> Option<String> {
+        let offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        (!offers.beyond_reach.is_empty()).then(|| offers.beyond_reach.join("; "))
     }
 
     /// Every value checked against a closed list so far, in the order the text holds them.

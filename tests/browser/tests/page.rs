@@ -440,11 +440,20 @@ async fn compare_opens_on_a_shipped_comparison_in_the_rulesets_that_can_answer()
     assert!(!table.contains("Chain of Command"), "{table}");
     let why = text_when(&client, "compare-unavailable", |t| !t.is_empty()).await;
     assert!(why.contains("Chain of Command") && why.contains("no ground scale"), "{why}");
-    // Beyond a weapon's reach reads "out of range", never "n/a"; its reason is given once.
-    assert!(table.contains("out of range") && !table.contains("n/a"), "{table}");
+    // Beyond a weapon's reach reads "out of range" in every ruleset, never "n/a" nor
+    // Command Decision's own 0 (its fire past extreme range has no effect); each
+    // reason is given once.
+    assert!(!table.contains("n/a"), "{table}");
+    for line in table.lines().filter(|l| l.starts_with("Command Decision")) {
+        assert!(line.ends_with("out of range"), "2,000 m is past extreme range: {line}");
+    }
     let notes = texts(&client, "#compare-notes li").await;
-    assert_eq!(notes.lines().count(), 1, "one reason: {notes}");
-    assert!(notes.starts_with("Company Commander, pak40 at 2000 m: out of range"), "{notes}");
+    assert_eq!(notes.lines().count(), 3, "one reason a weapon: {notes}");
+    for (line, who) in
+        notes.lines().zip(["Command Decision, pak40", "Command Decision, 17pdr", "Company Commander, pak40"])
+    {
+        assert!(line.starts_with(&format!("{who} at 2000 m: out of range")), "{notes}");
+    }
     client.close().await.unwrap();
 }
 

@@ -7,8 +7,10 @@
 //! many metres one of its range units is. Compare builds one ordinary scenario per
 //! (ruleset, weapon, range), compiles it with the ruleset's own code, and reads its
 //! `p_kill`: exact where the ruleset's exact engine reaches, Monte Carlo otherwise.
-//! Where a ruleset has no entry for a word, or refuses the scenario (a range beyond
-//! its weapon data), the row says so and the other rulesets still answer.
+//! Where a ruleset has no entry for a word, or refuses the scenario, the row says so
+//! and the other rulesets still answer. A range beyond the weapon's reach is one
+//! answer in every ruleset, "out of range", whether the ruleset's own fire refuses it
+//! or carries it out with no effect (docs/interpretations.md, X5).
 
 mod equivalents;
 mod report;
@@ -143,6 +145,9 @@ pub enum Answer {
         /// What the ruleset's entries are.
         equivalent: String,
     },
+    /// The weapon cannot reach the target at this range in this ruleset: why, in the
+    /// ruleset's words. No trial is run.
+    OutOfRange(String),
     /// The ruleset could not answer: why.
     None(String),
 }
@@ -226,6 +231,9 @@ pub struct Compared {
     /// Each ruleset asked for that can answer no cell, and why: said once, not in
     /// every cell.
     pub left_out: Vec<(String, String)>,
+    /// The invented (illustrative) catalogue entries any answered cell rests on, by
+    /// label, each once.
+    pub invented: Vec<String>,
 }
 
 impl Comparison {
@@ -237,7 +245,7 @@ impl Comparison {
     }
 
     /// The scenario `weapon` fires in `ruleset` (with its words) at `range`, set up, or
-    /// why that ruleset cannot answer it.
+    /// the answer that takes its place: out of range, or why that ruleset cannot answer.
     fn plan(
         &self,
         (ruleset, equivalents): (&str, &Equivalents),
@@ -245,17 +253,25 @@ impl Comparison {
         range: Option<f64>,
         rules_dir: Option<&Path>,
         monte_carlo: MonteCarlo,
-    ) -> std::result::Result<(Scenario, Built), String> {
-        let built = equivalents.scenario(self, weapon, range)?;
+    ) -> std::result::Result<(Scenario, Built), Answer> {
+        let built = equivalents.scenario(self, weapon, range).map_err(Answer::None)?;
         let doc = Document::new(
             format!("{ruleset}/{weapon}"),
             format!("compare: {} in {ruleset}", self.name),
             built.text.clone(),
         );
         // The scenario is compare's, not the user's: its line numbers mean nothing to them.
-        let plan = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
-            combat_odds_core::Error::Input { message, .. } => message,
-            other => other.to_string(),
+        let plan = Scenario::new(&doc, rules_dir, monte_carlo);
+        // Out of reach is one answer whatever the ruleset's fire made of it: refused, or
+        // carried out with no effect.
+        if let Some(why) = doc.out_of_range() {
+            return Err(Answer::OutOfRange(why));
+        }
+        let plan = plan.map_err(|e| {
+            Answer::None(match e {
+                combat_odds_core::Error::Input { message, .. } => message,
+                other => other.to_string(),
+            })
         })?;
         Ok((plan, built))
     }
@@ -278,7 +294,7 @@ impl Comparison {
 }
 
 /// The compiled plans of one (ruleset, range) for every weapon.
-type Plans = Vec<std::result::Result<(Scenario, Built), String>>;
+type Plans = Vec<std::result::Result<(Scenario, Built), Answer>>;
 
 /// Runs a comparison; `progress` hears (runs done, runs in all) as each weapon's odds
 /// and each paired difference is found; stopping `run` (Ctrl-C, or a page's request
@@ -305,6 +321,7 @@ pub fn compare(
     };
     step(done)?;
     let mut cells = Vec::new();
+    let mut invented = Vec::new();
     let mut differences = Vec::new();
     let mut rules_hashes = Vec::new();
     // Every ruleset that can answer, with its words; the others are said once, and
@@ -344,8 +361,11 @@ pub fn compare(
                 .collect();
             for (weapon, plan) in comparison.weapons.iter().zip(&plans) {
                 let answer = match plan {
-                    Ok((plan, built)) => odds(plan, built, run)?,
-                    Err(why) => Answer::None(why.clone()),
+                    Ok((plan, built)) => {
+                        invented = crate::export::invented_of([invented.as_slice(), plan.header.invented.as_slice()]);
+                        odds(plan, built, run)?
+                    }
+                    Err(instead) => instead.clone(),
                 };
                 cells.push(Cell { ruleset: ruleset.clone(), weapon: weapon.clone(), range_m: range, answer });
                 done += 1;
@@ -367,7 +387,7 @@ pub fn compare(
             }
         }
     }
-    Ok(Compared { comparison, cells, differences, monte_carlo, rules_hashes, left_out })
+    Ok(Compared { comparison, cells, differences, monte_carlo, rules_hashes, left_out, invented })
 }
 
 /// A compiled scenario's kill probability, exact where the ruleset's engine reaches.

@@ -8,7 +8,7 @@ use polars::prelude::*;
 use super::{Answer, Compared, Odds};
 use crate::charts::{self, Footer, Panel, Point, Series};
 use crate::error::{Error, Result};
-use crate::export::{write_frame, write_whole};
+use crate::export::{invented_line, write_frame, write_whole};
 
 /// Adds `point` to the series `label` in the panel `ruleset`, making either as needed,
 /// in the order they first come.
@@ -58,7 +58,7 @@ impl Compared {
                             f(turn)
                         }
                     }
-                    Answer::None(_) => None,
+                    Answer::OutOfRange(_) | Answer::None(_) => None,
                 })
                 .collect()
         };
@@ -74,7 +74,7 @@ impl Compared {
                 "table_range",
                 each(&|r| match &r.answer {
                     Answer::Odds { table_range, .. } => table_range.clone().unwrap_or_default(),
-                    Answer::None(_) => String::new(),
+                    Answer::OutOfRange(_) | Answer::None(_) => String::new(),
                 }),
             ),
             float_column("p_kill_turn", odds(&|o| Some(o.estimate), false)),
@@ -85,11 +85,15 @@ impl Compared {
             float_column("shot_ci_low", odds(&|o| Some(o.ci_low), true)),
             float_column("shot_ci_high", odds(&|o| Some(o.ci_high), true)),
             float_column("shot_exact", odds(&|o| o.exact, true)),
+            Column::new(
+                "out_of_range".into(),
+                rows.iter().map(|r| matches!(r.answer, Answer::OutOfRange(_))).collect::<Vec<bool>>(),
+            ),
             text_column(
                 "equivalent_or_why_not",
                 each(&|r| match &r.answer {
                     Answer::Odds { equivalent, .. } => equivalent.clone(),
-                    Answer::None(why) => why.clone(),
+                    Answer::OutOfRange(why) | Answer::None(why) => why.clone(),
                 }),
             ),
         ])
@@ -124,12 +128,13 @@ impl Compared {
             ("combat_odds.version".to_string(), env!("CARGO_PKG_VERSION").to_string()),
         ];
         kv.extend(self.rules_hashes.iter().map(|(r, h)| (format!("combat_odds.rules_hash.{r}"), h.clone())));
+        kv.extend(invented_line(&self.invented).map(|line| ("combat_odds.invented".to_string(), line)));
         kv
     }
 
     fn footer(&self) -> Footer {
         let hashes: Vec<&str> = self.rules_hashes.iter().map(|(_, h)| h.as_str()).collect();
-        Footer::new(self.monte_carlo.seed, self.monte_carlo.trials, &hashes)
+        Footer::new(self.monte_carlo.seed, self.monte_carlo.trials, &hashes).invented(!self.invented.is_empty())
     }
 
     /// The kill probability of one turn's fire, one series per (ruleset, weapon):
@@ -241,17 +246,27 @@ impl Compared {
         }
         let mut said: Vec<String> = Vec::new();
         for cell in &self.cells {
-            if let Answer::None(why) = &cell.answer {
-                let line = format!("{} / {}: {why}\n", cell.ruleset, cell.weapon);
-                if !said.contains(&line) {
-                    s += &line;
-                    said.push(line);
-                }
+            let line = match &cell.answer {
+                Answer::Odds { .. } => continue,
+                Answer::OutOfRange(why) => format!(
+                    "{} / {}: out of range{} ({why})\n",
+                    cell.ruleset,
+                    cell.weapon,
+                    cell.range_m.map_or(String::new(), |m| format!(" at {m} m"))
+                ),
+                Answer::None(why) => format!("{} / {}: {why}\n", cell.ruleset, cell.weapon),
+            };
+            if !said.contains(&line) {
+                s += &line;
+                said.push(line);
             }
         }
         if !self.differences.is_empty() {
             let d = self.differences_frame().map_err(polars)?;
             s += &format!("\nPaired differences (common random numbers vs independent runs):\n{d}\n");
+        }
+        if let Some(line) = invented_line(&self.invented) {
+            s += &format!("\n{line}\n");
         }
         Ok(s)
     }

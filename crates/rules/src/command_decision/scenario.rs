@@ -417,6 +417,14 @@ pub(super) fn direct_fire_resolution(
             None => None,
         };
         let in_range = band_index.is_some();
+        if !in_range {
+            cx.doc.beyond_reach(format!(
+                "{who}: range {} in. is beyond the extreme range ({} in.) of {}",
+                range.unwrap_or(0.0),
+                weapon.bands[3].range.unwrap_or(0.0),
+                weapon.label
+            ));
+        }
         let band_index = band_index.unwrap_or(3);
         let band: RangeBand = weapon.bands[band_index];
         let class = band.anti_armour;

@@ -439,13 +439,16 @@ impl<'a> Ctx<'a> {
     ) -> std::result::Result<i32, String> {
         let t = &self.tables.to_hit;
         let row = &t.rows[weapon.to_hit];
+        let doc = self.doc;
         let beyond = || {
-            format!(
+            let why = format!(
                 "{who}: range {range}cm is beyond {} (\"{}\" reaches {}cm)",
                 weapon.label,
                 row.row.label,
                 row.max_range(&t.ranges_cm)
-            )
+            );
+            doc.beyond_reach(why.clone());
+            why
         };
         let Some(band) = t.band(range) else { return Err(beyond()) };
         let Some(cell) = row.row.cells.get(band) else { return Err(beyond()) };
@@ -675,10 +678,10 @@ impl<'a> Ctx<'a> {
                 && r > row.max_cm
             {
                 let at = raw.weapon.as_ref().map_or(0, |w| w.span().start);
-                return Err(doc.error_at(
-                    at,
-                    format!("{} ({}) reaches {}cm; range {r}cm is beyond it", row.calibre, row.weapon_type, row.max_cm),
-                ));
+                let why =
+                    format!("{} ({}) reaches {}cm; range {r}cm is beyond it", row.calibre, row.weapon_type, row.max_cm);
+                doc.beyond_reach(why.clone());
+                return Err(doc.error_at(at, why));
             }
             self.notes.push(format!("weapon: {} ({}), maximum range {}cm", row.calibre, row.weapon_type, row.max_cm));
         }

@@ -168,7 +168,7 @@ function showComparison(c) {
       row.append(o
         ? el("td", { title: `${o.equivalent}${o.table_range ? ", " + o.table_range : ""}; Monte Carlo ${percent(o.turn.estimate)} (95%: ${percent(o.turn.ci_low)} to ${percent(o.turn.ci_high)})` },
             (o.turn.exact === null ? "~" : "") + percent(best(o.turn)))
-        : el("td", { title: cell.answer.none, class: "none" }, outOfRange(cell.answer.none) ? "out of range" : "no answer"));
+        : el("td", { title: whyNot(cell), class: "none" }, cell.answer.out_of_range ? "out of range" : "no answer"));
     }
     table.append(row);
   }
@@ -186,16 +186,15 @@ function showComparison(c) {
   }
   // Why a ruleset could not answer, once per reason (the ranges it holds for listed).
   const reasons = new Map();
-  for (const cell of c.cells) if (cell.answer.none) {
-    const why = cell.answer.none.replace(/\d+(\.\d+)?/g, "#");
-    const key = `${cell.ruleset}|${cell.weapon}|${outOfRange(cell.answer.none) ? "range" : why}`;
+  for (const cell of c.cells) if (!cell.answer.odds) {
+    const key = `${cell.ruleset}|${cell.weapon}|${cell.answer.out_of_range ? "range" : whyNot(cell)}`;
     if (!reasons.has(key)) reasons.set(key, { cell, ranges: [] });
     if (cell.range_m !== null) reasons.get(key).ranges.push(cell.range_m);
   }
   const notes = el("ul", { class: "notes", id: "compare-notes" });
   for (const { cell, ranges: at } of reasons.values())
     notes.append(el("li", {}, `${rulesetName(cell.ruleset)}, ${cell.weapon}${at.length ? ` at ${at.join(", ")} m` : ""}: `
-      + (outOfRange(cell.answer.none) ? `out of range (${cell.answer.none})` : cell.answer.none)));
+      + (cell.answer.out_of_range ? `out of range (${whyNot(cell)})` : whyNot(cell))));
   if (notes.children.length) into.append(el("h3", {}, "Where a ruleset could not answer"), notes);
 }
 
@@ -217,5 +216,6 @@ async function invented(rulesets, into) {
     + "catalogue, made up to show how the rules work, not the published rules' values."));
 }
 
-// A ruleset's reason for no answer that is the weapon's reach.
-const outOfRange = (none) => /beyond|maximum (direct )?range|out of range/i.test(none || "");
+// Why a cell has no kill chance: beyond the weapon's reach in that ruleset (every
+// ruleset's answer alike, whatever its own fire makes of it), or the ruleset's reason.
+const whyNot = (cell) => cell.answer.out_of_range || cell.answer.none || "";

@@ -245,10 +245,9 @@ impl Ctx<'_> {
         };
         let (min, max) = mode.range;
         if range > max {
-            return Err(doc.error_at(
-                range_at,
-                format!("range {range} hexes is beyond `{}`'s maximum {part} range of {max} hexes", weapon.name),
-            ));
+            let why = format!("range {range} hexes is beyond `{}`'s maximum {part} range of {max} hexes", weapon.name);
+            doc.beyond_reach(why.clone());
+            return Err(doc.error_at(range_at, why));
         }
         if range < min && !self.settings.inside_minimum_range {
             return Err(doc.error_at(

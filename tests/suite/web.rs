@@ -498,6 +498,79 @@ fn the_form_names_each_offered_entry_as_its_table_does_and_marks_invented_ones()
     );
 }
 
+/// Command Decision's catalogue as a player might make their own: the KwK 42's long
+/// band hits on 3, not 5, its name is theirs, and nothing marks it invented.
+fn own_catalogue() -> String {
+    let embedded = include_str!("../../rulesets/command-decision/catalogue.toml");
+    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
+    let gun = gun
+        .replacen(
+            "long = { range = 20, hit = 5, anti_armour = 8 }",
+            "long = { range = 20, hit = 3, anti_armour = 8 }",
+            1,
+        )
+        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
+    format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""))
+}
+
+#[test]
+fn a_catalogue_of_the_player_s_own_is_read_as_a_rules_folder_is() {
+    let rt = runtime();
+    let own = own_catalogue();
+    let tables = json!({ "command-decision": { "catalogue.toml": own } });
+    let (status, page) =
+        rt.block_on(call(Config::default(), fire(json!({ "scenario": DUEL, "trials": 20000, "tables": tables }))));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    // The same file in a `--rules` folder gives the command line's answer: the same report.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("command-decision")).expect("a ruleset folder");
+    std::fs::write(dir.path().join("command-decision/catalogue.toml"), &own).expect("the file");
+    let rules = dir.path().to_str().expect("utf-8");
+    let cli: Value =
+        serde_json::from_str(&stdout_of(&["fire", "--rules", rules, "--trials", "20000", "--format", "json"])).unwrap();
+    assert_eq!(page["p_kill"], cli["p_kill"]);
+    assert_eq!(page["measures"], cli["measures"]);
+    // 16 in. is the long band: hit 3 rather than 5 on the d10 makes each die hit 8/10,
+    // not 6/10, so the kill chance moved from the rules' 0.6636 (same penetration).
+    assert_ne!(page["p_kill"]["exact"], json!(0.6636));
+    // Their file is no invention of this tool's: the Sherman they kept from it is not
+    // marked either, as the file says nothing of it.
+    assert_eq!(page["invented"], json!([]), "{}", page["invented"]);
+    // The form offers their entries by their names.
+    let body = json!({ "scenario": DUEL, "tables": tables }).to_string();
+    let request = Request::post("/api/form").header("content-type", "application/json").body(Body::from(body)).unwrap();
+    let (_, form) = rt.block_on(call(Config::default(), request));
+    assert_eq!(form["labels"]["weapon"]["de_75mm_kwk42"]["label"], "My KwK 42");
+    assert_eq!(form["labels"]["weapon"]["de_75mm_kwk42"]["illustrative"], false);
+}
+
+#[test]
+fn a_fault_in_the_player_s_own_file_names_their_file_not_a_folder() {
+    let rt = runtime();
+    let with = |tables: Value| fire(json!({ "scenario": DUEL, "trials": 1000, "tables": tables }));
+    let broken = own_catalogue().replacen("rof = \"2\"", "rof = \"two\"", 1);
+    let (status, body) =
+        rt.block_on(call(Config::default(), with(json!({ "command-decision": { "catalogue.toml": broken } }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let message = body["error"].as_str().expect("an error line");
+    assert!(message.starts_with("your catalogue.toml (command-decision):"), "{message}");
+    assert!(!message.contains("combat-odds-own-") && !message.contains('\n'), "{message}");
+    // A file the ruleset has no such name for is refused, with the nearest name.
+    let (status, body) =
+        rt.block_on(call(Config::default(), with(json!({ "command-decision": { "catalog.toml": "" } }))));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("did you mean `catalogue.toml`?"), "{body}");
+    // Compare reads every ruleset's own tables: it refuses rather than ignores them.
+    let comparison = include_str!("../../experiments/compare_at_gun_vs_medium_tank.toml");
+    let body =
+        json!({ "scenario": comparison, "tables": { "command-decision": { "catalogue.toml": own_catalogue() } } });
+    let request =
+        Request::post("/api/compare").header("content-type", "application/json").body(Body::from(body.to_string()));
+    let (status, body) = rt.block_on(call(Config::default(), request.unwrap()));
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().starts_with("compare reads the rules' own tables only"), "{body}");
+}
+
 #[test]
 fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
     let rt = runtime();

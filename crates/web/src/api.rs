@@ -22,6 +22,7 @@ use combat_odds_rules::Scenario;
 
 use crate::config::Limits;
 use crate::cost::Cost;
+use crate::own_tables::{OwnTables, with_rules};
 pub(crate) use crate::refused::Refused;
 use crate::state::{Slot, State, StopOnDrop};
 
@@ -68,6 +69,10 @@ pub(crate) struct ScenarioRequest {
     /// The most seconds each exact stage may take, up to the server's own bound
     /// (`--exact-seconds`, the default).
     pub exact_seconds: Option<f64>,
+    /// Table files of the player's own (a catalogue loaded on the page) read in place
+    /// of the rules' own for this request.
+    #[serde(default)]
+    pub tables: OwnTables,
 }
 
 impl ScenarioRequest {
@@ -84,6 +89,25 @@ impl ScenarioRequest {
     /// The scenario file as the library reads it.
     pub(crate) fn document(self) -> Document {
         document(self.name, self.scenario)
+    }
+
+    /// The scenario file with the table files of the player's own it is read against.
+    pub(crate) fn with_tables(self) -> (Document, OwnTables) {
+        (document(self.name, self.scenario), self.tables)
+    }
+
+    /// The scenario file, for an endpoint that reads the rules' own tables only: one
+    /// that brings tables of its own is refused rather than answered without them.
+    pub(crate) fn without_tables(self, endpoint: &str) -> Result<Document, Refused> {
+        if self.tables.values().any(|files| !files.is_empty()) {
+            return Err(Refused::new(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{endpoint} reads the rules' own tables only; leave out `tables` (your own catalogue is read by fire, exact, percent and run)"
+                ),
+            ));
+        }
+        Ok(self.document())
     }
 }
 
@@ -131,19 +155,20 @@ pub(crate) fn document(name: Option<String>, text: String) -> Document {
     Document::new(name.clone(), name, text)
 }
 
-/// `doc` set up against its ruleset (tables overridden as the server was told, on the
-/// blocking pool; a bad file comes back as its one-line message) and its work priced
+/// `doc` set up against its ruleset (tables overridden as the server was told, then by
+/// the request's `own` files, on the blocking pool; a bad file comes back as its
+/// one-line message) and its work priced
 /// by `price` before any of it starts: refused past the server's limits, and holding
 /// a slot when it is long work (see [`Cost::admit`]).
 pub(crate) async fn admitted(
     state: &Arc<State>,
-    doc: Document,
+    (doc, own): (Document, OwnTables),
     monte_carlo: MonteCarlo,
     price: impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static,
 ) -> Result<(Scenario, Document, Option<Slot>), Refused> {
     let rules_dir = state.config.rules_dir.clone();
     let (scenario, doc, cost) = blocking(move || {
-        let scenario = Scenario::new(&doc, rules_dir.as_deref(), monte_carlo)?;
+        let scenario = with_rules(rules_dir.as_deref(), &own, |dir| Ok(Scenario::new(&doc, dir, monte_carlo)?))?;
         let cost = price(&doc, &scenario)?;
         Ok((scenario, doc, cost))
     })
@@ -176,7 +201,7 @@ pub(crate) async fn fire(
     // milliseconds, and refusing those would refuse the page's every click; a fight's
     // exact stage or its trials take far longer.
     let price = one_run(monte_carlo, exact_budget);
-    let (mut scenario, _, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
+    let (mut scenario, _, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let report = blocking_run(exact_budget, move |run| -> Result<Report, ReportError> {
         let _slot = slot;
         let exact = scenario.exact(run)?;
@@ -229,7 +254,7 @@ pub(crate) async fn exact(
     let exact_budget = request.exact_budget(&state.config.limits)?;
     // One exact stage and no trial: a fight's solve still holds a slot while it runs.
     let price = move |_: &Document, s: &Scenario| Ok(Cost::exact_stage(s.set_up.experiment.as_ref(), exact_budget));
-    let (mut scenario, _, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
+    let (mut scenario, _, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let exact = blocking_run(exact_budget, move |run| {
         let _slot = slot;
         let table = scenario.exact(run)?;

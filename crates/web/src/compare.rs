@@ -49,7 +49,7 @@ pub(crate) async fn compare(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, COMPARE_TRIALS)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
-    let doc = request.document();
+    let doc = request.without_tables("compare")?;
     let comparison = Comparison::read(&doc)?;
     let rules_dir = state.config.rules_dir.clone();
     // Priced by the first scenario a ruleset answers: every one is a single resolution.

@@ -23,6 +23,7 @@ use combat_odds_report::compare::Equivalents;
 use combat_odds_rules::Scenario;
 
 use crate::api::{Refused, blocking};
+use crate::own_tables::{OwnTables, in_words, with_rules};
 use crate::state::State;
 
 /// `POST /api/form`: a scenario file's text.
@@ -33,6 +34,10 @@ pub(crate) struct FormRequest {
     pub scenario: String,
     /// The file name messages use (`page.toml` when not given).
     pub name: Option<String>,
+    /// Table files of the player's own read in place of the rules' own, so the form
+    /// offers their entries.
+    #[serde(default)]
+    pub tables: OwnTables,
 }
 
 /// What the page can offer for a scenario file.
@@ -95,48 +100,51 @@ pub(crate) async fn form(
     Json(request): Json<FormRequest>,
 ) -> Result<Json<Form>, Refused> {
     let rules_dir = state.config.rules_dir.clone();
+    let own = request.tables;
     let form = blocking(move || {
-        let name = request.name.unwrap_or_else(|| "page.toml".into());
-        let doc = Document::new(name.clone(), name, request.scenario);
-        // Set up only, never run: one trial is the least a plan may name.
-        let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
-        let (scale, error) = match Scenario::new(&doc, rules_dir.as_deref(), plan) {
-            Ok(scenario) => {
-                (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
+        with_rules(rules_dir.as_deref(), &own, |rules_dir| {
+            let name = request.name.unwrap_or_else(|| "page.toml".into());
+            let doc = Document::new(name.clone(), name, request.scenario);
+            // Set up only, never run: one trial is the least a plan may name.
+            let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
+            let (scale, error) = match Scenario::new(&doc, rules_dir, plan) {
+                Ok(scenario) => {
+                    (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
+                }
+                Err(e) => (None, Some(in_words(&e.to_string(), rules_dir))),
+            };
+            let mut leaves = Vec::new();
+            if let Ok(table) = DeTable::parse(&doc.text) {
+                walk(&doc.text, table.get_ref(), "", &mut leaves);
             }
-            Err(e) => (None, Some(e.to_string())),
-        };
-        let mut leaves = Vec::new();
-        if let Ok(table) = DeTable::parse(&doc.text) {
-            walk(&doc.text, table.get_ref(), "", &mut leaves);
-        }
-        let key_at = |start: usize| leaves.iter().find(|l| l.start == start).map(|l| l.key.clone());
-        let choices: Vec<Choice> = doc
-            .offers()
-            .into_iter()
-            .filter_map(|offer| Some(Choice { key: key_at(offer.start)?, offer }))
-            // A scenario's kind decides which sections it has: changed alone, it would
-            // leave the file wrong.
-            .filter(|choice| choice.key != "kind")
-            .collect();
-        let values = leaves
-            .into_iter()
-            .filter_map(|l| match l.kind {
-                "string" if l.key == "name" || l.key.ends_with(".name") => Some(Value { kind: "name", ..l }),
-                "string" => None,
-                _ => Some(l),
-            })
-            .collect();
-        let labels = DeTable::parse(&doc.text)
-            .ok()
-            .and_then(|t| t.get_ref().get("ruleset").and_then(|r| r.get_ref().as_str().map(str::to_string)))
-            .and_then(|name| combat_odds_rules::load(&name, rules_dir.as_deref()).ok())
-            .map(|ruleset| labels(ruleset.files()))
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
-            .collect();
-        Ok(Form { choices, values, settings: doc.unset(), scale, labels, error })
+            let key_at = |start: usize| leaves.iter().find(|l| l.start == start).map(|l| l.key.clone());
+            let choices: Vec<Choice> = doc
+                .offers()
+                .into_iter()
+                .filter_map(|offer| Some(Choice { key: key_at(offer.start)?, offer }))
+                // A scenario's kind decides which sections it has: changed alone, it would
+                // leave the file wrong.
+                .filter(|choice| choice.key != "kind")
+                .collect();
+            let values = leaves
+                .into_iter()
+                .filter_map(|l| match l.kind {
+                    "string" if l.key == "name" || l.key.ends_with(".name") => Some(Value { kind: "name", ..l }),
+                    "string" => None,
+                    _ => Some(l),
+                })
+                .collect();
+            let labels = DeTable::parse(&doc.text)
+                .ok()
+                .and_then(|t| t.get_ref().get("ruleset").and_then(|r| r.get_ref().as_str().map(str::to_string)))
+                .and_then(|name| combat_odds_rules::load(&name, rules_dir).ok())
+                .map(|ruleset| labels(ruleset.files()))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
+                .collect();
+            Ok(Form { choices, values, settings: doc.unset(), scale, labels, error })
+        })
     })
     .await?;
     Ok(Json(form))

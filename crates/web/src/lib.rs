@@ -10,6 +10,8 @@
 //! - `refused`: a request refused, as its status and one line of JSON.
 //! - `cost`: what a request will cost, estimated before it starts, and what the server
 //!   admits by it.
+//! - `own_tables`: table files of a player's own (a catalogue loaded on the page), read
+//!   for one request in place of the rules' own.
 //! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
 //!   `POST /api/exact`, `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits
 //!   and their errors.
@@ -45,6 +47,7 @@ mod config;
 mod state;
 mod refused;
 mod cost;
+mod own_tables;
 mod api;
 mod stream;
 mod views;

@@ -52,7 +52,7 @@ pub(crate) async fn run(
     let monte_carlo = request.monte_carlo(&state.config.limits, RUN_TRIALS)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     let price = one_run(monte_carlo, exact_budget);
-    let (scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
+    let (scenario, doc, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
         let started = Instant::now();
         let mut scenario = scenario;

@@ -27,6 +27,7 @@ use combat_odds_rules::Scenario;
 
 use crate::api::{Refused, admitted, document, exact_budget, monte_carlo};
 use crate::cost::Cost;
+use crate::own_tables::OwnTables;
 use crate::state::{Slot, State};
 use crate::stream::{Progress, as_found, streamed};
 
@@ -78,7 +79,7 @@ async fn admitted_runs(
     let price = move |_: &Document, s: &Scenario| {
         Ok(Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce))
     };
-    let (.., slot) = admitted(state, base, monte_carlo, price).await?;
+    let (.., slot) = admitted(state, (base, OwnTables::new()), monte_carlo, price).await?;
     Ok(slot)
 }
 

@@ -23,6 +23,7 @@ use crate::api::{
     Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo, one_run,
 };
 use crate::cost::Cost;
+use crate::own_tables::{OwnTables, with_rules};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::document::Document;
@@ -37,7 +38,7 @@ pub(crate) async fn percent(
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     let price = one_run(monte_carlo, exact_budget);
-    let (mut scenario, doc, slot) = admitted(&state, request.document(), monte_carlo, price).await?;
+    let (mut scenario, doc, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let view = blocking_run(exact_budget, move |run| {
         let _slot = slot;
         PercentView::of(&doc, &mut scenario, run)
@@ -90,7 +91,8 @@ pub(crate) async fn sensitivity(
         let exact = !experiment.exact_stage_is_long() && experiment.exact().is_some();
         Ok(if exact { cost.exactly() } else { cost })
     };
-    let (plan, doc, slot) = admitted(&state, document(request.name, request.scenario), monte_carlo, price).await?;
+    let (plan, doc, slot) =
+        admitted(&state, (document(request.name, request.scenario), OwnTables::new()), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
         sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)
     };
@@ -103,8 +105,11 @@ pub(crate) async fn command_dice(
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Json<Answers>, Refused> {
     let rules_dir = state.config.rules_dir.clone();
-    let doc = request.document();
-    let answers = blocking(move || Ok(combat_odds_rules::scenario::answers(&doc, rules_dir.as_deref())?)).await?;
+    let (doc, own) = request.with_tables();
+    let answers = blocking(move || {
+        with_rules(rules_dir.as_deref(), &own, |dir| Ok(combat_odds_rules::scenario::answers(&doc, dir)?))
+    })
+    .await?;
     Ok(Json(answers))
 }
 

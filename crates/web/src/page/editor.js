@@ -34,10 +34,22 @@ export function editor(prefix, shipped, firstName, changed) {
   const text = el("textarea", { id: `${prefix}-scenario`, spellcheck: "false", "aria-label": "The scenario file" });
   const error = el("div", { id: `${prefix}-scenario-error`, class: "error", role: "alert" });
   const save = el("button", { id: `${prefix}-download` }, "Download scenario");
+  // A table file of the player's own (a catalogue of their own weapons and vehicles,
+  // in the rules' format), read in place of the rules' own file of that name for this
+  // ruleset's scenarios; kept for the browser's session, so a reload keeps it too.
+  const ownFile = el("input", { id: `${prefix}-tables-file`, type: "file", accept: ".toml" });
+  const ownName = el("select", { id: `${prefix}-tables-name`, "aria-label": "Which of the rules' files it replaces" });
+  const forget = el("button", { id: `${prefix}-tables-forget`, type: "button" }, "Use the rules' own");
+  const ownStatus = el("span", { id: `${prefix}-tables-status`, role: "status" });
+  const ownError = el("div", { id: `${prefix}-tables-error`, class: "error", role: "alert" });
+  const ownBox = el("details", { id: `${prefix}-tables` },
+    el("summary", {}, "Your own catalogue (weapons and vehicles of your own, in place of the rules' file)"),
+    el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
+    ownStatus, ownError);
   $(`${prefix}-editor`).append(
     el("div", { class: "row" }, el("label", {}, "Open a shipped scenario ", pick),
       el("label", {}, "or a scenario file ", file), save),
-    form, tools, error,
+    ownBox, form, tools, error,
     el("details", {}, el("summary", {}, "The scenario file (the TOML that combat-odds fire and run read)"), text));
   // A unit added or changed outside the form: the heading follows once the form knows
   // the file's new fields.
@@ -92,6 +104,64 @@ export function editor(prefix, shipped, firstName, changed) {
   const typed = new Set();
   const errors = new Map();
 
+  // The player's own table file: { ruleset, name (the rules' file it replaces), file
+  // (their file's name), text }, or null for the rules' own.
+  const kept = `combat-odds-own-${prefix}`;
+  let own = null;
+  try { own = JSON.parse(sessionStorage.getItem(kept)); } catch (e) { own = null; }
+  // The files of a ruleset's tables (GET /api/tables), to say which one a file replaces.
+  const listings = new Map();
+  const filesOf = (ruleset) => {
+    if (!listings.has(ruleset)) {
+      listings.set(ruleset, get(`/api/tables/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { tables: [] }))
+        .then((b) => b.tables.map((t) => ({ file: t.file, table: t.table }))).catch(() => []));
+    }
+    return listings.get(ruleset);
+  };
+  // The tables a request sends: the player's file where it is for this scenario's
+  // ruleset (none at all otherwise, so the request has no `tables`).
+  const tables = () => {
+    const ruleset = rulesetOf(text.value);
+    return own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
+  };
+  const showOwn = async () => {
+    ownError.textContent = "";
+    forget.hidden = !own;
+    const ruleset = own ? own.ruleset : rulesetOf(text.value);
+    const files = ruleset ? await filesOf(ruleset) : [];
+    ownName.replaceChildren(...files.map((f) => el("option", { value: f.file }, `${f.table} (${rulesetName(ruleset)})`)));
+    if (own) ownName.value = own.name;
+    else {
+      const catalogue = files.find((f) => /catalogue|weapons/.test(f.file));
+      if (catalogue) ownName.value = catalogue.file;
+    }
+    if (!own) ownStatus.textContent = "The rules' own tables are read.";
+    else if (own.ruleset !== rulesetOf(text.value))
+      ownStatus.textContent = `Your ${own.file} is for ${rulesetName(own.ruleset)}: this scenario is read with the rules' own tables.`;
+    else {
+      const table = files.find((f) => f.file === own.name);
+      ownStatus.textContent = `Your ${own.file} is read in place of ${table ? table.table : own.name} (${rulesetName(own.ruleset)}).`;
+    }
+    if (own) ownBox.open = true;
+  };
+  const useOwn = (next) => {
+    own = next;
+    if (own) sessionStorage.setItem(kept, JSON.stringify(own)); else sessionStorage.removeItem(kept);
+    showOwn();
+    refreshForm(false);
+    changed();
+  };
+  ownFile.addEventListener("change", async () => {
+    const chosen = ownFile.files[0];
+    const ruleset = rulesetOf(text.value);
+    if (!chosen || !ruleset) return;
+    const files = await filesOf(ruleset);
+    const name = files.some((f) => f.file === chosen.name) ? chosen.name : ownName.value;
+    useOwn({ ruleset, name, file: chosen.name, text: await chosen.text() });
+  });
+  ownName.addEventListener("change", () => { if (own) useOwn({ ...own, name: ownName.value }); });
+  forget.addEventListener("click", () => { ownFile.value = ""; useOwn(null); });
+
   // The form's request under way, for an answer that names what the form holds.
   let pending = Promise.resolve();
   const refreshForm = (keep) => (pending = askForm(keep));
@@ -99,7 +169,7 @@ export function editor(prefix, shipped, firstName, changed) {
     if (formRequest) formRequest.abort();
     formRequest = new AbortController();
     let answer;
-    try { answer = await post("/api/form", { scenario: text.value }, formRequest.signal); } catch (e) { return; }
+    try { answer = await post("/api/form", { scenario: text.value, tables: tables() }, formRequest.signal); } catch (e) { return; }
     if (!answer.ok) return;
     // A value the rules refuse stops their reading there: the offers past it would
     // vanish. Keep the form as it was (its places already moved with the edit).
@@ -225,6 +295,7 @@ export function editor(prefix, shipped, firstName, changed) {
     }
     if (f.error) place(f.error);
     showTools();
+    showOwn();
   };
 
   // Marks the answer on screen as one for other inputs.
@@ -240,6 +311,13 @@ export function editor(prefix, shipped, firstName, changed) {
   // words; true when it was about the scenario (not a setting).
   const place = (message) => {
     const r = refusal(message);
+    // About the player's own table file: said beside it, by its own name and line.
+    const mine = /^your [^ ]+\.toml \(([^)]*)\)(?::(\d+):\d+)?: (.*)$/.exec(r.words);
+    if (mine && own) {
+      ownBox.open = true;
+      ownError.textContent = `In your ${own.file}${mine[2] ? `, line ${mine[2]}` : ""}: ${mine[3]}`;
+      return true;
+    }
     if (r.setting) {
       const beside = $(`${prefix}-${r.setting}-error`);
       (beside || error).textContent = r.words;
@@ -262,6 +340,7 @@ export function editor(prefix, shipped, firstName, changed) {
   save.addEventListener("click", () => download(pick.value || "scenario.toml", text.value, "application/toml"));
   return {
     text: () => text.value,
+    tables,
     restore: (p, key) => {
       if (p.has(key)) { text.value = decode(p.get(key)); refreshForm(false); return true; }
       const first = shipped.find((s) => s.name === firstName) || shipped[0];

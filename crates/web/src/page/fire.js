@@ -51,7 +51,7 @@ export async function compute() {
   $("fire-status").textContent = "computing...";
   try {
     // The form is asked at the same time; the answer names what it holds.
-    const [answer] = await Promise.all([post("/api/fire", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal),
+    const [answer] = await Promise.all([post("/api/fire", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") }, fireRequest.signal),
       fireEditor.ready()]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
@@ -72,7 +72,7 @@ export async function computeExact() {
   if (!settingsHold("fire", fireEditor)) return;
   $("fire-status").textContent = "computing the exact answer...";
   try {
-    const [answer] = await Promise.all([post("/api/exact", { scenario: fireEditor.text(), ...settings("fire") }, fireRequest.signal),
+    const [answer] = await Promise.all([post("/api/exact", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") }, fireRequest.signal),
       fireEditor.ready()]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
@@ -91,7 +91,7 @@ async function extras(report, signal) {
   const kind = report.kind;
   const into = $("fire-extra");
   into.replaceChildren();
-  const body = { scenario: fireEditor.text(), ...settings("fire") };
+  const body = { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") };
   try {
     if (kind === "command_dice") {
       const { mode, trials, seed, ...hand } = body;

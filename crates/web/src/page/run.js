@@ -28,7 +28,7 @@ async function startRun() {
   const work = longWork("run", "run-start");
   running = work;
   try {
-    const answer = await streamPost("/api/run", { scenario: runEditor.text(), ...settings("run") }, work.signal,
+    const answer = await streamPost("/api/run", { scenario: runEditor.text(), tables: runEditor.tables(), ...settings("run") }, work.signal,
       progressOf("run", "trials"));
     if (answer.error) {
       runEditor.place(answer.error);

@@ -86,6 +86,8 @@ macro_rules! settings {
     (@scope any $doc:ident $kind:ident $value:tt $key:ident $how:ident $readings:tt) => {
         $crate::settings::settings!(@read $how $doc $value $key $readings)
     };
+    // Elsewhere an engagement's setting would do nothing: refused where written, and not
+    // offered where left out.
     (@scope engagement $doc:ident $kind:ident $value:tt $key:ident $how:ident $readings:tt) => {
         if $kind == "engagement" {
             $crate::settings::settings!(@read $how $doc $value $key $readings)
@@ -103,19 +105,29 @@ macro_rules! settings {
         let $i = $crate::setup::reading($doc, $value, (stringify!($key), &names))?;
         $v
     }};
+    // A number has no readings to offer: the form offers it where the file writes it.
     (@read number $doc:ident $value:tt $key:ident { $lo:literal ..= $hi:literal, default $default:literal }) => {
         $crate::settings::number($doc, $value, stringify!($key), ($lo, $hi), $default)?
     };
 
+    // The default is the first reading: where a kind does not read a setting, it stands.
     (@default choice { $first:ident => $v:expr $(, $reading:ident => $w:expr)* $(,)? }) => { $v };
     (@default number { $lo:literal ..= $hi:literal, default $default:literal }) => { $default };
 
+    // A listing holds the settings of one scope whose readings are fixed here; those read
+    // from the tables are listed by their tables, and a number has no readings to list.
     (@list $want:ident [$($done:tt)*]) => { &[$($done)*] };
-    (@list any [$($done:tt)*] [any $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
-        $crate::settings::settings!(@list any [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*)
+    (@list any [$($done:tt)*]
+        [any $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
+        $crate::settings::settings!(
+            @list any [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*
+        )
     };
-    (@list engagement [$($done:tt)*] [engagement $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
-        $crate::settings::settings!(@list engagement [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*)
+    (@list engagement [$($done:tt)*]
+        [engagement $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
+        $crate::settings::settings!(
+            @list engagement [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*
+        )
     };
     (@list $want:ident [$($done:tt)*] [$($skip:tt)*] $($rest:tt)*) => {
         $crate::settings::settings!(@list $want [$($done)*] $($rest)*)

@@ -11,7 +11,10 @@ settings! {
         /// Does the to-hit column follow the target's quality (CoC-5), or the firer's?
         to_hit_by_target: bool = to_hit_quality (any) choice { target => true, firer => false },
         /// What the Hard cover row's lost face does (CoC-6).
-        hard_cover_four: HitEffect = hard_cover_four (any) choice { miss => HitEffect::Miss, shock => HitEffect::Shock },
+        hard_cover_four: HitEffect = hard_cover_four (any) choice {
+            miss => HitEffect::Miss,
+            shock => HitEffect::Shock,
+        },
         /// Which source's Pinned and Broken thresholds (CoC-7): index into `shock.toml`.
         thresholds: usize = shock_thresholds (any) table {
             from tables.threshold_readings.iter().map(|(n, _)| n.as_str()) => |i| i

@@ -5,6 +5,7 @@
 //! crate below):
 //! - `setup`: what every ruleset's scenario set-up shares (required sections,
 //!   closed choices, counts, named modifiers, the audit-trail sum).
+//! - `settings`: the `settings!` declaration each ruleset's settings are made from.
 //! - [`ruleset`]: the [`Ruleset`] trait, a scenario's [`SetUp`], and table listings.
 //! - `test_roll`: a test decided by one die (morale checks, reaction tests).
 //! - `engagement`: forces fighting turn by turn to an end, as a Markov chain where
@@ -41,6 +42,7 @@
 #![deny(missing_docs)]
 
 pub(crate) mod setup;
+pub(crate) mod settings;
 pub mod ruleset;
 pub(crate) mod test_roll;
 pub(crate) mod engagement;

@@ -90,27 +90,6 @@ pub fn reading(doc: &Document, value: &Option<Spanned<String>>, (name, readings)
     Ok(readings.iter().position(|r| *r == chosen).expect("a listed reading"))
 }
 
-/// Refuses any of `settings` (value, (name, readings)) that a scenario of `kind` sets
-/// though only engagements read it: there it would silently do nothing.
-pub(crate) fn refuse_engagement_settings(
-    doc: &Document,
-    kind: &str,
-    settings: &[(&Option<Spanned<String>>, Readings)],
-) -> Result<()> {
-    for (value, (name, _)) in settings {
-        if let Some(v) = value {
-            return Err(doc.error_at(
-                v.span().start,
-                format!(
-                    "setting `{name}` is for engagement scenarios; {} scenario does not read it, so remove it",
-                    article(kind)
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A catalogue entry a scenario may name: what players call it.
 pub(crate) trait Labelled {
     /// The entry's name in the players' words, e.g. "M4 Sherman".

@@ -387,3 +387,22 @@ fn orders_that_fire_only_in_contact_are_refused_elsewhere() {
     assert_located(&line, &path, &place(&hasty_op, "\"hasty_advance\"", 0));
     assert_contains(&line, &["`hasty_advance`", "general fire phase only", "set phase = \"general\""]);
 }
+
+#[test]
+fn an_engagement_setting_outside_an_engagement_is_refused_where_it_stands() {
+    // Only engagements read who rallies and how stands in the open are fired at; set
+    // in a single fire or a morale check they would silently do nothing.
+    let morale = "ruleset = \"command-decision\"\nkind = \"morale\"\n\n[company]\nmorale = 10\n";
+    for base in [RIFLES, morale] {
+        for (setting, reading) in [
+            ("demoralized_companies", "stay_demoralized"),
+            ("shaken_companies", "keep_firing"),
+            ("stationary_personnel", "in_the_open"),
+        ] {
+            let text = format!("{base}\n[settings]\n{setting} = \"{reading}\"\n");
+            let (_dir, path, line) = scenario_error("fire.toml", &text);
+            assert_located(&line, &path, &place(&text, &format!("\"{reading}\""), 0));
+            assert_contains(&line, &[&format!("setting `{setting}` is for engagement scenarios"), "remove it"]);
+        }
+    }
+}

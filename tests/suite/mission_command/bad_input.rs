@@ -637,3 +637,21 @@ fn rockets_are_refused_for_a_system_that_fires_none() {
     assert_located(&line, &path, &place(&text, "\"gun_howitzer_75_110mm\"", 0));
     assert_contains(&line, &["`rockets = true`", "fighter_aircraft", "larger_artillery", "gun_howitzer_75_110mm"]);
 }
+
+#[test]
+fn an_engagement_setting_outside_an_engagement_is_refused_where_it_stands() {
+    // Only engagements read when markers come off, what breaks a side, where reaction
+    // rows come from and what a template covers; set in a single fire they would
+    // silently do nothing.
+    for (setting, reading) in [
+        ("suppression_markers", "kept"),
+        ("side_broken", "all_retreating_or_routed"),
+        ("derived_reaction_rows", "named"),
+        ("template_covers", "aimed_element"),
+    ] {
+        let text = format!("{HMG}\n[settings]\n{setting} = \"{reading}\"\n");
+        let (_dir, path, line) = scenario_error("fire.toml", &text);
+        assert_located(&line, &path, &place(&text, &format!("\"{reading}\""), 0));
+        assert_contains(&line, &[&format!("setting `{setting}` is for engagement scenarios"), "remove it"]);
+    }
+}

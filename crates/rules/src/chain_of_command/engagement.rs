@@ -577,9 +577,8 @@ pub fn set_up(doc: &Document, tables: &Tables) -> Result<SetUp> {
 fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, Vec<String>)> {
     let setup = read::<RawUnit, RawForce, NoSupport>(doc, INCHES)?;
     let rest: RawRest = doc.parse()?;
-    let settings = Settings::resolve(doc, &rest.settings, &tables.shooting)?;
-    let wiped_out_after_breaking = rest.settings.wiped_out_after_breaking(doc)?;
-    let rally = rest.settings.rally(doc)?;
+    let settings = Settings::resolve(doc, &rest.settings, "engagement", &tables.shooting)?;
+    let Settings { wiped_out_after_breaking, rally, .. } = settings;
     let t = &tables.shooting;
     let mut notes = vec![format!(
         "one turn is one Phase: the active side rolls its Command Dice, its activated Teams and Sections fire in the order listed, and its 6s say who takes the next Phase; the {} side takes Phase 1; range {}",

@@ -116,8 +116,7 @@ struct RawTarget {
 pub fn set_up(doc: &Document, kind: &'static str, tables: &Tables) -> Result<SetUp> {
     let mut s: ScenarioFile = doc.parse()?;
     // Read for every kind, so a misspelt reading is refused even where it is not used.
-    let settings = Settings::resolve(doc, &s.settings, &tables.shooting)?;
-    s.settings.refuse_engagement_settings(doc, kind)?;
+    let settings = Settings::resolve(doc, &s.settings, kind, &tables.shooting)?;
     let mut notes = Vec::new();
     let experiment: Box<dyn Experiment> = match kind {
         "command_dice" => {
@@ -186,8 +185,7 @@ pub(crate) fn command_dice_setup(
         return Err(doc.error(format!("command-dice reads a command_dice scenario; this one is {}", article(kind))));
     }
     let mut s: ScenarioFile = doc.parse()?;
-    Settings::resolve(doc, &s.settings, &tables.shooting)?;
-    s.settings.refuse_engagement_settings(doc, kind)?;
+    Settings::resolve(doc, &s.settings, kind, &tables.shooting)?;
     let mut notes = Vec::new();
     let (hand, _, platoon) = command_dice(doc, &mut s, tables, &mut notes)?;
     notes.push(describe_platoon(&platoon));

@@ -1002,7 +1002,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         ));
     }
     let raw_settings = doc.parse::<SettingsOnly>()?.settings;
-    let settings = Settings::resolve(doc, &raw_settings)?;
+    let settings = Settings::resolve(doc, &raw_settings, "engagement")?;
     let mut notes = vec![format!(
         "{} turns at most, range {}; targets: {:?}; ends when a side is {}",
         setup.turns,
@@ -1142,7 +1142,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
                     target: Some(Spanned::new(t.name.span(), aim)),
                     ..ScenarioFile::default()
                 };
-                let (fire, lines) = direct_fire_resolution(doc, file, tables, catalogue)?;
+                let (fire, lines) = direct_fire_resolution(doc, "engagement", file, tables, catalogue)?;
                 let variant = Variant::new(fire).map_err(|_| {
                     doc.error_at(
                         f.name.span().start,
@@ -1424,7 +1424,7 @@ fn battery(
             target: Some(Spanned::new(t.name.span(), mission_target_of(t, kinds[foe][g].order, tables))),
             ..ScenarioFile::default()
         };
-        let (fire, lines) = indirect_fire_resolution(doc, file, tables, catalogue)?;
+        let (fire, lines) = indirect_fire_resolution(doc, "engagement", file, tables, catalogue)?;
         notes.push(format!("battery {name} at {}, under its burst:", t.name.get_ref()));
         notes.extend(lines.into_iter().map(|l| format!("  {l}")));
         let (arrives, fire) = fire.split_response();

@@ -15,7 +15,7 @@ pub use engagement::{CdBattle, Morale, Stand};
 pub use fire::{EffectByFace, FireResolution, FireState, Volley};
 pub use morale::morale_check;
 pub use quality::Quality;
-pub use settings::SETTINGS;
+pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{EMBEDDED, HitResult, Tables};
 
 use crate::ruleset::{Load, ModifierInfo, Peer, Ruleset, SetUp, TableView, modifier_listing, modifier_view};

@@ -343,20 +343,21 @@ impl Ctx<'_> {
 }
 
 fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    let (fire, notes) = direct_fire_resolution(doc, s, tables, catalogue)?;
+    let (fire, notes) = direct_fire_resolution(doc, "direct_fire", s, tables, catalogue)?;
     Ok(SetUp { experiment: Box::new(fire), notes })
 }
 
 /// A direct fire compiled to its resolution and notes: the one path every direct fire
 /// takes, whether a scenario asks for it or an engagement sets it up per firer,
-/// target and range.
+/// target and range. `kind` is the scenario's, for the settings it may set.
 pub(super) fn direct_fire_resolution(
     doc: &Document,
+    kind: &str,
     s: ScenarioFile,
     tables: &Tables,
     catalogue: &Catalogue,
 ) -> Result<(FireResolution, Vec<String>)> {
-    let settings = Settings::resolve(doc, &s.settings)?;
+    let settings = Settings::resolve(doc, &s.settings, kind)?;
     let close_assault = s.close_assault.as_ref().is_some_and(|c| *c.get_ref());
     let firers = s.firer.map(Spanned::into_inner).unwrap_or_default();
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
@@ -642,20 +643,22 @@ fn cap_of(m: &combat_odds_core::tables::Modifier) -> u32 {
 }
 
 fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    let (fire, notes) = indirect_fire_resolution(doc, s, tables, catalogue)?;
+    let (fire, notes) = indirect_fire_resolution(doc, "indirect_fire", s, tables, catalogue)?;
     Ok(SetUp { experiment: Box::new(fire), notes })
 }
 
 /// An indirect fire mission at one target stand compiled to its resolution and notes:
 /// the one path every mission takes, whether a scenario asks for it or an engagement's
-/// battery fires at each stand under its burst.
+/// battery fires at each stand under its burst. `kind` is the scenario's, for the
+/// settings it may set.
 pub(super) fn indirect_fire_resolution(
     doc: &Document,
+    kind: &str,
     s: ScenarioFile,
     tables: &Tables,
     catalogue: &Catalogue,
 ) -> Result<(FireResolution, Vec<String>)> {
-    let settings = Settings::resolve(doc, &s.settings)?;
+    let settings = Settings::resolve(doc, &s.settings, kind)?;
     let mut cx = Ctx { doc, tables, notes: Vec::new() };
     let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
     let raw_target = required(doc, s.target, "[target]", "indirect_fire")?;
@@ -746,7 +749,7 @@ pub(super) fn indirect_fire_resolution(
 
 fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<SetUp> {
     // A morale check uses no setting, but a misspelt one is still an error.
-    Settings::resolve(doc, &s.settings)?;
+    Settings::resolve(doc, &s.settings, "morale")?;
     let cx = Ctx { doc, tables, notes: Vec::new() };
     let c = required(doc, s.company, "[company]", "morale")?;
     let base = *c.morale.get_ref();

@@ -407,13 +407,14 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<CcBattle>, Vec<String>)> {
     let file: ScenarioFile = doc.parse()?;
-    let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
-    let own = file.settings.engagement(doc)?;
+    let settings = Settings::resolve(doc, &file.settings, "engagement", &tables.weapon_strength)?;
+    // What only the engagement reads, kept as `settings` goes on to the fires' context.
+    let Settings { recovery, broken, armour_zoc, .. } = settings;
     let setup = scenario::read::<RawUnit, NamedCompany, NoSupport>(doc, HEXES)?;
     let at = doc.parse::<At>()?.engagement;
     let range_at = at.range.span().start;
     if setup.end == (crate::engagement::EndConditions { eliminated: false, broken: true })
-        && own.broken == SideBroken::Never
+        && broken == SideBroken::Never
     {
         return Err(doc.error_at(
             at.end.map_or(range_at, |e| e.span().start),
@@ -488,7 +489,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             // The unit's condition is the engagement's to track from here on.
             (target.cautious, target.suppressed) = (false, false);
             let ca = &tables.close_assault;
-            recover[side].push(match own.recovery {
+            recover[side].push(match recovery {
                 Recovery::QualityHitScore => Recover::AtLeast(ca.die, ca.hit_score[target.quality]),
                 Recovery::Always => Recover::Always,
                 Recovery::Never => Recover::Never,
@@ -505,12 +506,12 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         setup.turns,
         setup.schedule.describe(HEXES),
         setup.targets,
-        match (setup.end.eliminated, setup.end.broken && own.broken == SideBroken::AllSuppressed) {
+        match (setup.end.eliminated, setup.end.broken && broken == SideBroken::AllSuppressed) {
             (true, true) => "destroyed or has every surviving unit suppressed",
             (false, true) => "has every surviving unit suppressed",
             _ => "destroyed",
         },
-        match own.recovery {
+        match recovery {
             Recovery::QualityHitScore =>
                 format!("on a d{} at or over the quality's close assault hit score", tables.close_assault.die.sides()),
             Recovery::Always => "always".into(),
@@ -528,7 +529,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     if adjacent.iter().any(|&a| a) && SIDES.into_iter().any(meets) {
         notes.push(format!(
             "at 1 hex, infantry able to close assault attacks armour only by close assault{} (CC-E9)",
-            match own.armour_zoc {
+            match armour_zoc {
                 ArmourZoc::AssaultArmourFireOthers => ", and fires at other units as usual",
                 ArmourZoc::AssaultOnly => ", and nothing else while any enemy armour is left",
             }
@@ -607,11 +608,11 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         targeting,
         start,
         recover,
-        broken: own.broken,
+        broken,
         assaults,
         armoured,
         adjacent,
-        armour_zoc: own.armour_zoc,
+        armour_zoc,
     };
     Ok((Engagement::new(battle, setup.turns, setup.end), notes))
 }

@@ -704,7 +704,7 @@ pub(super) fn set_up(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> 
 /// The engagement a scenario sets up, with the notes its set-up wrote.
 fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<(Engagement<McBattle>, Vec<String>)> {
     let mut setup = scenario::read::<RawGroup, NamedCompany, NoSupport>(doc, CM)?;
-    let settings = Settings::resolve(doc, &doc.parse::<SettingsOnly>()?.settings)?;
+    let settings = Settings::resolve(doc, &doc.parse::<SettingsOnly>()?.settings, "engagement")?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let broken = match settings.side_broken {
         SideBroken::AllRouted => "every group left routed",

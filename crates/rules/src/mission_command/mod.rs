@@ -12,7 +12,7 @@ mod tables;
 pub use catalogue::{Catalogue, Weapon};
 pub use engagement::{Element, McBattle, Status};
 pub use fire::{Counts, Fire, FireState, Shot, effect_by_face};
-pub use settings::SETTINGS;
+pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{
     AaCell, AaDamage, AreaKoCell, BUILDING_RESULTS, BuildingCell, CASUALTY_COLUMNS, CasualtyCell, EMBEDDED, KoCell,
     KoValue, REACTION_RESULTS, RangeClause, Tables, ToHitCell,

@@ -165,7 +165,7 @@ struct RawAircraft {
 /// Compiles a scenario document of any kind.
 pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
     let file: ScenarioFile = doc.parse()?;
-    let settings = Settings::resolve(doc, &file.settings)?;
+    let settings = Settings::resolve(doc, &file.settings, k)?;
     let mut cx = Ctx { doc, tables, settings, notes: Vec::new() };
     let experiment = match k {
         "point_to_point" => cx.point_to_point(file, catalogue)?,

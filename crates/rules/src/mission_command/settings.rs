@@ -1,12 +1,7 @@
 //! Named settings for readings of the Mission Command text where players could
 //! reasonably disagree. Each is described in docs/interpretations.md.
 
-use serde::Deserialize;
-use toml::Spanned;
-
-use crate::setup::reading;
-use combat_odds_core::document::Document;
-use combat_odds_core::error::Result;
+use crate::settings::settings;
 
 /// How a KO cell is read at a range outside every band it lists ("11 at 25-50cm"
 /// at 10cm), where the flattened text may have lost lines.
@@ -50,85 +45,57 @@ pub(crate) enum TemplateCovers {
     AimedElement,
 }
 
-/// The settings of one scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Settings {
-    /// KO cells at ranges they do not list.
-    pub ko_outside_listed_ranges: KoOutsideListedRanges,
-    /// "Firer is multi-barrel MG or auto-cannon": does every auto-cannon get +2?
-    pub every_auto_cannon_gets_multi_barrel: bool,
-    /// Does a friendly AFV seen knocked out count -1 on the reaction test?
-    pub friendly_afv_knocked_out_counts: bool,
-    /// Do rockets add +1 against buildings too?
-    pub rockets_bonus_vs_buildings: bool,
-    /// Does an "all" cell knock out every AFV of its band beyond the one-KO cap?
-    pub all_cell_beyond_cap: bool,
-    /// Engagements: when suppression markers come off.
-    pub suppression_markers: MarkersCome,
-    /// Engagements: what breaks a side.
-    pub side_broken: SideBroken,
-    /// Area fire at AFVs: one d20 for the whole template, compared with every AFV
-    /// under it (MC-17), instead of one d20 per AFV.
-    pub area_fire_one_roll_per_template: bool,
-    /// Engagements: reaction rows the fight's own state gives (an AFV firing within
-    /// 15cm, an enemy seen retreating, friendly elements moved away) are counted from
-    /// it, not named (MC-E10).
-    pub reaction_rows_from_the_fight: bool,
-    /// Engagements: which elements an area-fire template covers (MC-E11).
-    pub template_covers: TemplateCovers,
-}
-
-/// Settings as written in a scenario's `[settings]` table.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawSettings {
-    ko_outside_listed_ranges: Option<Spanned<String>>,
-    auto_cannon_bonus: Option<Spanned<String>>,
-    friendly_afv_knocked_out: Option<Spanned<String>>,
-    rockets_vs_buildings: Option<Spanned<String>>,
-    all_cell: Option<Spanned<String>>,
-    suppression_markers: Option<Spanned<String>>,
-    side_broken: Option<Spanned<String>>,
-    area_fire_roll: Option<Spanned<String>>,
-    derived_reaction_rows: Option<Spanned<String>>,
-    template_covers: Option<Spanned<String>>,
-}
-
-/// Every setting: name, then its readings with the default first.
-pub const SETTINGS: [(&str, &[&str]); 10] = [
-    ("ko_outside_listed_ranges", &["closer_takes_nearest", "no_effect", "nearest"]),
-    ("auto_cannon_bonus", &["multi_barrel_only", "every_auto_cannon"]),
-    ("friendly_afv_knocked_out", &["minus_one_each", "ignored"]),
-    ("rockets_vs_buildings", &["no_bonus", "plus_one"]),
-    ("all_cell", &["every_afv_beyond_cap", "within_cap"]),
-    ("suppression_markers", &["off_after_own_turn", "kept"]),
-    ("side_broken", &["all_routed", "all_retreating_or_routed"]),
-    ("area_fire_roll", &["one_per_afv", "one_per_template"]),
-    ("derived_reaction_rows", &["from_the_fight", "named"]),
-    ("template_covers", &["whole_entry", "aimed_element"]),
-];
-
-impl Settings {
-    /// Defaults overridden by the scenario.
-    pub(crate) fn resolve(doc: &Document, raw: &RawSettings) -> Result<Self> {
-        Ok(Settings {
-            ko_outside_listed_ranges: [
-                KoOutsideListedRanges::CloserTakesNearest,
-                KoOutsideListedRanges::NoEffect,
-                KoOutsideListedRanges::Nearest,
-            ][reading(doc, &raw.ko_outside_listed_ranges, SETTINGS[0])?],
-            every_auto_cannon_gets_multi_barrel: reading(doc, &raw.auto_cannon_bonus, SETTINGS[1])? == 1,
-            friendly_afv_knocked_out_counts: reading(doc, &raw.friendly_afv_knocked_out, SETTINGS[2])? == 0,
-            rockets_bonus_vs_buildings: reading(doc, &raw.rockets_vs_buildings, SETTINGS[3])? == 1,
-            all_cell_beyond_cap: reading(doc, &raw.all_cell, SETTINGS[4])? == 0,
-            suppression_markers: [MarkersCome::OffAfterOwnTurn, MarkersCome::Never]
-                [reading(doc, &raw.suppression_markers, SETTINGS[5])?],
-            side_broken: [SideBroken::AllRouted, SideBroken::AllRetreatingOrRouted]
-                [reading(doc, &raw.side_broken, SETTINGS[6])?],
-            area_fire_one_roll_per_template: reading(doc, &raw.area_fire_roll, SETTINGS[7])? == 1,
-            reaction_rows_from_the_fight: reading(doc, &raw.derived_reaction_rows, SETTINGS[8])? == 0,
-            template_covers: [TemplateCovers::WholeEntry, TemplateCovers::AimedElement]
-                [reading(doc, &raw.template_covers, SETTINGS[9])?],
-        })
+settings! {
+    /// The settings of one scenario.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) struct Settings {
+        /// KO cells at ranges they do not list.
+        ko_outside_listed_ranges: KoOutsideListedRanges = ko_outside_listed_ranges (any) choice {
+            closer_takes_nearest => KoOutsideListedRanges::CloserTakesNearest,
+            no_effect => KoOutsideListedRanges::NoEffect,
+            nearest => KoOutsideListedRanges::Nearest,
+        },
+        /// "Firer is multi-barrel MG or auto-cannon": does every auto-cannon get +2?
+        every_auto_cannon_gets_multi_barrel: bool = auto_cannon_bonus (any) choice {
+            multi_barrel_only => false,
+            every_auto_cannon => true,
+        },
+        /// Does a friendly AFV seen knocked out count -1 on the reaction test?
+        friendly_afv_knocked_out_counts: bool = friendly_afv_knocked_out (any) choice {
+            minus_one_each => true,
+            ignored => false,
+        },
+        /// Do rockets add +1 against buildings too?
+        rockets_bonus_vs_buildings: bool = rockets_vs_buildings (any) choice { no_bonus => false, plus_one => true },
+        /// Does an "all" cell knock out every AFV of its band beyond the one-KO cap?
+        all_cell_beyond_cap: bool = all_cell (any) choice { every_afv_beyond_cap => true, within_cap => false },
+        /// Engagements: when suppression markers come off.
+        suppression_markers: MarkersCome = suppression_markers (engagement) choice {
+            off_after_own_turn => MarkersCome::OffAfterOwnTurn,
+            kept => MarkersCome::Never,
+        },
+        /// Engagements: what breaks a side.
+        side_broken: SideBroken = side_broken (engagement) choice {
+            all_routed => SideBroken::AllRouted,
+            all_retreating_or_routed => SideBroken::AllRetreatingOrRouted,
+        },
+        /// Area fire at AFVs: one d20 for the whole template, compared with every AFV
+        /// under it (MC-17), instead of one d20 per AFV.
+        area_fire_one_roll_per_template: bool = area_fire_roll (any) choice {
+            one_per_afv => false,
+            one_per_template => true,
+        },
+        /// Engagements: reaction rows the fight's own state gives (an AFV firing within
+        /// 15cm, an enemy seen retreating, friendly elements moved away) are counted from
+        /// it, not named (MC-E10).
+        reaction_rows_from_the_fight: bool = derived_reaction_rows (engagement) choice {
+            from_the_fight => true,
+            named => false,
+        },
+        /// Engagements: which elements an area-fire template covers (MC-E11).
+        template_covers: TemplateCovers = template_covers (engagement) choice {
+            whole_entry => TemplateCovers::WholeEntry,
+            aimed_element => TemplateCovers::AimedElement,
+        },
     }
 }

@@ -103,8 +103,7 @@ pub(super) struct RawTarget {
 /// Compiles a scenario document of any kind.
 pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
     let file: ScenarioFile = doc.parse()?;
-    let settings = Settings::resolve(doc, &file.settings, &tables.weapon_strength)?;
-    file.settings.refuse_engagement_settings(doc, k)?;
+    let settings = Settings::resolve(doc, &file.settings, k, &tables.weapon_strength)?;
     let mut cx = Ctx { doc, tables, catalogue, settings, notes: Vec::new() };
     let experiment: Box<dyn Experiment> = match k {
         "direct_fire" => Box::new(cx.fire(file, false)?),

@@ -9,7 +9,9 @@
 //!   polars frames; results directories and files written whole or not at all.
 //! - [`charts`]: PNG and SVG charts (plotters) of a study.
 //! - [`study`]: a whole engagement study's results directory, with its charts.
-//! - [`compare`]: one weapon against one target across rulesets.
+//! - [`compare`]: one weapon against one target across rulesets (its files and charts
+//!   with the `files` feature).
+//! - [`form`]: what a page can offer in place of each value of a scenario file.
 //! - [`sensitivity`]: every one-step change of a scenario's tables, ranked.
 //! - [`regress`]: the regression gate over the reference scenarios.
 //! - [`sweep`]: one scenario over a grid of its own parameters, for balance.
@@ -39,8 +41,8 @@ pub mod export;
 pub mod charts;
 #[cfg(feature = "files")]
 pub mod study;
-#[cfg(feature = "files")]
 pub mod compare;
+pub mod form;
 #[cfg(feature = "files")]
 pub mod sensitivity;
 #[cfg(feature = "files")]

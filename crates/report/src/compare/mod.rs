@@ -11,6 +11,7 @@
 //! its weapon data), the row says so and the other rulesets still answer.
 
 mod equivalents;
+#[cfg(feature = "files")]
 mod report;
 
 use std::path::Path;

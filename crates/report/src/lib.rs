@@ -12,7 +12,8 @@
 //! - [`compare`]: one weapon against one target across rulesets (its files and charts
 //!   with the `files` feature).
 //! - [`form`]: what a page can offer in place of each value of a scenario file.
-//! - [`sensitivity`]: every one-step change of a scenario's tables, ranked.
+//! - [`sensitivity`]: every one-step change of a scenario's tables, ranked (printed
+//!   and as CSV with the `files` feature).
 //! - [`regress`]: the regression gate over the reference scenarios.
 //! - [`sweep`]: one scenario over a grid of its own parameters, for balance.
 //! - [`bench`](mod@bench): this machine's speed against the README's targets.
@@ -43,7 +44,6 @@ pub mod charts;
 pub mod study;
 pub mod compare;
 pub mod form;
-#[cfg(feature = "files")]
 pub mod sensitivity;
 #[cfg(feature = "files")]
 pub mod regress;

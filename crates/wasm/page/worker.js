@@ -3,18 +3,29 @@
 // server, and hears { id, progress: [done, planned] } while the work runs, then
 // { id, ok, body }: the server's answer, from the same libraries. Cancel ends this
 // worker (a running WebAssembly call hears no message), and the page starts another.
-import init, { fire } from "./combat_odds_wasm.js";
+import init, { fire, exact, form, percent, command_dice, sensitivity, run, compare } from "./combat_odds_wasm.js";
 
 const ready = init();
+const SERVER_ONLY = "needs more than a browser tab: run `combat-odds serve` and open the page it serves";
 
-// The server's endpoints this engine answers; every other the page keeps to the server.
-const ENDPOINTS = { "/api/fire": fire };
+// The server's endpoints this engine answers (quick ones ignore the progress callback);
+// every other is refused, naming the command that answers it.
+const ENDPOINTS = {
+  "/api/fire": fire,
+  "/api/exact": exact,
+  "/api/form": form,
+  "/api/percent": percent,
+  "/api/command-dice": command_dice,
+  "/api/sensitivity": sensitivity,
+  "/api/run": run,
+  "/api/compare": compare,
+};
 
 onmessage = async ({ data: { id, path, body } }) => {
   await ready;
   const answer = ENDPOINTS[path];
   if (!answer) {
-    postMessage({ id, ok: false, body: { error: `${path}: the page in a browser alone does not answer this; \`combat-odds serve\` does` } });
+    postMessage({ id, ok: false, body: { error: `${path.slice("/api/".length)} ${SERVER_ONLY}` } });
     return;
   }
   try {

@@ -1,7 +1,7 @@
 // Fire: one resolution, exact beside Monte Carlo, answered at every change; the
 // command line's other answers about the same file; which cells matter.
 import { $, el, settings } from "./dom.js";
-import { post, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { post, streamPost, progressOf, longWork, CANCELLED, ONE_THREAD } from "./net.js";
 import { checkSetting, refusal } from "./model.js";
 import { percent } from "./format.js";
 import { saveState, shared } from "./state.js";
@@ -58,7 +58,7 @@ export async function compute() {
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
     // When each answer was on screen, for tests/page/bench.mjs.
     performance.mark("fire-answer");
-    $("fire-status").textContent = "done";
+    $("fire-status").textContent = ONE_THREAD ? `done (${ONE_THREAD})` : "done";
     extras(answer.body, fireRequest.signal);
   } catch (e) {
     if (e.name !== "AbortError") $("fire-status").textContent = `failed: ${e.message}`;

@@ -1,11 +1,12 @@
 // The engine off the page's thread, in the static site (scripts/build-site puts this
-// module beside the page's): the page posts { id, path, body } as it would POST to the
-// server, and hears { id, progress: [done, planned] } while the work runs, then
+// module beside the page's): the page posts { module } (the engine, compiled), then
+// { id, path, body } as it would POST to the server, and hears { id, progress: [done, planned] } while the work runs, then
 // { id, ok, body }: the server's answer, from the same libraries. Cancel ends this
 // worker (a running WebAssembly call hears no message), and the page starts another.
 import init, { fire, exact, form, percent, command_dice, sensitivity, run, compare } from "./combat_odds_wasm.js";
 
-const ready = init();
+// The engine the page compiled, in the first message; every request comes after it.
+let ready = null;
 const SERVER_ONLY = "needs more than a browser tab: run `combat-odds serve` and open the page it serves";
 
 // The server's endpoints this engine answers (quick ones ignore the progress callback);
@@ -21,7 +22,11 @@ const ENDPOINTS = {
   "/api/compare": compare,
 };
 
-onmessage = async ({ data: { id, path, body } }) => {
+onmessage = async ({ data: { module, id, path, body } }) => {
+  if (module) {
+    ready = init({ module_or_path: module });
+    return;
+  }
   await ready;
   const answer = ENDPOINTS[path];
   if (!answer) {

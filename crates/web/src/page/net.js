@@ -11,6 +11,15 @@ export const inBrowser = document.querySelector('meta[name="combat-odds-engine"]
 export const ONE_THREAD = inBrowser
   ? "Monte Carlo runs on one thread in the browser; combat-odds on the command line uses every core" : "";
 
+// The engine compiled once, as the site opens, and handed to every worker: one started
+// later (after a Cancel, or for another endpoint) instantiates it at once rather than
+// fetching and compiling it again. A host that does not send `application/wasm` gets
+// the bytes compiled whole.
+const WASM = "page/combat_odds_wasm_bg.wasm";
+const engine = inBrowser
+  ? WebAssembly.compileStreaming(fetch(WASM)).catch(() => fetch(WASM).then((r) => r.arrayBuffer()).then(WebAssembly.compile))
+  : null;
+
 // One worker per endpoint, so that ending one (a changed value cancels the fire
 // under way) never takes another's work with it (the form asked at the same time).
 const workers = new Map();
@@ -18,8 +27,13 @@ let asked = 0;
 // The worker's answer to one request; aborting `signal` ends its worker (its running
 // call hears nothing else; whatever else waited on it is cancelled too) and the next
 // request to that endpoint starts a fresh one.
-function inWorker(path, body, signal, progress) {
-  if (!workers.has(path)) workers.set(path, { worker: new Worker("page/worker.js", { type: "module" }), waiting: new Set() });
+async function inWorker(path, body, signal, progress) {
+  const module = await engine;
+  if (!workers.has(path)) {
+    const worker = new Worker("page/worker.js", { type: "module" });
+    worker.postMessage({ module });
+    workers.set(path, { worker, waiting: new Set() });
+  }
   const mine = workers.get(path);
   const id = ++asked;
   return new Promise((resolve, reject) => {

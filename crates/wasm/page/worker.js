@@ -1,7 +1,7 @@
 // The engine off the page's thread, in the static site (scripts/build-site puts this
 // module beside the page's): the page posts { module } (the engine, compiled), then
 // { id, path, body } as it would POST to the server, and hears { id, progress: [done, planned] } while the work runs, then
-// { id, ok, body }: the server's answer, from the same libraries. Cancel ends this
+// { id, ok, body, text }: the server's answer, from the same libraries, and its text. Cancel ends this
 // worker (a running WebAssembly call hears no message), and the page starts another.
 import init, { fire, exact, form, percent, command_dice, sensitivity, run, compare } from "./combat_odds_wasm.js";
 
@@ -35,7 +35,7 @@ onmessage = async ({ data: { module, id, path, body } }) => {
   }
   try {
     const json = answer(JSON.stringify(body), (done, planned) => postMessage({ id, progress: [done, planned] }));
-    postMessage({ id, ok: true, body: JSON.parse(json) });
+    postMessage({ id, ok: true, body: JSON.parse(json), text: json });
   } catch (error) {
     postMessage({ id, ok: false, body: { error: String(error) } });
   }

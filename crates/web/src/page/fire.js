@@ -56,6 +56,7 @@ export async function compute() {
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
+    if (answer.text) offerReport(answer.text);
     // When each answer was on screen, for tests/page/bench.mjs.
     performance.mark("fire-answer");
     $("fire-status").textContent = ONE_THREAD ? `done (${ONE_THREAD})` : "done";
@@ -63,6 +64,19 @@ export async function compute() {
   } catch (e) {
     if (e.name !== "AbortError") $("fire-status").textContent = `failed: ${e.message}`;
   }
+}
+
+// The static site's engine answers a fire with the very text `fire --format json`
+// prints: offered as a file, with the command that writes the CSV.
+let reportUrl = null;
+function offerReport(text) {
+  if (reportUrl) URL.revokeObjectURL(reportUrl);
+  reportUrl = URL.createObjectURL(new Blob([`${text}\n`], { type: "application/json" }));
+  const { trials, seed, mode } = settings("fire");
+  const command = `combat-odds fire ${$("fire-shipped").value || "scenario.toml"} --trials ${trials} --seed ${seed} --mode ${mode}`;
+  $("fire-result").append(el("p", { class: "downloads", id: "fire-downloads" }, "Download: ",
+    el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"),
+    ` (what ${command} --format json prints; --format csv gives it as CSV)`));
 }
 
 // The exact answer alone, as a loaded link gets it: the link may ask for any number

@@ -66,8 +66,8 @@ export function get(path) {
 
 export async function post(path, body, signal) {
   if (inBrowser) {
-    const { ok, body: answer } = await inWorker(path, body, signal);
-    return { ok, body: answer };
+    const { ok, body: answer, text } = await inWorker(path, body, signal);
+    return { ok, body: answer, text };
   }
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });

@@ -131,7 +131,11 @@ async fn the_static_site_fires_exactly_and_by_monte_carlo_follows_a_change_and_r
     let json = json.as_str().unwrap();
     assert!(json.starts_with("{\n  \"ruleset\": \"command-decision\"") && json.ends_with("}\n"), "{json}");
     let downloads = text_when(client, "fire-downloads", |t| !t.is_empty()).await;
-    assert!(downloads.contains("combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled --format json"), "{downloads}");
+    assert!(
+        downloads
+            .contains("combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled --format json"),
+        "{downloads}"
+    );
     // The form, from the worker: the catalogue's weapons, the range with metres beside.
     let form = text_when(client, "fire-form", |t| t.contains("732 m")).await;
     assert!(form.contains("Firer 1: weapon") && form.contains("16 in. = 732 m"), "{form}");

@@ -9,7 +9,7 @@
 // tab's worker), and every request it served is checked: none went to /api.
 // Prints, over `runs` openings (5 unless told): the time from the start of navigation
 // to the first complete answer (exact and Monte Carlo, 100,000 trials) of the default
-// duel, and (on the server) the time from a changed range to its new answer.
+// duel, and the time from a changed range to its new answer.
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -55,7 +55,6 @@ try {
     // The page marks each answer on screen, on its clock from the start of navigation.
     await until(() => run(answered), "the first answer");
     first.push(await run("return performance.getEntriesByName('fire-answer')[0].startTime;"));
-    if (site) continue;
     await until(() => run("return Boolean(document.querySelector('[data-key=\"range\"]'));"), "the form");
     for (const range of ["30", "16"]) {
       const ms = await call("POST", `/session/${sessionId}/execute/async`, { script: `

@@ -9,8 +9,11 @@
 //!   polars frames; results directories and files written whole or not at all.
 //! - [`charts`]: PNG and SVG charts (plotters) of a study.
 //! - [`study`]: a whole engagement study's results directory, with its charts.
-//! - [`compare`]: one weapon against one target across rulesets.
-//! - [`sensitivity`]: every one-step change of a scenario's tables, ranked.
+//! - [`compare`]: one weapon against one target across rulesets (its files and charts
+//!   with the `files` feature).
+//! - [`form`]: what a page can offer in place of each value of a scenario file.
+//! - [`sensitivity`]: every one-step change of a scenario's tables, ranked (printed
+//!   and as CSV with the `files` feature).
 //! - [`regress`]: the regression gate over the reference scenarios.
 //! - [`sweep`]: one scenario over a grid of its own parameters, for balance.
 //! - [`bench`](mod@bench): this machine's speed against the README's targets.
@@ -39,9 +42,8 @@ pub mod export;
 pub mod charts;
 #[cfg(feature = "files")]
 pub mod study;
-#[cfg(feature = "files")]
 pub mod compare;
-#[cfg(feature = "files")]
+pub mod form;
 pub mod sensitivity;
 #[cfg(feature = "files")]
 pub mod regress;

@@ -1,25 +1,41 @@
 // The engine off the page's thread, in the static site (scripts/build-site puts this
-// module beside the page's): the page posts { id, path, body } as it would POST to the
-// server, and hears { id, progress: [done, planned] } while the work runs, then
-// { id, ok, body }: the server's answer, from the same libraries. Cancel ends this
+// module beside the page's): the page posts { module } (the engine, compiled), then
+// { id, path, body } as it would POST to the server, and hears { id, progress: [done, planned] } while the work runs, then
+// { id, ok, body, text }: the server's answer, from the same libraries, and its text. Cancel ends this
 // worker (a running WebAssembly call hears no message), and the page starts another.
-import init, { fire } from "./combat_odds_wasm.js";
+import init, { fire, exact, form, percent, command_dice, sensitivity, run, compare } from "./combat_odds_wasm.js";
 
-const ready = init();
+// The engine the page compiled, in the first message; every request comes after it.
+let ready = null;
+const SERVER_ONLY = "needs more than a browser tab: run `combat-odds serve` and open the page it serves";
 
-// The server's endpoints this engine answers; every other the page keeps to the server.
-const ENDPOINTS = { "/api/fire": fire };
+// The server's endpoints this engine answers (quick ones ignore the progress callback);
+// every other is refused, naming the command that answers it.
+const ENDPOINTS = {
+  "/api/fire": fire,
+  "/api/exact": exact,
+  "/api/form": form,
+  "/api/percent": percent,
+  "/api/command-dice": command_dice,
+  "/api/sensitivity": sensitivity,
+  "/api/run": run,
+  "/api/compare": compare,
+};
 
-onmessage = async ({ data: { id, path, body } }) => {
+onmessage = async ({ data: { module, id, path, body } }) => {
+  if (module) {
+    ready = init({ module_or_path: module });
+    return;
+  }
   await ready;
   const answer = ENDPOINTS[path];
   if (!answer) {
-    postMessage({ id, ok: false, body: { error: `${path}: the page in a browser alone does not answer this; \`combat-odds serve\` does` } });
+    postMessage({ id, ok: false, body: { error: `${path.slice("/api/".length)} ${SERVER_ONLY}` } });
     return;
   }
   try {
     const json = answer(JSON.stringify(body), (done, planned) => postMessage({ id, progress: [done, planned] }));
-    postMessage({ id, ok: true, body: JSON.parse(json) });
+    postMessage({ id, ok: true, body: JSON.parse(json), text: json });
   } catch (error) {
     postMessage({ id, ok: false, body: { error: String(error) } });
   }

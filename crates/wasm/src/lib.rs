@@ -1,6 +1,7 @@
 //! The engine in the browser: what the page's worker (scripts/build-site writes it)
 //! calls in place of the server's `/api`, over the same libraries, so a scenario, its
-//! trials and its seed give the very bytes `combat-odds fire --format json` prints.
+//! trials and its seed give the very bytes `combat-odds fire --format json` prints, and
+//! every other answer the bytes the server sends for the same request.
 //!
 //! A browser has no threads here (rayon runs every chunk on the worker's one thread),
 //! no signals and no `std::time::Instant`: each call is one run whose clock is the
@@ -10,16 +11,20 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::run::Run;
-use combat_odds_report::export::{Rendered, Report};
+use combat_odds_report::compare::{self, Comparison};
+use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
+use combat_odds_report::form::Form;
+use combat_odds_report::sensitivity::{self, Options};
 use combat_odds_rules::Scenario;
 
-/// The body of the server's `POST /api/fire`, read the same way: the page sends one
+/// The body of the server's `POST /api/fire`, `/api/exact`, `/api/run`, `/api/compare`,
+/// `/api/percent` and `/api/command-dice`, read the same way: the page sends one
 /// request to either.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -32,8 +37,36 @@ struct Request {
     exact_seconds: Option<f64>,
 }
 
-/// What the server answers a fire with no `trials` (`POST /api/fire`'s default).
-const DEFAULT_TRIALS: u64 = 100_000;
+/// The body of the server's `POST /api/sensitivity`: a scenario and how to look for
+/// what moves it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SensitivityRequest {
+    scenario: String,
+    name: Option<String>,
+    trials: Option<u64>,
+    seed: Option<u64>,
+    top: Option<usize>,
+    #[serde(default)]
+    screen: bool,
+    exact_seconds: Option<f64>,
+}
+
+/// The body of the server's `POST /api/form`: a file's text and name alone.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormRequest {
+    scenario: String,
+    name: Option<String>,
+}
+
+/// What the server answers a fire, a percent view or a fire's exact stage with no
+/// `trials` (`POST /api/fire`'s default).
+const FIRE_TRIALS: u64 = 100_000;
+/// What an engagement draws with no `trials`, as `combat-odds run` does.
+const RUN_TRIALS: u64 = 1_000_000;
+/// What each run of a comparison draws with no `trials`, as the server's compare.
+const COMPARE_TRIALS: u64 = 20_000;
 /// The server's default exact budget: a tab waits no longer for an exact answer.
 const DEFAULT_EXACT_SECONDS: f64 = 10.0;
 
@@ -54,7 +87,7 @@ struct Progress(js_sys::Function);
 
 // SAFETY: wasm32-unknown-unknown without the `atomics` target feature (how this crate
 // is built) has one thread, so no other thread can ever see the function. Natively,
-// where the crate only builds for the workspace's checks, nothing calls `fire`.
+// where the crate only builds for the workspace's checks, nothing calls the engine.
 unsafe impl Sync for Progress {}
 
 impl Progress {
@@ -64,39 +97,181 @@ impl Progress {
     }
 }
 
+impl Request {
+    fn read(json: &str) -> Result<Self, String> {
+        serde_json::from_str(json).map_err(|e| format!("the request: {e}"))
+    }
+
+    /// The Monte Carlo plan asked for, as the server reads it (`default_trials` where
+    /// it names none).
+    fn monte_carlo(&self, default_trials: u64) -> Result<MonteCarlo, String> {
+        let mode = match self.mode.as_deref() {
+            None => Mode::Compiled,
+            Some(name) => Mode::ALL
+                .into_iter()
+                .find(|m| m.name() == name)
+                .ok_or_else(|| format!("mode `{name}`: give `compiled` or `literal`"))?,
+        };
+        let monte_carlo = MonteCarlo {
+            trials: self.trials.unwrap_or(default_trials),
+            seed: self.seed.unwrap_or(2026),
+            threads: None,
+            mode,
+        };
+        monte_carlo.validate().map_err(|e| e.to_string())?;
+        Ok(monte_carlo)
+    }
+
+    /// This request's run: each exact stage within its budget, the page's clock.
+    /// `stop` is never set: the worker that runs it is ended to cancel it.
+    fn run<'a>(&self, stop: &'a AtomicBool) -> Result<Run<'a>, String> {
+        let seconds = self.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS);
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(format!("exact_seconds {seconds}: give the most seconds an exact stage may take, 0 or more"));
+        }
+        Ok(Run::new(stop, Some(Duration::from_secs_f64(seconds))).with_clock(page_clock))
+    }
+
+    fn document(&self) -> Document {
+        document(self.name.clone(), self.scenario.clone())
+    }
+}
+
+/// A file the page sends, named `page.toml` where it names none, as the server names it.
+fn document(name: Option<String>, text: String) -> Document {
+    let name = name.unwrap_or_else(|| "page.toml".into());
+    Document::new(name.clone(), name, text)
+}
+
+/// The server's JSON for an answer (compact, as its `Json` and its events send it).
+fn json(answer: &impl Serialize) -> String {
+    serde_json::to_string(answer).expect("the answers are plain JSON")
+}
+
 /// `POST /api/fire` in the browser: `request` is the JSON body the page sends the
 /// server; the answer is the report `fire --format json` prints for it (without the
 /// trailing newline), or the one-line error the server would send. `progress` hears
 /// (trials done, trials planned) between batches.
 #[wasm_bindgen]
 pub fn fire(request: &str, progress: &js_sys::Function) -> Result<String, String> {
-    let request: Request = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
-    let mode = match request.mode.as_deref() {
-        None => Mode::Compiled,
-        Some(name) => Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .ok_or_else(|| format!("mode `{name}`: give `compiled` or `literal`"))?,
-    };
-    let exact_seconds = request.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS);
-    if !(exact_seconds.is_finite() && exact_seconds >= 0.0) {
-        return Err(format!("exact_seconds {exact_seconds}: give the most seconds an exact stage may take, 0 or more"));
-    }
-    let monte_carlo = MonteCarlo {
-        trials: request.trials.unwrap_or(DEFAULT_TRIALS),
-        seed: request.seed.unwrap_or(2026),
-        threads: None,
-        mode,
-    };
-    monte_carlo.validate().map_err(|e| e.to_string())?;
-    let name = request.name.unwrap_or_else(|| "page.toml".into());
-    let doc = Document::new(name.clone(), name, request.scenario);
-    let mut scenario = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
-    // Never set: the worker that runs this is ended to cancel it.
+    let request = Request::read(request)?;
+    let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
-    let run = Run::new(&stop, Some(Duration::from_secs_f64(exact_seconds))).with_clock(page_clock);
+    let run = request.run(&stop)?;
+    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
     let report = Report::run(scenario, exact, &|done, planned| progress.call(done, planned), &run);
     Ok(report.map_err(|e| e.to_string())?.to_json())
+}
+
+/// `POST /api/exact` in the browser: the exact stage alone, no trial drawn: what the
+/// page shows for a link it was opened with.
+#[wasm_bindgen]
+pub fn exact(request: &str) -> Result<String, String> {
+    let request = Request::read(request)?;
+    let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
+    let stop = AtomicBool::new(false);
+    let run = request.run(&stop)?;
+    let scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    Ok(json(&ExactView::of(scenario, &run).map_err(|e| e.to_string())?))
+}
+
+/// `POST /api/form` in the browser: what the page can offer in place of each value
+/// of the file, as the server answers it.
+#[wasm_bindgen]
+pub fn form(request: &str) -> Result<String, String> {
+    let request: FormRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
+    Ok(json(&Form::of(&document(request.name, request.scenario), None)))
+}
+
+/// `POST /api/percent` in the browser: the destroy chance as a game screen shows it.
+#[wasm_bindgen]
+pub fn percent(request: &str) -> Result<String, String> {
+    let request = Request::read(request)?;
+    let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
+    let stop = AtomicBool::new(false);
+    let run = request.run(&stop)?;
+    let doc = request.document();
+    let mut scenario = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    Ok(json(&PercentView::of(&doc, &mut scenario, &run).map_err(|e| e.to_string())?))
+}
+
+/// `POST /api/command-dice` in the browser: a ruleset's own answers about the file.
+#[wasm_bindgen]
+pub fn command_dice(request: &str) -> Result<String, String> {
+    let request = Request::read(request)?;
+    let answers = combat_odds_rules::scenario::answers(&request.document(), None).map_err(|e| e.to_string())?;
+    Ok(json(&answers))
+}
+
+/// What a finished engagement sends: the server's answer less the files it keeps on
+/// disk (a browser keeps none; the page offers its own downloads).
+#[derive(Serialize)]
+struct Finished {
+    /// Every measure, exact beside Monte Carlo.
+    report: Report,
+    /// Seconds from the exact stage's start to the last trial.
+    wall_time_s: f64,
+    /// Files kept for download: none here.
+    files: [(String, u64); 0],
+}
+
+/// `POST /api/run` in the browser: an engagement's study, `progress` hearing (trials
+/// done, trials planned); the answer is the server's `result` event but its kept files.
+#[wasm_bindgen]
+pub fn run(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    let request = Request::read(request)?;
+    let monte_carlo = request.monte_carlo(RUN_TRIALS)?;
+    let stop = AtomicBool::new(false);
+    let run = request.run(&stop)?;
+    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    // From the exact stage's start, as the server times it.
+    let started = page_clock();
+    let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
+    let progress = Progress(progress.clone());
+    let report = Report::run(scenario, exact, &|done, planned| progress.call(done, planned), &run);
+    let report = report.map_err(|e| e.to_string())?;
+    Ok(json(&Finished { report, wall_time_s: (page_clock() - started).as_secs_f64(), files: [] }))
+}
+
+/// `POST /api/compare` in the browser: a comparison file's answers, `progress` hearing
+/// (runs done, runs in all); the answer is the server's `result` event.
+#[wasm_bindgen]
+pub fn compare(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    let request = Request::read(request)?;
+    let monte_carlo = request.monte_carlo(COMPARE_TRIALS)?;
+    let stop = AtomicBool::new(false);
+    let run = request.run(&stop)?;
+    let comparison = Comparison::read(&request.document()).map_err(|e| e.to_string())?;
+    let progress = Progress(progress.clone());
+    let compared = compare::compare(comparison, None, monte_carlo, &|done, planned| progress.call(done, planned), &run);
+    Ok(json(&compared.map_err(|e| e.to_string())?))
+}
+
+/// `POST /api/sensitivity` in the browser: which cells and modifiers move `p_kill`
+/// most, `progress` hearing (changes tried, changes in all); the answer is the
+/// server's `result` event.
+#[wasm_bindgen]
+pub fn sensitivity(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    let request: SensitivityRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
+    let options = Options { top: request.top.unwrap_or(20), screen: request.screen };
+    // Literal, as on the command line and the server: each change is paired with the
+    // unchanged tables on common random numbers.
+    let sampling = Request {
+        scenario: request.scenario,
+        name: request.name,
+        trials: request.trials,
+        seed: request.seed,
+        mode: Some(Mode::Literal.name().into()),
+        exact_seconds: request.exact_seconds,
+    };
+    let monte_carlo = sampling.monte_carlo(FIRE_TRIALS)?;
+    let stop = AtomicBool::new(false);
+    let run = sampling.run(&stop)?;
+    let doc = sampling.document();
+    let plan = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    let progress = Progress(progress.clone());
+    let found = sensitivity::analyse(&doc, &plan, options, &|done, planned| progress.call(done, planned), &run);
+    Ok(json(&found.map_err(|e| e.to_string())?))
 }

@@ -17,7 +17,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_report::error::Error as ReportError;
-use combat_odds_report::export::{Report, frames};
+use combat_odds_report::export::{ExactView, Report, frames};
 use combat_odds_rules::Scenario;
 
 use crate::config::Limits;
@@ -211,84 +211,21 @@ pub(crate) async fn fire(
     Ok(Json(report))
 }
 
-/// What the exact engine alone says of a scenario: what the page shows for a link it
-/// was opened with, whose Monte Carlo run waits for the user's click.
-#[derive(Debug, Serialize)]
-pub(crate) struct Exact {
-    ruleset: String,
-    scenario: String,
-    kind: String,
-    /// Where `p_kill` is read, and its exact value where the exact engine reaches.
-    p_kill: ExactRow,
-    measures: Vec<ExactMeasure>,
-    /// How the numbers were reached (and why there are none, where there are none).
-    notes: Vec<String>,
-}
-
-/// One measure's outcomes, exactly.
-#[derive(Debug, Serialize)]
-struct ExactMeasure {
-    measure: String,
-    outcomes: Vec<ExactRow>,
-}
-
-/// One outcome's exact chance, as a number and as a fraction; null where the exact
-/// engine does not reach.
-#[derive(Debug, Serialize)]
-struct ExactRow {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    measure: Option<String>,
-    outcome: String,
-    exact: Option<f64>,
-    exact_fraction: Option<String>,
-}
-
 /// `POST /api/exact`: the scenario's exact stage alone (bounded by the exact solver's
 /// time budget), for the same body as `POST /api/fire`. No Monte Carlo trial is drawn,
 /// so no link, whatever trials it names, starts long work by being opened.
 pub(crate) async fn exact(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<ScenarioRequest>,
-) -> Result<Json<Exact>, Refused> {
+) -> Result<Json<ExactView>, Refused> {
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     // One exact stage and no trial: a fight's solve still holds a slot while it runs.
     let price = move |_: &Document, s: &Scenario| Ok(Cost::exact_stage(s.set_up.experiment.as_ref(), exact_budget));
-    let (mut scenario, _, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
+    let (scenario, _, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let exact = blocking_run(exact_budget, move |run| {
         let _slot = slot;
-        let table = scenario.exact(run)?;
-        let experiment = scenario.set_up.experiment.as_ref();
-        let row = |m: usize, o: usize, outcome: &str| {
-            let x = table.as_ref().map(|t| &t[m][o]);
-            ExactRow {
-                measure: None,
-                outcome: outcome.to_string(),
-                exact: x.map(|r| r.to_f64()),
-                exact_fraction: x.map(|r| r.to_string()),
-            }
-        };
-        let measures: Vec<ExactMeasure> = experiment
-            .measures()
-            .iter()
-            .enumerate()
-            .map(|(m, measure)| ExactMeasure {
-                measure: measure.name.clone(),
-                outcomes: measure.outcomes.iter().enumerate().map(|(o, outcome)| row(m, o, outcome)).collect(),
-            })
-            .collect();
-        let (km, ko) = experiment.kill();
-        let p_kill =
-            ExactRow { measure: Some(measures[km].measure.clone()), ..row(km, ko, &measures[km].outcomes[ko].outcome) };
-        let header = scenario.header;
-        Ok(Exact {
-            ruleset: header.ruleset,
-            scenario: header.scenario,
-            kind: header.kind,
-            p_kill,
-            measures,
-            notes: header.notes,
-        })
+        ExactView::of(scenario, run)
     })
     .await?;
     Ok(Json(exact))

@@ -1,28 +1,17 @@
-//! The form over a scenario file: `POST /api/form` reads the file as the rules do and
-//! answers with every value the page can offer in place: each value the rules took
-//! from a closed list (a catalogue weapon or vehicle, a quality, a modifier, a
-//! setting's reading), with that list, each number or switch, with the range in
-//! metres beside it where the ruleset has a ground scale, and each name; and the
-//! names the ruleset's tables give their entries (a catalogue's `label`), each marked
-//! when its file is illustrative data rather than the rules' own. Nothing here knows
-//! a ruleset: the lists are the ones the ruleset's own checks used, the names the
-//! ones its table files hold.
+//! `POST /api/form`: the form over a scenario file (see `combat_odds_report::form`),
+//! every value the page can offer in place, from the lists the rules checked it
+//! against, read with the request's own table files where it brings any. The
+//! browser's engine answers the same request with the same function.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State as Shared;
-use serde::{Deserialize, Serialize};
-use toml::Spanned;
-use toml::de::{DeTable, DeValue};
+use serde::Deserialize;
 
-use combat_odds_core::document::{Document, Offer, Unset};
-use combat_odds_core::engine::{Mode, MonteCarlo};
-use combat_odds_report::compare::Equivalents;
-use combat_odds_rules::Scenario;
+use combat_odds_report::form::Form;
 
-use crate::api::{Refused, blocking};
+use crate::api::{Refused, blocking, document};
 use crate::own_tables::{OwnTables, in_words, with_rules};
 use crate::state::State;
 
@@ -40,177 +29,21 @@ pub(crate) struct FormRequest {
     pub tables: OwnTables,
 }
 
-/// What the page can offer for a scenario file.
-#[derive(Debug, Serialize)]
-pub(crate) struct Form {
-    /// Values from closed lists, in the order the text holds them.
-    choices: Vec<Choice>,
-    /// Numbers and switches, in the order the text holds them.
-    values: Vec<Value>,
-    /// Settings the rules read for this file that it leaves at their defaults.
-    settings: Vec<Unset>,
-    /// The ruleset's range unit and metres per unit, where it has a ground scale.
-    scale: Option<(String, f64)>,
-    /// What the ruleset's table files call the entries the choices offer, by the
-    /// choices' list (`weapon`, `vehicle`: a list of the files of that name) and id.
-    labels: BTreeMap<String, BTreeMap<String, Label>>,
-    /// Why the file cannot be run as it stands, if it cannot: the offers up to that
-    /// point still stand.
-    error: Option<String>,
-}
-
-/// An entry's name in its table file.
-#[derive(Debug, Serialize)]
-struct Label {
-    /// The file's `label` for it, e.g. "75mm KwK 42 L/70 tank gun, AP (illustrative)".
-    label: String,
-    /// Its file says its values are illustrative: invented for examples, not the
-    /// rules' own (the Command Decision catalogue's weapons and vehicles).
-    illustrative: bool,
-}
-
-/// A value from a closed list.
-#[derive(Debug, Serialize)]
-struct Choice {
-    /// Where it is in the file, e.g. `firer[0].weapon`.
-    key: String,
-    /// The list and the value's place in the text.
-    #[serde(flatten)]
-    offer: Offer,
-}
-
-/// A number or switch the file gives.
-#[derive(Debug, Serialize)]
-struct Value {
-    /// Where it is in the file, e.g. `target.stands`.
-    key: String,
-    /// `integer`, `float`, `boolean`, or `name` (a unit's or the scenario's name).
-    kind: &'static str,
-    /// Its text.
-    text: String,
-    /// Byte offsets of the value.
-    start: usize,
-    /// End of the value (exclusive).
-    end: usize,
-}
-
 /// `POST /api/form`: the form over a scenario file.
 pub(crate) async fn form(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<FormRequest>,
 ) -> Result<Json<Form>, Refused> {
     let rules_dir = state.config.rules_dir.clone();
+    let doc = document(request.name, request.scenario);
     let own = request.tables;
     let form = blocking(move || {
-        with_rules(rules_dir.as_deref(), &own, |rules_dir| {
-            let name = request.name.unwrap_or_else(|| "page.toml".into());
-            let doc = Document::new(name.clone(), name, request.scenario);
-            // Set up only, never run: one trial is the least a plan may name.
-            let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
-            let (scale, error) = match Scenario::new(&doc, rules_dir, plan) {
-                Ok(scenario) => {
-                    (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
-                }
-                Err(e) => (None, Some(in_words(&e.to_string(), rules_dir))),
-            };
-            let mut leaves = Vec::new();
-            if let Ok(table) = DeTable::parse(&doc.text) {
-                walk(&doc.text, table.get_ref(), "", &mut leaves);
-            }
-            let key_at = |start: usize| leaves.iter().find(|l| l.start == start).map(|l| l.key.clone());
-            let choices: Vec<Choice> = doc
-                .offers()
-                .into_iter()
-                .filter_map(|offer| Some(Choice { key: key_at(offer.start)?, offer }))
-                // A scenario's kind decides which sections it has: changed alone, it would
-                // leave the file wrong.
-                .filter(|choice| choice.key != "kind")
-                .collect();
-            let values = leaves
-                .into_iter()
-                .filter_map(|l| match l.kind {
-                    "string" if l.key == "name" || l.key.ends_with(".name") => Some(Value { kind: "name", ..l }),
-                    "string" => None,
-                    _ => Some(l),
-                })
-                .collect();
-            let labels = DeTable::parse(&doc.text)
-                .ok()
-                .and_then(|t| t.get_ref().get("ruleset").and_then(|r| r.get_ref().as_str().map(str::to_string)))
-                .and_then(|name| combat_odds_rules::load(&name, rules_dir).ok())
-                .map(|ruleset| labels(ruleset.files()))
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
-                .collect();
-            Ok(Form { choices, values, settings: doc.unset(), scale, labels, error })
+        with_rules(rules_dir.as_deref(), &own, |dir| {
+            let mut form = Form::of(&doc, dir);
+            form.error = form.error.map(|e| in_words(&e, dir));
+            Ok(form)
         })
     })
     .await?;
     Ok(Json(form))
-}
-
-/// The `label` of every entry of `files` that has one, by the list it is in and its
-/// id: an entry is a table under a list's table (`[weapon.de_75mm_kwk42]`) or an
-/// element of an array of tables with a `name` (`[[weapon]] name = "rifle"`).
-fn labels(files: &[combat_odds_core::tables::TableFile]) -> BTreeMap<String, BTreeMap<String, Label>> {
-    let mut out: BTreeMap<String, BTreeMap<String, Label>> = BTreeMap::new();
-    for file in files {
-        let Ok(table) = file.text.parse::<toml::Table>() else { continue };
-        // The file's `[source]` says whether its values are invented (`Source::invented`).
-        let illustrative =
-            table.get("source").and_then(|s| s.get("invented")).and_then(toml::Value::as_bool).unwrap_or(false);
-        for (list, entries) in &table {
-            let mut add = |id: &str, entry: &toml::Value| {
-                if let Some(label) = entry.get("label").and_then(toml::Value::as_str) {
-                    let label = Label { label: label.to_string(), illustrative };
-                    out.entry(list.clone()).or_default().insert(id.to_string(), label);
-                }
-            };
-            match entries {
-                toml::Value::Table(entries) => entries.iter().for_each(|(id, entry)| add(id, entry)),
-                toml::Value::Array(entries) => {
-                    for entry in entries {
-                        if let Some(id) = entry.get("name").and_then(toml::Value::as_str) {
-                            add(id, entry);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// Every scalar of `table` (parsed from `text`) with its key path, in text order.
-fn walk(text: &str, table: &DeTable, prefix: &str, out: &mut Vec<Value>) {
-    for (key, value) in table.iter() {
-        let key = match prefix {
-            "" => key.get_ref().to_string(),
-            p => format!("{p}.{}", key.get_ref()),
-        };
-        leaf(text, &key, value, out);
-    }
-    out.sort_by_key(|v| v.start);
-}
-
-fn leaf(text: &str, key: &str, value: &Spanned<DeValue>, out: &mut Vec<Value>) {
-    let span = value.span();
-    let kind = match value.get_ref() {
-        DeValue::Table(t) => return walk(text, t, key, out),
-        DeValue::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                leaf(text, &format!("{key}[{i}]"), item, out);
-            }
-            return;
-        }
-        DeValue::String(_) => "string",
-        DeValue::Integer(_) => "integer",
-        DeValue::Float(_) => "float",
-        DeValue::Boolean(_) => "boolean",
-        DeValue::Datetime(_) => return,
-    };
-    let text = text.get(span.clone()).unwrap_or_default().to_string();
-    out.push(Value { key: key.to_string(), kind, text, start: span.start, end: span.end });
 }

@@ -13,6 +13,7 @@
 //! or carries it out with no effect (docs/interpretations.md, X5).
 
 mod equivalents;
+#[cfg(feature = "files")]
 mod report;
 
 use std::path::Path;

@@ -7,8 +7,10 @@ pub mod directory;
 pub mod frames;
 #[cfg(feature = "files")]
 pub use directory::{write_frame, write_whole};
+mod exact;
 mod percent;
 
+pub use exact::ExactView;
 pub use percent::{Basis, Percent, PercentView};
 
 use serde::Serialize;

@@ -1,11 +1,13 @@
 //! The sensitivity result: one schema, printed as a ranked table, one JSON object, or
 //! CSV (one row per change that moves `p_kill`), the tabular forms through one frame.
 
+#[cfg(feature = "files")]
 use polars::prelude::*;
 use serde::Serialize;
 
 use super::Moved;
 use super::changes::Change;
+#[cfg(feature = "files")]
 use crate::export::{Rendered, frames};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::stats::Estimate;
@@ -169,6 +171,7 @@ pub struct Sensitivity {
 }
 
 /// The rows as one frame: every field, numbers as numbers.
+#[cfg(feature = "files")]
 pub(crate) fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     let text =
         |name: &str, f: &dyn Fn(&Row) -> String| Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>());
@@ -199,6 +202,7 @@ pub(crate) fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
 }
 
 /// The frame as printed: the same rows, the numbers written out.
+#[cfg(feature = "files")]
 fn printed_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     let col = |name: &str, f: &dyn Fn(&Row) -> String| Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>());
     DataFrame::new_infer_height(vec![
@@ -219,6 +223,7 @@ fn printed_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
     ])
 }
 
+#[cfg(feature = "files")]
 impl Rendered for Sensitivity {
     fn to_table(&self) -> String {
         let p = &self.p_kill;

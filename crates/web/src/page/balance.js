@@ -1,13 +1,13 @@
 // Balance: a sweep over a scenario's own keys, and the balance finder.
 import { $, el } from "./dom.js";
-import { post, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { post, streamPost, progressOf, longWork, CANCELLED, inBrowser } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { pct, percent, shade, best, show, titleOf, rulesetName, rulesetOf } from "./format.js";
 import { line } from "./charts.js";
 import { refusal } from "./model.js";
 
-let sweeping = null, balancing = null, balanceScenarios = [], sweeps = [], kinds = {};
+let sweeping = null, balancing = null, sayTooHeavy = null, balanceScenarios = [], sweeps = [], kinds = {};
 const KEYS = ["scenario", "vary", "values", "from", "to", "step", "target", "trials", "seed"];
 
 // `scenarios` are those balance may vary, the shipped engagements first.
@@ -44,6 +44,7 @@ export function restore(p, linked) {
     $("sweep-shipped").value = first.name; $("sweep-text").value = first.text;
   }
   balanceKeys();
+  if (inBrowser) (sayTooHeavy ??= tooHeavy())();
 }
 
 // A refusal of long work on page `prefix`, in the page's words, beside the setting
@@ -159,4 +160,35 @@ async function findBalance() {
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);
   }
+}
+
+// The static site: a sweep or a balance search runs an engagement at every point, on
+// one thread in a tab, so each button gives way to the command that does the same
+// work with every core, written from the fields as they stand. Returns what says it
+// again (it follows every change of the fields by itself).
+function tooHeavy() {
+  const value = (k) => $(k).value.trim();
+  const commands = {
+    sweep: () => `combat-odds sweep ${value("sweep-shipped") || "sweep.toml"} --trials ${value("sweep-trials")} --seed ${value("sweep-seed")}`,
+    balance: () => {
+      const values = value("balance-values");
+      const span = values ? ` --values ${values.replace(/\s+/g, "")}`
+        : ["from", "to", "step"].filter((k) => value(`balance-${k}`)).map((k) => ` --${k} ${value(`balance-${k}`)}`).join("");
+      return `combat-odds balance ${value("balance-scenario") || "scenario.toml"} --vary ${value("balance-vary") || "KEY"}${span}` +
+        ` --target ${value("balance-target")} --trials ${value("balance-trials")} --seed ${value("balance-seed")}`;
+    },
+  };
+  const said = [];
+  for (const [prefix, command] of Object.entries(commands)) {
+    $(`${prefix}-start`).disabled = true;
+    const note = $(`${prefix}-too-heavy`) || el("p", { class: "muted", id: `${prefix}-too-heavy` });
+    $(`${prefix}-start`).parentElement.after(note);
+    said.push(() => note.replaceChildren("Too heavy for a browser tab (an engagement at every point, on one thread here): ",
+      el("code", {}, command()), " does it with every core, or `combat-odds serve` runs it from this page."));
+  }
+  const say = () => said.forEach((s) => s());
+  const section = $("sweep-start").closest("section");
+  section.addEventListener("input", say);
+  section.addEventListener("change", say);
+  return say;
 }

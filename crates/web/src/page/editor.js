@@ -4,7 +4,7 @@
 // the rules refuse keeps the form and what the user typed, is explained beside its
 // field, and marks the answer on screen as no longer the form's.
 import { $, el, download } from "./dom.js";
-import { get, post } from "./net.js";
+import { get, post, inBrowser } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
@@ -42,10 +42,16 @@ export function editor(prefix, shipped, firstName, changed) {
   const forget = el("button", { id: `${prefix}-tables-forget`, type: "button" }, "Use the rules' own");
   const ownStatus = el("span", { id: `${prefix}-tables-status`, role: "status" });
   const ownError = el("div", { id: `${prefix}-tables-error`, class: "error", role: "alert" });
+  // The static site's engine reads the tables built into it only: the page says
+  // which command reads a file of one's own instead.
   const ownBox = el("details", { id: `${prefix}-tables` },
     el("summary", {}, "Your own catalogue (weapons and vehicles of your own, in place of the rules' file)"),
-    el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
-    ownStatus, ownError);
+    ...(inBrowser
+      ? [el("p", { id: `${prefix}-tables-status` }, "This page's engine reads the rules' own tables only. To use a catalogue "
+        + "of your own, run combat-odds on your machine: combat-odds serve (then load it here), or combat-odds fire "
+        + "SCENARIO --rules DIR with the file in DIR/<ruleset>/.")]
+      : [el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
+        ownStatus, ownError]));
   $(`${prefix}-editor`).append(
     el("div", { class: "row" }, el("label", {}, "Open a shipped scenario ", pick),
       el("label", {}, "or a scenario file ", file), save),
@@ -122,9 +128,10 @@ export function editor(prefix, shipped, firstName, changed) {
   // ruleset (none at all otherwise, so the request has no `tables`).
   const tables = () => {
     const ruleset = rulesetOf(text.value);
-    return own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
+    return !inBrowser && own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
   };
   const showOwn = async () => {
+    if (inBrowser) return;
     ownError.textContent = "";
     forget.hidden = !own;
     const ruleset = own ? own.ruleset : rulesetOf(text.value);

@@ -1,7 +1,7 @@
 // Fire: one resolution, exact beside Monte Carlo, answered at every change; the
 // command line's other answers about the same file; which cells matter.
 import { $, el, settings } from "./dom.js";
-import { post, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
+import { post, streamPost, progressOf, longWork, CANCELLED, ONE_THREAD } from "./net.js";
 import { checkSetting, refusal } from "./model.js";
 import { percent } from "./format.js";
 import { saveState, shared } from "./state.js";
@@ -56,13 +56,27 @@ export async function compute() {
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
+    if (answer.text) offerReport(answer.text);
     // When each answer was on screen, for tests/page/bench.mjs.
     performance.mark("fire-answer");
-    $("fire-status").textContent = "done";
+    $("fire-status").textContent = ONE_THREAD ? `done (${ONE_THREAD})` : "done";
     extras(answer.body, fireRequest.signal);
   } catch (e) {
     if (e.name !== "AbortError") $("fire-status").textContent = `failed: ${e.message}`;
   }
+}
+
+// The static site's engine answers a fire with the very text `fire --format json`
+// prints: offered as a file, with the command that writes the CSV.
+let reportUrl = null;
+function offerReport(text) {
+  if (reportUrl) URL.revokeObjectURL(reportUrl);
+  reportUrl = URL.createObjectURL(new Blob([`${text}\n`], { type: "application/json" }));
+  const { trials, seed, mode } = settings("fire");
+  const command = `combat-odds fire ${$("fire-shipped").value || "scenario.toml"} --trials ${trials} --seed ${seed} --mode ${mode}`;
+  $("fire-result").append(el("p", { class: "downloads", id: "fire-downloads" }, "Download: ",
+    el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"),
+    ` (what ${command} --format json prints; --format csv gives it as CSV)`));
 }
 
 // The exact answer alone, as a loaded link gets it: the link may ask for any number

@@ -4,35 +4,57 @@ import { $ } from "./dom.js";
 import { remaining } from "./format.js";
 
 // The static site (scripts/build-site marks its markup) has no server: its engine is
-// the WebAssembly one in a Web Worker, and what only the server does is refused here,
-// naming the command, so no request of the static site goes to /api.
-const inBrowser = document.querySelector('meta[name="combat-odds-engine"]')?.content === "worker";
-const SERVER_ONLY = "needs more than a browser tab: run `combat-odds serve` and open the page it serves";
+// the WebAssembly one in a Web Worker, which answers what a tab can and refuses the
+// rest naming the command, so no request of the static site goes to /api.
+export const inBrowser = document.querySelector('meta[name="combat-odds-engine"]')?.content === "worker";
+// What a speed line adds in the static site: rayon has no threads in a browser tab.
+export const ONE_THREAD = inBrowser
+  ? "Monte Carlo runs on one thread in the browser; combat-odds on the command line uses every core" : "";
 
-let worker = null;
+// The engine compiled once, as the site opens, and handed to every worker: one started
+// later (after a Cancel, or for another endpoint) instantiates it at once rather than
+// fetching and compiling it again. A host that does not send `application/wasm` gets
+// the bytes compiled whole.
+const WASM = "page/combat_odds_wasm_bg.wasm";
+const engine = inBrowser
+  ? WebAssembly.compileStreaming(fetch(WASM)).catch(() => fetch(WASM).then((r) => r.arrayBuffer()).then(WebAssembly.compile))
+  : null;
+
+// One worker per endpoint, so that ending one (a changed value cancels the fire
+// under way) never takes another's work with it (the form asked at the same time).
+const workers = new Map();
 let asked = 0;
-// The worker's answer to one request; aborting `signal` ends the worker (its running
-// call hears nothing else) and the next request starts a fresh one.
-function inWorker(path, body, signal, progress) {
-  worker ??= new Worker("page/worker.js", { type: "module" });
+// The worker's answer to one request; aborting `signal` ends its worker (its running
+// call hears nothing else; whatever else waited on it is cancelled too) and the next
+// request to that endpoint starts a fresh one.
+async function inWorker(path, body, signal, progress) {
+  const module = await engine;
+  if (!workers.has(path)) {
+    const worker = new Worker("page/worker.js", { type: "module" });
+    worker.postMessage({ module });
+    workers.set(path, { worker, waiting: new Set() });
+  }
+  const mine = workers.get(path);
   const id = ++asked;
-  const mine = worker;
   return new Promise((resolve, reject) => {
+    const cancelled = () => reject(new DOMException("cancelled", "AbortError"));
     const abort = () => {
-      mine.terminate();
-      if (worker === mine) worker = null;
-      reject(new DOMException("cancelled", "AbortError"));
+      mine.worker.terminate();
+      if (workers.get(path) === mine) workers.delete(path);
+      for (const other of mine.waiting) other();
     };
-    if (signal?.aborted) return abort();
+    if (signal?.aborted) return cancelled();
+    mine.waiting.add(cancelled);
     signal?.addEventListener("abort", abort, { once: true });
-    mine.addEventListener("message", function heard({ data }) {
+    mine.worker.addEventListener("message", function heard({ data }) {
       if (data.id !== id) return;
       if (data.progress) return progress?.(...data.progress);
-      mine.removeEventListener("message", heard);
+      mine.worker.removeEventListener("message", heard);
+      mine.waiting.delete(cancelled);
       signal?.removeEventListener("abort", abort);
       resolve(data);
     });
-    mine.postMessage({ id, path, body });
+    mine.worker.postMessage({ id, path, body });
   });
 }
 
@@ -44,9 +66,8 @@ export function get(path) {
 
 export async function post(path, body, signal) {
   if (inBrowser) {
-    if (path !== "/api/fire") return { ok: false, body: { error: `${path.slice(5)} ${SERVER_ONLY}` } };
-    const { ok, body: answer } = await inWorker(path, body, signal);
-    return { ok, body: answer };
+    const { ok, body: answer, text } = await inWorker(path, body, signal);
+    return { ok, body: answer, text };
   }
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
@@ -57,9 +78,14 @@ export async function post(path, body, signal) {
 // POSTs `body` to an endpoint that answers with server-sent events; `progress` hears
 // each (done, planned). Resolves to { result } or { error, placed }: a request refused
 // before it starts (placed beside its field) or work that failed. Aborting `signal`
-// closes the stream, which stops the work on the server.
+// closes the stream, which stops the work on the server. In the static site the worker
+// does the work (its refusals are the file's, placed like the server's) and aborting
+// `signal` ends the worker: the answer is never half-shown.
 export async function streamPost(path, body, signal, progress) {
-  if (inBrowser) return { error: `${path.slice(5)} ${SERVER_ONLY}`, placed: true };
+  if (inBrowser) {
+    const { ok, body: answer } = await inWorker(path, body, signal, progress);
+    return ok ? { result: answer } : { error: answer.error, placed: true };
+  }
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
   if (!response.ok) {

@@ -1,0 +1,227 @@
+//! The static site (`scripts/build-site`) in headless Chromium, served by a plain static
+//! file server on loopback (`python3 -m http.server`): Fire exact and Monte Carlo, a
+//! changed value, which cells matter, an engagement and its Cancel, a comparison and
+//! the tables, every one answered by the engine in the page's worker, sweeps and
+//! balance naming the command that does them, and not one request sent to `/api`
+//! (the static server's log and the page's own Performance API both say so).
+//!
+//! Needs `COMBAT_ODDS_SITE`, a folder `scripts/build-site` wrote (.ci/run builds it),
+//! `python3`, and Debian's `chromium` and `chromedriver` on PATH.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use combat_odds_browser_tests::{Running, free_port, listening};
+use fantoccini::{Client, ClientBuilder, Locator};
+
+/// The static server, its log, the driver and a browser session on the site.
+struct Site {
+    _server: Running,
+    log: PathBuf,
+    _driver: Running,
+    client: Client,
+    address: String,
+}
+
+async fn site() -> Site {
+    let folder = std::env::var("COMBAT_ODDS_SITE")
+        .expect("set COMBAT_ODDS_SITE to a folder scripts/build-site wrote (scripts/build-site /tmp/site)");
+    let port = free_port();
+    // Each test its own log: http.server writes one line per request to its stderr.
+    let log = std::env::temp_dir().join(format!("combat-odds-site-{port}.log"));
+    let server = Running(
+        Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1", "--directory", &folder, &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
+            .spawn()
+            .expect("python3 serves the site"),
+    );
+    listening(port).await;
+    let driver_port = free_port();
+    let driver = Running(
+        Command::new("chromedriver")
+            .arg(format!("--port={driver_port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian's chromium-driver) is installed"),
+    );
+    listening(driver_port).await;
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"] }),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a browser session");
+    Site { _server: server, log, _driver: driver, client, address: format!("http://127.0.0.1:{port}/") }
+}
+
+impl Site {
+    /// Ends the session, then holds the site to asking nothing of `/api`: not in the
+    /// page's resource timings, not in the static server's log (which also holds what
+    /// the workers fetched: the engine).
+    async fn close_having_asked_nothing_of_api(self) {
+        let script = "return performance.getEntriesByType('resource').map((e) => e.name).join('\\n');";
+        let fetched = self.client.execute(script, vec![]).await.unwrap();
+        let fetched = fetched.as_str().unwrap_or_default();
+        assert!(fetched.contains("page/net.js"), "the timings hold the page's requests: {fetched}");
+        assert!(!fetched.contains("/api/"), "the page asked /api: {fetched}");
+        self.client.close().await.unwrap();
+        let log = std::fs::read_to_string(&self.log).unwrap();
+        assert!(log.contains("GET /page/combat_odds_wasm_bg.wasm"), "the log holds the workers' requests: {log}");
+        assert!(!log.contains("/api"), "a request went to /api: {log}");
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+// The three helpers below are page.rs's: each test file is its own crate.
+
+/// The text of element `id` once `done` holds for it, or a failure naming what was seen.
+async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> String {
+    let started = Instant::now();
+    loop {
+        if let Ok(e) = client.find(Locator::Id(id)).await
+            && let Ok(text) = e.text().await
+            && done(&text)
+        {
+            return text;
+        }
+        if started.elapsed() > Duration::from_secs(120) {
+            let seen = match client.find(Locator::Id(id)).await {
+                Ok(e) => e.text().await.unwrap_or_default(),
+                Err(_) => "(no element)".into(),
+            };
+            panic!("#{id} never became what was waited for; it reads: {seen}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Sets a form field (found by its key in the file) and lets the page hear the change.
+async fn set_field(client: &Client, key: &str, value: &str) {
+    let script = "const e = document.querySelector(`[data-key=\"${arguments[0]}\"]`); \
+                  e.value = arguments[1]; e.dispatchEvent(new Event('change'));";
+    client.execute(script, vec![key.into(), value.into()]).await.expect("the field is set");
+}
+
+async fn click(client: &Client, id: &str) {
+    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_fires_exactly_and_by_monte_carlo_follows_a_change_and_reads_its_tables() {
+    let site = site().await;
+    let client = &site.client;
+    client.goto(&site.address).await.unwrap();
+    // The embedded duel, as `fire` prints it: exact 1659/2500 = 66.36%, beside Monte Carlo.
+    let first = text_when(client, "p-kill", |t| t.contains("exact 66.36%") && t.contains("95%")).await;
+    assert!(first.starts_with("Chance the target is eliminated"), "{first}");
+    let status = text_when(client, "fire-status", |t| t.starts_with("done")).await;
+    assert!(status.contains("one thread in the browser"), "the speed line says so: {status}");
+    // The report as `fire --format json` prints it, offered as a file the browser made.
+    let script = "const done = arguments[0]; \
+                  fetch(document.getElementById('fire-report-json').href).then((r) => r.text()).then(done);";
+    let json = client.execute_async(script, vec![]).await.unwrap();
+    let json = json.as_str().unwrap();
+    assert!(json.starts_with("{\n  \"ruleset\": \"command-decision\"") && json.ends_with("}\n"), "{json}");
+    let downloads = text_when(client, "fire-downloads", |t| !t.is_empty()).await;
+    assert!(
+        downloads
+            .contains("combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled --format json"),
+        "{downloads}"
+    );
+    // The form, from the worker: the catalogue's weapons, the range with metres beside.
+    let form = text_when(client, "fire-form", |t| t.contains("732 m")).await;
+    assert!(form.contains("Firer 1: weapon") && form.contains("16 in. = 732 m"), "{form}");
+
+    // At 30 in. the Panther's gun is in another band: the answer changes.
+    set_field(client, "range", "30").await;
+    let far = text_when(client, "p-kill", |t| t.contains("95%") && !t.contains("exact 66.36%")).await;
+    // Literal Monte Carlo, every die rolled, still beside the same exact answer.
+    client.execute("document.getElementById('fire-mode').value = 'literal';", vec![]).await.unwrap();
+    click(client, "fire-compute").await;
+    let literal = text_when(client, "p-kill", |t| t.contains("95%") && *t != far).await;
+    assert_eq!(literal.split(';').next(), far.split(';').next(), "the same exact answer: {literal} / {far}");
+
+    // A shared link opens with the exact answer alone, from the worker too.
+    let link = client.current_url().await.unwrap().to_string();
+    client.goto("about:blank").await.unwrap();
+    client.goto(&link).await.unwrap();
+    let exact = text_when(client, "p-kill", |t| t.contains("press Compute")).await;
+    assert!(far.starts_with(exact.trim_end_matches("; Monte Carlo: press Compute")), "{exact} / {far}");
+
+    // Which cells matter, from the worker too, each with its source.
+    click(client, "sensitivity-start").await;
+    let ranked = text_when(client, "sensitivity", |t| t.contains("rank")).await;
+    assert!(ranked.contains("points"), "changes in percentage points: {ranked}");
+
+    click(client, "tab-tables").await;
+    let notes = text_when(client, "interpretations", |t| t.contains("Settings")).await;
+    assert!(notes.contains("Command Decision"), "{}", &notes[..200.min(notes.len())]);
+    text_when(client, "tables-list", |t| t.contains("rules hash")).await;
+    site.close_having_asked_nothing_of_api().await;
+}
+
+/// Opens the Engagement page of the site on a shipped scenario with `trials` literal trials.
+async fn engagement(client: &Client, address: &str, scenario: &str, trials: &str) {
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact")).await;
+    click(client, "tab-run").await;
+    let script = "const s = document.getElementById('run-shipped'); s.value = arguments[0]; \
+                  s.dispatchEvent(new Event('change')); \
+                  document.getElementById('run-trials').value = arguments[1]; \
+                  document.getElementById('run-mode').value = 'literal';";
+    client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_runs_an_engagement_cancels_one_and_compares() {
+    let site = site().await;
+    let client = &site.client;
+    engagement(client, &site.address, "cd_engagement_company_at_the_farmhouse.toml", "10000000").await;
+    click(client, "run-start").await;
+    text_when(client, "run-status", |t| t.contains(" of 10,000,000 trials")).await;
+    click(client, "run-cancel").await;
+    let status = text_when(client, "run-status", |t| t.starts_with("cancelled")).await;
+    assert_eq!(status, "cancelled: the work stopped and nothing was kept");
+    let result = client.find(Locator::Id("run-result")).await.unwrap().text().await.unwrap();
+    assert_eq!(result, "", "no partial result is shown");
+
+    // A fresh worker runs the next one to its end, with what the browser can download.
+    client.execute("document.getElementById('run-trials').value = '20000';", vec![]).await.unwrap();
+    click(client, "run-start").await;
+    let done = text_when(client, "run-status", |t| t.starts_with("done in")).await;
+    assert!(done.contains("trials/s") && done.contains("one thread in the browser"), "{done}");
+    let kill = text_when(client, "run-p-kill", |t| !t.is_empty()).await;
+    assert!(kill.starts_with("Chance the winner is "), "{kill}");
+    let files = text_when(client, "run-downloads", |t| t.contains("report.json")).await;
+    assert!(files.contains("combat-odds run cd_engagement_company_at_the_farmhouse.toml"), "{files}");
+
+    click(client, "tab-compare").await;
+    client
+        .execute("const s = document.getElementById('compare-shipped'); s.value = 'compare_at_gun_vs_medium_tank.toml'; s.dispatchEvent(new Event('change'));", vec![])
+        .await
+        .unwrap();
+    text_when(client, "compare-status", |t| t == "done").await;
+    // Command Decision's PaK 40 at 100 m against a Sherman's front: exact 66.36%, as served.
+    let table = text_when(client, "compare-table", |t| t.contains("Command Decision pak40")).await;
+    assert!(table.contains("Command Decision pak40 66.36%"), "{table}");
+    let differences = text_when(client, "compare-differences", |t| t.contains("17pdr - pak40")).await;
+    assert!(differences.contains("paired estimate"), "{differences}");
+
+    // A sweep and a balance search say they are too heavy for a tab, and name the command.
+    click(client, "tab-balance").await;
+    let sweep = text_when(client, "sweep-too-heavy", |t| t.contains("combat-odds sweep")).await;
+    assert!(sweep.contains("combat-odds sweep sweep_") && sweep.contains("--trials 20000"), "{sweep}");
+    let balance = text_when(client, "balance-too-heavy", |t| t.contains("combat-odds balance")).await;
+    assert!(balance.contains("--target 0.5"), "{balance}");
+    let disabled = client.execute("return document.getElementById('sweep-start').disabled;", vec![]).await.unwrap();
+    assert_eq!(disabled, serde_json::json!(true), "the button gives way to the command");
+    site.close_having_asked_nothing_of_api().await;
+}

@@ -1,0 +1,94 @@
+// The static site's engine against the binary's server: for the same request, each
+// endpoint the worker answers (a link's exact answer, the form, the percent and
+// command-dice views, sensitivity, an engagement, a comparison) gives the very bytes `combat-odds
+// serve` sends: its JSON body, or its `result` event for long work. Run by .ci/run after the site is built:
+//   COMBAT_ODDS_SITE=<site> COMBAT_ODDS_BIN=<binary> node --test tests/site/*.test.mjs
+import { test, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { sameReport } from "./same.mjs";
+
+const site = process.env.COMBAT_ODDS_SITE;
+const bin = process.env.COMBAT_ODDS_BIN;
+if (!site || !bin) throw new Error("set COMBAT_ODDS_SITE (the built site) and COMBAT_ODDS_BIN (the binary)");
+
+const engine = await import(pathToFileURL(`${site}/page/combat_odds_wasm.js`));
+engine.initSync({ module: readFileSync(`${site}/page/combat_odds_wasm_bg.wasm`) });
+
+// The server on a free loopback port, ended when the tests are.
+const server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+after(() => server.kill());
+const base = await new Promise((resolve, reject) => {
+  let said = "";
+  server.stdout.on("data", (chunk) => {
+    said += chunk;
+    const url = said.match(/http:\/\/[^/\s]+/);
+    if (url) resolve(url[0]);
+  });
+  server.on("exit", (code) => reject(new Error(`the server ended (${code}) before it listened`)));
+});
+
+const experiment = (name) => readFileSync(new URL(`../../experiments/${name}`, import.meta.url), "utf8");
+
+// The server's bytes for a quick endpoint (its JSON body) or a long one (the data of its
+// `result` event), and whether it answered.
+async function served(path, body) {
+  const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify(body) });
+  const text = await response.text();
+  if (!(response.headers.get("content-type") || "").startsWith("text/event-stream")) return { ok: response.ok, text };
+  const result = text.split("\n\n").find((block) => block.startsWith("event: result") || block.startsWith("event: error"));
+  const data = result.split("\n").find((line) => line.startsWith("data:")).slice("data:".length).trim();
+  return { ok: result.startsWith("event: result"), text: data };
+}
+
+// The engine's bytes for the same request, and the last progress it heard.
+function inBrowser(answer, body) {
+  let last = null;
+  try {
+    return { ok: true, text: answer(JSON.stringify(body), (done, planned) => { last = [done, planned]; }), last };
+  } catch (error) {
+    return { ok: false, text: JSON.stringify({ error: String(error) }), last };
+  }
+}
+
+const cases = [
+  ["a fire's exact stage alone, as a link opens it", "/api/exact", engine.exact,
+    { scenario: experiment("cd_tank_duel.toml"), trials: 5000000 }],
+  ["the form over a Command Decision fire", "/api/form", engine.form, { scenario: experiment("cd_tank_duel.toml") }],
+  ["the form over a file with a wrong value: the offers and the error", "/api/form", engine.form,
+    { scenario: experiment("cd_tank_duel.toml").replace(/range = \S+/, 'range = "far"'), name: "mine.toml" }],
+  ["Company Commander's percent view", "/api/percent", engine.percent,
+    { scenario: experiment("cc_panther_vs_sherman.toml"), trials: 20000, seed: 3 }],
+  ["a percent view refused: not a fire at a target", "/api/percent", engine.percent,
+    { scenario: experiment("coc_five_dice_senior_leader.toml") }],
+  ["Chain of Command's command dice", "/api/command-dice", engine.command_dice,
+    { scenario: experiment("coc_five_dice_senior_leader.toml") }],
+  ["which cells move a fire's kill chance", "/api/sensitivity", engine.sensitivity,
+    { scenario: experiment("cd_tank_duel.toml"), top: 5 }],
+  ["which cells move a fight's kill chance, on paired trials", "/api/sensitivity", engine.sensitivity,
+    { scenario: experiment("mc_engagement_hmg_vs_rifle_platoon.toml"), trials: 500, seed: 9, top: 5, exact_seconds: 0 }],
+  ["an engagement's report", "/api/run", engine.run,
+    { scenario: experiment("cd_engagement_tank_duel.toml"), trials: 20000, seed: 11, mode: "literal" }],
+  ["a comparison across rulesets", "/api/compare", engine.compare,
+    { scenario: experiment("compare_at_gun_vs_medium_tank.toml"), trials: 4000, seed: 5 }],
+];
+
+for (const [what, path, answer, body] of cases) {
+  test(`${what}: the static site's engine sends the server's bytes (${path})`, async () => {
+    const [server, browser] = [await served(path, body), inBrowser(answer, body)];
+    // The refusals are cases of their own: every other request is answered.
+    assert.equal(server.ok, !/refuse/.test(what), `${path}: the server said ${server.text}`);
+    assert.equal(browser.ok, server.ok, `${path}: the server said ${server.text}, the engine ${browser.text}`);
+    if (path !== "/api/run") return sameReport(browser.text, server.text);
+    // An engagement's answer also holds its wall time, and the server's the number and
+    // names of the files it kept on its disk (a browser keeps none): its report is the
+    // same bytes.
+    const report = (text) => text.slice(text.indexOf('"report":'), text.indexOf(',"wall_time_s":'));
+    sameReport(report(browser.text), report(server.text));
+    assert.deepEqual(JSON.parse(browser.text).files, []);
+    assert.deepEqual(browser.last, [body.trials, body.trials]);
+  });
+}

@@ -494,77 +494,93 @@ impl CdBattle {
         Self::end_of_phase(field);
     }
 
-    /// One phase of direct fire from `start`, as a distribution.
+    /// One side's fire in one phase of direct fire from `now`, as a distribution: the
+    /// first side's from the phase's start, then the second's from the field the first
+    /// side's fire marked, which ends the phase. Fire is simultaneous, and nothing the
+    /// first side's fire marks (its targets' hits and pending suppression, its firers'
+    /// ammunition and fire) is read by the second side's choice of targets: its results
+    /// land at the phase's end, as [`Self::fire_phase`] rolls them. Weighed a side at a
+    /// time, a phase of a company's fire stays within one draw of the compiled sampler.
     ///
-    /// In General Fire, the turn's last fire phase, stands of one entry alike at the
-    /// phase's start, not fired at, that fire the same fire at the same target are
-    /// rolled as one volley: the target takes the volley's worst result, and the
-    /// volley's depletions fall on its first stands. Which of them ran dry is lost,
-    /// and nothing after reads it: the morale phase counts an entry's stands alike and
-    /// the next turn lines them up, so the chain's lumped fields and odds are those of
-    /// firing stand by stand, in a fraction of the branches (four Shermans: 5
-    /// depletion counts against 16 patterns).
-    fn fire_phase_exact(
+    /// In General Fire, the turn's last fire phase, stands of one entry alike, not fired
+    /// at, that fire the same fire at the same target are rolled as one volley: the
+    /// target takes the volley's worst result, and the volley's depletions fall on its
+    /// first stands. Which of them ran dry is lost, and nothing after reads it: the
+    /// morale phase counts an entry's stands alike and the next turn lines them up, so
+    /// the chain's lumped fields and odds are those of firing stand by stand, in a
+    /// fraction of the branches (four Shermans: 5 depletion counts against 16 patterns).
+    fn side_fire_exact(
         &self,
-        start: &FieldOf<Self>,
-        when: (u32, FirePhase),
+        now: &FieldOf<Self>,
+        (when, side): ((u32, FirePhase), usize),
         suppressing: [bool; 2],
         rallying: [u16; 2],
     ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
-        // Fire is simultaneous: every stand's shot is chosen from the phase's start.
-        let shots: [Vec<(usize, usize, &Variant)>; 2] = SIDES.map(|side| {
+        let shots_of = |side: usize| {
             let mut assaulted = Assaulted::default();
-            (0..start.sides[side].units.len())
+            (0..now.sides[side].units.len())
                 .filter_map(|u| {
-                    self.shot(start, (side, u), when, suppressing[side], rallying, &mut assaulted)
+                    self.shot(now, (side, u), when, suppressing[side], rallying, &mut assaulted)
                         .map(|(t, v)| (u, t, v))
                 })
-                .collect()
-        });
-        let mut fired = Dist::certain(start.clone());
-        for side in SIDES {
-            let layout = &self.layout.sides[side];
-            let fired_at = |u: usize| shots[enemy(side)].iter().any(|&(_, t, _)| t == u);
-            let alike = |a: usize, b: usize| {
-                layout.group_of[a] == layout.group_of[b] && start.sides[side].units[a] == start.sides[side].units[b]
-            };
-            // Volleys in the order their first stand fires: (target, fire, stands).
-            let mut volleys: Vec<(usize, &Variant, Vec<usize>)> = Vec::new();
-            for &(u, t, v) in &shots[side] {
-                let volley = (when.1 == FirePhase::General && !fired_at(u))
-                    .then(|| {
-                        volleys.iter_mut().find(|(vt, vv, stands)| {
-                            *vt == t && std::ptr::eq(*vv, v) && !fired_at(stands[0]) && alike(stands[0], u)
-                        })
+                .collect::<Vec<(usize, usize, &Variant)>>()
+        };
+        let shots = shots_of(side);
+        let first = side == SIDES[0];
+        // The side's stands the enemy fires at this phase: the first side's, those the
+        // enemy chooses from the phase's start; the second side's, those the first
+        // side's fire marked (or a fire earlier this turn did: such a stand fires on
+        // its own, the same odds in more branches).
+        let fired_at: Vec<bool> = if first {
+            let targets: Vec<usize> = shots_of(enemy(side)).into_iter().map(|(_, t, _)| t).collect();
+            (0..now.sides[side].units.len()).map(|u| targets.contains(&u)).collect()
+        } else {
+            now.sides[side].units.iter().map(|s| s.hit.is_some()).collect()
+        };
+        let layout = &self.layout.sides[side];
+        let alike = |a: usize, b: usize| {
+            layout.group_of[a] == layout.group_of[b] && now.sides[side].units[a] == now.sides[side].units[b]
+        };
+        // Volleys in the order their first stand fires: (target, fire, stands).
+        let mut volleys: Vec<(usize, &Variant, Vec<usize>)> = Vec::new();
+        for &(u, t, v) in &shots {
+            let volley = (when.1 == FirePhase::General && !fired_at[u])
+                .then(|| {
+                    volleys.iter_mut().find(|(vt, vv, stands)| {
+                        *vt == t && std::ptr::eq(*vv, v) && !fired_at[stands[0]] && alike(stands[0], u)
                     })
-                    .flatten();
-                match volley {
-                    Some((_, _, stands)) => stands.push(u),
-                    None => volleys.push((t, v, vec![u])),
-                }
+                })
+                .flatten();
+            match volley {
+                Some((_, _, stands)) => stands.push(u),
+                None => volleys.push((t, v, vec![u])),
             }
-            for (t, v, stands) in volleys {
-                if let [u] = stands[..] {
-                    fired = fired.combine(&v.exact, |f, r| {
-                        let mut f = f.clone();
-                        Self::land(&mut f, (side, u, t), v, *r);
-                        f
-                    })?;
-                    continue;
-                }
-                // The volley's worst result and how many of its stands ran dry.
-                let each = Dist::certain((HitResult::NoEffect, 0));
-                let volley = v
-                    .exact
-                    .fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| (worst.max(r), dry + usize::from(d)))?;
-                fired = fired.combine(&volley, |f, &(worst, dry)| {
+        }
+        let mut fired = Dist::certain(now.clone());
+        for (t, v, stands) in volleys {
+            if let [u] = stands[..] {
+                fired = fired.combine(&v.exact, |f, r| {
                     let mut f = f.clone();
-                    for (i, &u) in stands.iter().enumerate() {
-                        Self::land(&mut f, (side, u, t), v, (worst, i < dry));
-                    }
+                    Self::land(&mut f, (side, u, t), v, *r);
                     f
                 })?;
+                continue;
             }
+            // The volley's worst result and how many of its stands ran dry.
+            let each = Dist::certain((HitResult::NoEffect, 0));
+            let volley = v
+                .exact
+                .fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| (worst.max(r), dry + usize::from(d)))?;
+            fired = fired.combine(&volley, |f, &(worst, dry)| {
+                let mut f = f.clone();
+                for (i, &u) in stands.iter().enumerate() {
+                    Self::land(&mut f, (side, u, t), v, (worst, i < dry));
+                }
+                f
+            })?;
+        }
+        if first {
+            return Ok(fired);
         }
         Ok(fired.map(|f| {
             let mut f = f.clone();
@@ -688,6 +704,33 @@ impl CdBattle {
                 }
             }
         }
+    }
+
+    /// The Command and Morale phase from `fired` (the last fire phase's field), as a
+    /// distribution: the turn's losses come off, each company that must check rolls its
+    /// die, and in contact the demoralized are overrun.
+    fn morale_exact(
+        &self,
+        fired: &FieldOf<Self>,
+        turn: u32,
+    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        let mut f = fired.clone();
+        let checks = self.checks(&mut f, turn);
+        // Stands it took off the table line up behind those left.
+        crate::engagement::line_up(self, &mut f);
+        let checked = each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
+            let die: Dist<Option<Morale>, BigUint> = Dist::roll(D10, |face| self.morale_outcome(morale, face));
+            acc.combine(&die, |f, &outcome| {
+                let mut f = f.clone();
+                self.morale_result(&mut f, side, c, outcome);
+                f
+            })
+        })?;
+        Ok(checked.map(|f| {
+            let mut f = f.clone();
+            self.overrun(&mut f, turn);
+            f
+        }))
     }
 
     /// One fire's result, applied at the end of the phase: the target keeps its worst,
@@ -954,36 +997,47 @@ impl Battle for CdBattle {
         field: &FieldOf<Self>,
         turn: u32,
     ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
-        let mut start = field.clone();
-        let rallying = self.rally(&mut start);
-        let suppressing = SIDES.map(|side| self.suppressed(&start, side, turn));
-        let mut fired = self.artillery_exact(&start)?;
-        for &phase in self.fire_phases() {
-            fired = fired.try_then(|f| self.fire_phase_exact(f, (turn, phase), suppressing, rallying))?;
+        crate::engagement::by_phases(self, field, turn)
+    }
+
+    /// The Artillery Phase (after Rally orders), each direct fire phase the turn plays
+    /// a side at a time, then Command and Morale.
+    fn phases(&self, _turn: u32) -> usize {
+        2 * self.fire_phases().len() + 2
+    }
+
+    fn phase_exact(
+        &self,
+        start: &FieldOf<Self>,
+        now: &FieldOf<Self>,
+        turn: u32,
+        phase: usize,
+    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        let fire_phases = self.fire_phases();
+        if phase > 2 * fire_phases.len() {
+            return self.morale_exact(now, turn);
+        }
+        // What the turn carries from its start: the companies that rally, and the
+        // sides whose vehicles are suppressed (read once the rally is made).
+        let mut rallied = start.clone();
+        let rallying = self.rally(&mut rallied);
+        if phase == 0 {
+            return self.artillery_exact(&rallied);
+        }
+        let suppressing = SIDES.map(|side| self.suppressed(&rallied, side, turn));
+        let (fire_phase, side) = ((phase - 1) / 2, SIDES[(phase - 1) % 2]);
+        let when = ((turn, fire_phases[fire_phase]), side);
+        let fired = self.side_fire_exact(now, when, suppressing, rallying)?;
+        if phase < 2 * fire_phases.len() {
+            return Ok(fired);
         }
         // The morale phase reads companies and counts an entry's stands alike, so
         // fields that differ only by the order within entries check as one.
-        let to_check = fired.map(|f| {
+        Ok(fired.map(|f| {
             let mut f = f.clone();
-            let checks = self.checks(&mut f, turn);
             crate::engagement::line_up(self, &mut f);
-            (checks, f)
-        });
-        to_check.try_then(|(checks, f)| {
-            let checked = each_check(checks).try_fold(Dist::certain(f.clone()), |acc, (side, c, morale)| {
-                let die: Dist<Option<Morale>, BigUint> = Dist::roll(D10, |face| self.morale_outcome(morale, face));
-                acc.combine(&die, |f, &outcome| {
-                    let mut f = f.clone();
-                    self.morale_result(&mut f, side, c, outcome);
-                    f
-                })
-            })?;
-            Ok(checked.map(|f| {
-                let mut f = f.clone();
-                self.overrun(&mut f, turn);
-                f
-            }))
-        })
+            f
+        }))
     }
 }
 

@@ -196,6 +196,41 @@ pub(crate) trait Battle: Sync + Send {
 
     /// Every field turn `turn` can lead to from `field`, with its exact weight.
     fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge>;
+
+    /// How many phases turn `turn` is weighed in, one after another ([`Battle::phase_exact`]).
+    /// The compiled chain draws a turn a phase at a time where the whole turn's dice
+    /// weigh more than one draw of its sampler takes (a company's fire and its morale
+    /// dice together); each phase weighs only its own. One by default: the whole turn.
+    fn phases(&self, _turn: u32) -> usize {
+        1
+    }
+
+    /// Phase `phase` (from 0) of turn `turn` begun from `start` (lined up), played from
+    /// `now`, the field the phases before it left (`start` itself for the first): every
+    /// field it can lead to, with its exact weight. A battle of more than one phase
+    /// weighs its [`Battle::turn_exact`] as its phases chained ([`by_phases`]), so the
+    /// two are one distribution by construction. By default the one phase is the turn.
+    fn phase_exact(
+        &self,
+        _start: &FieldOf<Self>,
+        now: &FieldOf<Self>,
+        turn: u32,
+        _phase: usize,
+    ) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+        self.turn_exact(now, turn)
+    }
+}
+
+/// Turn `turn` from `start` as its [`Battle::phases`] chained, each from the fields the
+/// one before it left: the [`Battle::turn_exact`] of a battle played in phases.
+pub(crate) fn by_phases<B: Battle + ?Sized>(
+    battle: &B,
+    start: &FieldOf<B>,
+    turn: u32,
+) -> Result<Dist<FieldOf<B>, BigUint>, TooLarge> {
+    (0..battle.phases(turn)).try_fold(Dist::certain(start.clone()), |now, phase| {
+        now.try_then(|field| battle.phase_exact(start, field, turn, phase))
+    })
 }
 
 /// Lines every entry's units up in [`Battle::ahead`] order (see

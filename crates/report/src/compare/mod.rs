@@ -254,8 +254,8 @@ impl Comparison {
         range: Option<f64>,
         rules_dir: Option<&Path>,
         monte_carlo: MonteCarlo,
-    ) -> std::result::Result<(Scenario, Built), Answer> {
-        let built = equivalents.scenario(self, weapon, range).map_err(Answer::None)?;
+    ) -> std::result::Result<(Scenario, Built), Box<Answer>> {
+        let built = equivalents.scenario(self, weapon, range).map_err(|why| Box::new(Answer::None(why)))?;
         let doc = Document::new(
             format!("{ruleset}/{weapon}"),
             format!("compare: {} in {ruleset}", self.name),
@@ -266,13 +266,13 @@ impl Comparison {
         // Out of reach is one answer whatever the ruleset's fire made of it: refused, or
         // carried out with no effect.
         if let Some(why) = doc.out_of_range() {
-            return Err(Answer::OutOfRange(why));
+            return Err(Box::new(Answer::OutOfRange(why)));
         }
         let plan = plan.map_err(|e| {
-            Answer::None(match e {
+            Box::new(Answer::None(match e {
                 combat_odds_core::Error::Input { message, .. } => message,
                 other => other.to_string(),
-            })
+            }))
         })?;
         Ok((plan, built))
     }
@@ -295,7 +295,7 @@ impl Comparison {
 }
 
 /// The compiled plans of one (ruleset, range) for every weapon.
-type Plans = Vec<std::result::Result<(Scenario, Built), Answer>>;
+type Plans = Vec<std::result::Result<(Scenario, Built), Box<Answer>>>;
 
 /// Runs a comparison; `progress` hears (runs done, runs in all) as each weapon's odds
 /// and each paired difference is found; stopping `run` (Ctrl-C, or a page's request
@@ -366,7 +366,7 @@ pub fn compare(
                         invented = crate::export::invented_of([invented.as_slice(), plan.header.invented.as_slice()]);
                         odds(plan, built, run)?
                     }
-                    Err(instead) => instead.clone(),
+                    Err(instead) => (**instead).clone(),
                 };
                 cells.push(Cell { ruleset: ruleset.clone(), weapon: weapon.clone(), range_m: range, answer });
                 done += 1;

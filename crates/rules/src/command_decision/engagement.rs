@@ -520,8 +520,7 @@ impl CdBattle {
             let mut assaulted = Assaulted::default();
             (0..now.sides[side].units.len())
                 .filter_map(|u| {
-                    self.shot(now, (side, u), when, suppressing[side], rallying, &mut assaulted)
-                        .map(|(t, v)| (u, t, v))
+                    self.shot(now, (side, u), when, suppressing[side], rallying, &mut assaulted).map(|(t, v)| (u, t, v))
                 })
                 .collect::<Vec<(usize, usize, &Variant)>>()
         };

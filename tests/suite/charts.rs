@@ -748,8 +748,10 @@ fn compare_writes_its_differences_chart_beside_the_kill_probability_chart() {
     // ground scale, is left out of a comparison at ranges).
     let csv = std::fs::read_to_string(out.join("differences.csv")).expect("the differences frame");
     let svg = read_svg(&out.join("differences_vs_range"));
-    let footer = svg_texts(&svg).into_iter().find(|t| t.starts_with("seed ")).expect("a footer");
-    assert!(footer.contains("2,000 trials, rules "), "{footer}");
+    // The footer opens by saying Command Decision's and Company Commander's guns are
+    // invented; the seed and the hashes follow.
+    let footer = svg_texts(&svg).into_iter().find(|t| t.contains("seed ")).expect("a footer");
+    assert!(footer.starts_with("INVENTED DATA") && footer.contains("2,000 trials, rules "), "{footer}");
     assert_eq!(footer.split("rules ").nth(1).expect("hashes").split(',').next().expect("").split('/').count(), 3);
     // One line per (ruleset, weapon) paired against the PaK 40, named so in the legend.
     let rulesets: HashSet<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').next()).collect();

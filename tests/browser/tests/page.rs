@@ -599,3 +599,54 @@ async fn a_loaded_link_shows_exact_answers_and_starts_no_long_work() {
     assert!(table.contains("Command Decision pak40 66.36%"), "{table}");
     client.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_catalogue_of_the_player_s_own_is_loaded_beside_the_form_and_read_by_the_answer() {
+    // Command Decision's catalogue with the KwK 42's long band hitting on 3, not 5, and
+    // named as the player's own; a second copy with a rate of fire the rules refuse.
+    let embedded = std::fs::read_to_string(repository().join("rulesets/command-decision/catalogue.toml")).unwrap();
+    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
+    let gun = gun
+        .replacen(
+            "long = { range = 20, hit = 5, anti_armour = 8 }",
+            "long = { range = 20, hit = 3, anti_armour = 8 }",
+            1,
+        )
+        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
+    let own = format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""));
+    let dir = std::env::temp_dir().join(format!("combat-odds-page-catalogue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mine, broken) = (dir.join("my_tanks.toml"), dir.join("broken.toml"));
+    std::fs::write(&mine, &own).unwrap();
+    std::fs::write(&broken, own.replacen("rof = \"2\"", "rof = \"two\"", 1)).unwrap();
+
+    let (_server, _driver, client, address) = session().await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    let status = text_when(&client, "fire-tables-status", |t| !t.is_empty()).await;
+    assert_eq!(status, "The rules' own tables are read.");
+    client.execute("document.getElementById('fire-tables').open = true;", vec![]).await.unwrap();
+    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    input.send_keys(mine.to_str().unwrap()).await.unwrap();
+    // Their file stands in for the catalogue, by its own name and the table's title.
+    let status = text_when(&client, "fire-tables-status", |t| t.starts_with("Your my_tanks.toml")).await;
+    assert!(status.contains("in place of Example weapon and vehicle catalogue (Command Decision)"), "{status}");
+    // 16 in. is the long band: hitting on 3 moves the answer off the rules' 66.36%, and
+    // the form names the gun as their file does.
+    text_when(&client, "p-kill", |t| t.contains("exact") && !t.contains("66.36%")).await;
+    text_when(&client, "fire-form", |t| t.contains("My KwK 42")).await;
+
+    // A fault in their file is said beside it, by its name and line, not a path.
+    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    input.send_keys(broken.to_str().unwrap()).await.unwrap();
+    let error = text_when(&client, "fire-tables-error", |t| !t.is_empty()).await;
+    assert!(error.starts_with("In your broken.toml, line "), "{error}");
+    assert!(!error.contains("/tmp") && !error.contains("combat-odds-own"), "{error}");
+
+    // Back to the rules' own: the rules' answer again.
+    click(&client, "fire-tables-forget").await;
+    text_when(&client, "fire-tables-status", |t| t == "The rules' own tables are read.").await;
+    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    client.close().await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

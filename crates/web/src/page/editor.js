@@ -120,7 +120,10 @@ export function editor(prefix, shipped, firstName, changed) {
   const filesOf = (ruleset) => {
     if (!listings.has(ruleset)) {
       listings.set(ruleset, get(`/api/tables/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { tables: [] }))
-        .then((b) => b.tables.map((t) => ({ file: t.file, table: t.table }))).catch(() => []));
+        // The listing names a table of a file ("catalogue.toml (weapons, illustrative)"):
+        // each file once, by its own name.
+        .then((b) => [...new Map(b.tables.map((t) => [(/^[\w-]+\.toml/.exec(t.file) || [])[0], t.table]))]
+          .filter(([file]) => file).map(([file, table]) => ({ file, table }))).catch(() => []));
     }
     return listings.get(ruleset);
   };

@@ -1,10 +1,13 @@
 //! What the browser and load tests under `tests/` share: the repository, a child
-//! process that dies with its guard, and the page's server started on a free port.
+//! process that dies with its guard, the page's server started on a free port, a
+//! headless Chromium session, and the waits and clicks every page test makes.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
 
 /// A child process killed when dropped, so a failed test leaves nothing running.
 pub struct Running(pub Child);
@@ -56,4 +59,65 @@ pub async fn serve_with(flags: &[&str]) -> (Running, String) {
     );
     listening(port).await;
     (server, format!("http://127.0.0.1:{port}"))
+}
+
+/// Chromium, headless, driven by Debian's `chromedriver` on a free port: the driver
+/// process (the session ends with it) and the session.
+pub async fn browser() -> (Running, Client) {
+    let driver_port = free_port();
+    let driver = Running(
+        Command::new("chromedriver")
+            .arg(format!("--port={driver_port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian's chromium-driver) is installed"),
+    );
+    listening(driver_port).await;
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"] }),
+    );
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a browser session");
+    (driver, client)
+}
+
+/// The text of element `id` once `done` holds for it, or a failure naming what was seen.
+pub async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> String {
+    let started = Instant::now();
+    loop {
+        if let Ok(e) = client.find(Locator::Id(id)).await
+            && let Ok(text) = e.text().await
+            && done(&text)
+        {
+            return text;
+        }
+        // Long work on a loaded 2-core machine (all page tests at once) takes its time;
+        // the wait ends as soon as the text is there.
+        if started.elapsed() > Duration::from_secs(120) {
+            let seen = match client.find(Locator::Id(id)).await {
+                Ok(e) => e.text().await.unwrap_or_default(),
+                Err(_) => "(no element)".into(),
+            };
+            panic!("#{id} never became what was waited for; it reads: {seen}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Sets a form field (found by its key in the file) and lets the page hear the change.
+pub async fn set_field(client: &Client, key: &str, value: &str) {
+    let script = "const e = document.querySelector(`[data-key=\"${arguments[0]}\"]`); \
+                  e.value = arguments[1]; e.dispatchEvent(new Event('change'));";
+    client.execute(script, vec![key.into(), value.into()]).await.expect("the field is set");
+}
+
+/// Clicks element `id`.
+pub async fn click(client: &Client, id: &str) {
+    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
 }

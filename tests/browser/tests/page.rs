@@ -7,11 +7,10 @@
 //! Needs `target/release/combat-odds` (the main workspace's release build), Debian's
 //! `chromium` and `chromedriver` on PATH.
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use combat_odds_browser_tests::{Running, free_port, listening, repository, serve_with};
-use fantoccini::{Client, ClientBuilder, Locator};
+use combat_odds_browser_tests::{Running, browser, click, repository, serve_with, set_field, text_when};
+use fantoccini::{Client, Locator};
 
 /// The page's server and a browser session on it.
 async fn session() -> (Running, Running, Client, String) {
@@ -21,66 +20,13 @@ async fn session() -> (Running, Running, Client, String) {
 /// [`session`] with the server given `flags`.
 async fn session_with(flags: &[&str]) -> (Running, Running, Client, String) {
     let (server, address) = serve_with(flags).await;
-    let driver_port = free_port();
-    let driver = Running(
-        Command::new("chromedriver")
-            .arg(format!("--port={driver_port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver (Debian's chromium-driver) is installed"),
-    );
-    listening(driver_port).await;
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({ "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"] }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{driver_port}"))
-        .await
-        .expect("a browser session");
+    let (driver, client) = browser().await;
     (server, driver, client, format!("{address}/"))
-}
-
-/// The text of element `id` once `done` holds for it, or a failure naming what was seen.
-async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> String {
-    let started = Instant::now();
-    loop {
-        if let Ok(e) = client.find(Locator::Id(id)).await
-            && let Ok(text) = e.text().await
-            && done(&text)
-        {
-            return text;
-        }
-        // Long work on a loaded 2-core machine (all page tests at once) takes its time;
-        // the wait ends as soon as the text is there.
-        if started.elapsed() > Duration::from_secs(120) {
-            let seen = match client.find(Locator::Id(id)).await {
-                Ok(e) => e.text().await.unwrap_or_default(),
-                Err(_) => "(no element)".into(),
-            };
-            panic!("#{id} never became what was waited for; it reads: {seen}");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Sets a form field (found by its key in the file) and lets the page hear the change.
-async fn set_field(client: &Client, key: &str, value: &str) {
-    let script = "const e = document.querySelector(`[data-key=\"${arguments[0]}\"]`); \
-                  e.value = arguments[1]; e.dispatchEvent(new Event('change'));";
-    client.execute(script, vec![key.into(), value.into()]).await.expect("the field is set");
 }
 
 async fn screenshot(client: &Client, name: &str) {
     let png = client.screenshot().await.expect("a screenshot");
     std::fs::write(repository().join("docs").join(name), png).expect("docs/ is writable");
-}
-
-async fn click(client: &Client, id: &str) {
-    client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]

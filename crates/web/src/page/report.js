@@ -9,7 +9,8 @@ import { bars } from "./charts.js";
 // What an answer on illustrative data is, said once above it and under each chart.
 export const INVENTED = "Invented data: the weapons and vehicles here come from an illustrative catalogue, made up to show "
   + "how the rules work, not the published rules' values. Read this answer as the rules applied to these numbers, not "
-  + "as the game's verdict on the real equipment. Give your own values in the scenario file (inline weapon and vehicle data).";
+  + "as the game's verdict on the real equipment. Give your own values: load a catalogue of your own (\"Your own "
+  + "catalogue\", above the form), or write them into the scenario file (inline weapon and vehicle data).";
 
 // The illustrative names an answer rests on: those `chosen` in the form, and those the
 // engine read from an invented catalogue (the report's `invented`).

@@ -544,6 +544,21 @@ fn a_catalogue_of_the_player_s_own_is_read_as_a_rules_folder_is() {
     let (_, form) = rt.block_on(call(Config::default(), request));
     assert_eq!(form["labels"]["weapon"]["de_75mm_kwk42"]["label"], "My KwK 42");
     assert_eq!(form["labels"]["weapon"]["de_75mm_kwk42"]["illustrative"], false);
+    // Which cells matter is asked of their tables too: `sensitivity --rules` on the file.
+    let search = json!({ "scenario": DUEL, "top": 5, "tables": tables });
+    let (status, page) = rt.block_on(call(Config::default(), post("/api/sensitivity", search)));
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let mut cli: Value =
+        serde_json::from_str(&stdout_of(&["sensitivity", "--rules", rules, "--top", "5", "--format", "json"])).unwrap();
+    assert_eq!(page["p_kill"]["value"], json!(0.4816));
+    // A change their file refuses is said of their file, where the command line names
+    // the path it was given.
+    let folder = format!("{}/command-decision/catalogue.toml", dir.path().display());
+    for refusal in cli["refusals"].as_array_mut().unwrap() {
+        let reason = refusal["reason"].as_str().unwrap().replace(&folder, "your catalogue.toml (command-decision)");
+        refusal["reason"] = json!(reason);
+    }
+    assert_eq!(page, cli);
 }
 
 #[test]

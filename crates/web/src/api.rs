@@ -103,7 +103,7 @@ impl ScenarioRequest {
             return Err(Refused::new(
                 StatusCode::BAD_REQUEST,
                 format!(
-                    "{endpoint} reads the rules' own tables only; leave out `tables` (your own catalogue is read by fire, exact, percent and run)"
+                    "{endpoint} reads the rules' own tables only; leave out `tables` (your own catalogue is read by fire, exact, percent, command dice, sensitivity, run and the form)"
                 ),
             ));
         }

@@ -40,7 +40,7 @@ pub(crate) async fn form(
     let form = blocking(move || {
         with_rules(rules_dir.as_deref(), &own, |dir| {
             let mut form = Form::of(&doc, dir);
-            form.error = form.error.map(|e| in_words(&e, dir));
+            form.error = form.error.map(|e| in_words(&e));
             Ok(form)
         })
     })

@@ -35,7 +35,7 @@ pub(crate) fn with_rules<T>(
         .tempdir()
         .map_err(|source| ReportError::Core(CoreError::Io { path: std::env::temp_dir(), source }))?;
     lay_out(folder.path(), server, own)?;
-    work(Some(folder.path())).map_err(|e| named(e, folder.path()))
+    work(Some(folder.path())).map_err(named)
 }
 
 /// Writes the server's override and then the request's files into `folder`, one
@@ -73,29 +73,25 @@ fn lay_out(folder: &Path, server: Option<&Path>, own: &OwnTables) -> Result<(), 
 }
 
 /// `e` with the temporary folder's paths turned into the player's words.
-fn named(e: ReportError, folder: &Path) -> ReportError {
+fn named(e: ReportError) -> ReportError {
     let ReportError::Core(CoreError::Input { file, place, message }) = e else { return e };
-    ReportError::Core(CoreError::Input {
-        file: in_words(&file, Some(folder)),
-        place,
-        message: in_words(&message, Some(folder)),
-    })
+    ReportError::Core(CoreError::Input { file: in_words(&file), place, message: in_words(&message) })
 }
 
-/// `text` with every path into `folder`, where it is a request's own tables' folder,
-/// said as the player's file: "your catalogue.toml (command-decision)".
-pub(crate) fn in_words(text: &str, folder: Option<&Path>) -> String {
-    let Some(folder) = folder.filter(|f| f.file_name().is_some_and(|n| n.to_string_lossy().starts_with(PREFIX))) else {
-        return text.to_string();
-    };
-    let prefix = format!("{}/", folder.display());
+/// `text` with every path into a request's own tables' folder said as the player's
+/// file: "your catalogue.toml (command-decision)". Such a path outlives its folder in
+/// what was read from it (a loaded table's origin), so it is found by the folder's
+/// name, not by a folder at hand.
+pub(crate) fn in_words(text: &str) -> String {
     let mut out = String::new();
     let mut rest = text;
-    while let Some(at) = rest.find(&prefix) {
-        out += &rest[..at];
-        let path = &rest[at + prefix.len()..];
+    while let Some(at) = rest.find(PREFIX) {
+        // The path starts after the last space (or the start) before the folder's name.
+        let start = rest[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let Some((_, path)) = rest[at..].split_once('/') else { break };
         let (ruleset, after) = path.split_once('/').unwrap_or(("", path));
         let end = after.find(".toml").map_or(after.len(), |i| i + ".toml".len());
+        out += &rest[..start];
         out += &format!("your {} ({ruleset})", &after[..end]);
         rest = &after[end..];
     }

@@ -23,7 +23,7 @@ use crate::api::{
     Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo, one_run,
 };
 use crate::cost::Cost;
-use crate::own_tables::{OwnTables, with_rules};
+use crate::own_tables::{OwnTables, in_words, with_rules};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::document::Document;
@@ -66,6 +66,10 @@ pub(crate) struct SensitivityRequest {
     pub screen: bool,
     /// The most seconds each exact stage may take, up to the server's own bound.
     pub exact_seconds: Option<f64>,
+    /// Table files of the player's own read in place of the rules' own: their cells
+    /// are the ones changed.
+    #[serde(default)]
+    pub tables: OwnTables,
 }
 
 /// What `sensitivity --format json` prints for the scenario, answered as server-sent
@@ -92,9 +96,14 @@ pub(crate) async fn sensitivity(
         Ok(if exact { cost.exactly() } else { cost })
     };
     let (plan, doc, slot) =
-        admitted(&state, (document(request.name, request.scenario), OwnTables::new()), monte_carlo, price).await?;
+        admitted(&state, (document(request.name, request.scenario), request.tables), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
-        sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)
+        let mut found = sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)?;
+        // A change refused in the player's own file is said of their file.
+        for refusal in &mut found.refusals {
+            refusal.reason = in_words(&refusal.reason);
+        }
+        Ok(found)
     };
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Sensitivity>))
 }

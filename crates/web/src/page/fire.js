@@ -141,7 +141,7 @@ async function findSensitivity() {
   searching = work;
   const { mode, ...plan } = settings("fire");
   try {
-    const answer = await streamPost("/api/sensitivity", { scenario: fireEditor.text(), ...plan,
+    const answer = await streamPost("/api/sensitivity", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...plan,
       top: Number($("sensitivity-top").value) }, work.signal, progressOf("sensitivity", "changes"));
     if (answer.error) { $("sensitivity-error").textContent = refusal(answer.error).words; return work.finish(""); }
     const r = answer.result;

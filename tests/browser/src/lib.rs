@@ -121,3 +121,16 @@ pub async fn set_field(client: &Client, key: &str, value: &str) {
 pub async fn click(client: &Client, id: &str) {
     client.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
 }
+
+/// Opens the Engagement page (of the server's page or the static site at `address`) on
+/// a shipped scenario with `trials` literal trials.
+pub async fn engagement(client: &Client, address: &str, scenario: &str, trials: &str) {
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact")).await;
+    click(client, "tab-run").await;
+    let script = "const s = document.getElementById('run-shipped'); s.value = arguments[0]; \
+                  s.dispatchEvent(new Event('change')); \
+                  document.getElementById('run-trials').value = arguments[1]; \
+                  document.getElementById('run-mode').value = 'literal';";
+    client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
+}

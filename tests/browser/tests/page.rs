@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use combat_odds_browser_tests::{Running, browser, click, repository, serve_with, set_field, text_when};
+use combat_odds_browser_tests::{Running, browser, click, engagement, repository, serve_with, set_field, text_when};
 use fantoccini::{Client, Locator};
 
 /// The page's server and a browser session on it.
@@ -243,18 +243,6 @@ async fn the_page_speaks_the_games_words() {
     let percent = text_when(&client, "percent", |t| t.contains("destroyed")).await;
     assert!(percent.starts_with("As Company Commander's screen shows it"), "{percent}");
     client.close().await.unwrap();
-}
-
-/// Opens the Engagement page on a shipped scenario with `trials` literal trials.
-async fn engagement(client: &Client, address: &str, scenario: &str, trials: &str) {
-    client.goto(address).await.unwrap();
-    text_when(client, "p-kill", |t| t.contains("exact")).await;
-    click(client, "tab-run").await;
-    let script = "const s = document.getElementById('run-shipped'); s.value = arguments[0]; \
-                  s.dispatchEvent(new Event('change')); \
-                  document.getElementById('run-trials').value = arguments[1]; \
-                  document.getElementById('run-mode').value = 'literal';";
-    client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]

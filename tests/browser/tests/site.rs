@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use combat_odds_browser_tests::{Running, browser, click, free_port, listening, set_field, text_when};
+use combat_odds_browser_tests::{Running, browser, click, engagement, free_port, listening, set_field, text_when};
 use fantoccini::{Client, Locator};
 
 /// The static server, its log, the driver and a browser session on the site.
@@ -112,18 +112,6 @@ async fn the_static_site_fires_exactly_and_by_monte_carlo_follows_a_change_and_r
     assert!(notes.contains("Command Decision"), "{}", &notes[..200.min(notes.len())]);
     text_when(client, "tables-list", |t| t.contains("rules hash")).await;
     site.close_having_asked_nothing_of_api().await;
-}
-
-/// Opens the Engagement page of the site on a shipped scenario with `trials` literal trials.
-async fn engagement(client: &Client, address: &str, scenario: &str, trials: &str) {
-    client.goto(address).await.unwrap();
-    text_when(client, "p-kill", |t| t.contains("exact")).await;
-    click(client, "tab-run").await;
-    let script = "const s = document.getElementById('run-shipped'); s.value = arguments[0]; \
-                  s.dispatchEvent(new Event('change')); \
-                  document.getElementById('run-trials').value = arguments[1]; \
-                  document.getElementById('run-mode').value = 'literal';";
-    client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -4,7 +4,7 @@ import { $, el, download } from "./dom.js";
 import { get, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
-import { best, percent, rulesetName, titleOf } from "./format.js";
+import { best, percent, rulesetName, titleOf, words as spoken } from "./format.js";
 import { steps } from "./charts.js";
 import { refusal } from "./model.js";
 
@@ -65,7 +65,7 @@ function fillForm() {
   const weapons = $("compare-weapons");
   for (const [word, labels] of union("weapon"))
     weapons.append(el("label", { title: labels.join("\n"), class: "inline" },
-      el("input", { type: "checkbox", value: word, "data-weapon": word }), word));
+      el("input", { type: "checkbox", value: word, "data-weapon": word }), spoken(word)));
   for (const w of words)
     $("compare-rulesets").append(el("label", { class: "inline" },
       el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }), rulesetName(w.ruleset)));
@@ -75,7 +75,7 @@ function fillForm() {
     + "a distance on its tables.";
   for (const [id, kind, optional] of [["compare-target", "target", false], ["compare-quality", "quality", true], ["compare-situation", "situation", true]]) {
     if (optional) $(id).append(el("option", { value: "" }, "(none)"));
-    for (const [word, labels] of union(kind)) $(id).append(el("option", { value: word, title: labels.join("\n") }, word));
+    for (const [word, labels] of union(kind)) $(id).append(el("option", { value: word, title: labels.join("\n") }, spoken(word)));
   }
 }
 

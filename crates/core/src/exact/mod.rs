@@ -12,7 +12,7 @@
 //! number; a resolution that chains dozens of rolls uses [`BigUint`] weights, which
 //! never run out.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 use std::hash::Hash;
 
 use num_bigint::BigUint;
@@ -28,15 +28,33 @@ use crate::dice::{Die, Ratio};
 pub struct TooLarge;
 
 /// An integer weight: `u128` (fast, may report [`TooLarge`]) or [`BigUint`] (never
-/// overflows).
-pub trait Weight: Clone + Ord + Integer + CheckedAdd + CheckedMul + std::fmt::Debug + Send + Sync {
+/// overflows). Code generic over it runs in machine words where the weights fit and
+/// is run again in big integers only where they do not.
+pub trait Weight:
+    Clone + Ord + Integer + CheckedAdd + CheckedMul + From<u32> + From<u128> + std::fmt::Debug + Send + Sync
+{
     /// As an arbitrary-precision integer, for [`Ratio`].
     fn to_big(&self) -> BigUint;
+
+    /// From an arbitrary-precision integer, or [`TooLarge`] past this weight's range.
+    fn from_big(big: &BigUint) -> Result<Self, TooLarge>;
+
+    /// A distribution weighed in `u128`, in this weight: borrowed where it already is,
+    /// so a resolution worked out once in machine words serves either.
+    fn of_machine<S: Ord + Clone>(dist: &Dist<S, u128>) -> Cow<'_, Dist<S, Self>>;
 }
 
 impl Weight for u128 {
     fn to_big(&self) -> BigUint {
         BigUint::from(*self)
+    }
+
+    fn from_big(big: &BigUint) -> Result<Self, TooLarge> {
+        u128::try_from(big).map_err(|_| TooLarge)
+    }
+
+    fn of_machine<S: Ord + Clone>(dist: &Dist<S, u128>) -> Cow<'_, Dist<S, Self>> {
+        Cow::Borrowed(dist)
     }
 }
 
@@ -44,19 +62,30 @@ impl Weight for BigUint {
     fn to_big(&self) -> BigUint {
         self.clone()
     }
+
+    fn from_big(big: &BigUint) -> Result<Self, TooLarge> {
+        Ok(big.clone())
+    }
+
+    fn of_machine<S: Ord + Clone>(dist: &Dist<S, u128>) -> Cow<'_, Dist<S, Self>> {
+        let weights = dist.weights.iter().map(|(s, w)| (s.clone(), BigUint::from(*w))).collect();
+        Cow::Owned(Dist { weights, total: BigUint::from(dist.total) })
+    }
 }
 
 /// Integer weights over states of type `S`, with a common total.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dist<S: Ord, W = u128> {
-    weights: BTreeMap<S, W>,
+    /// Each state once, in state order: a sorted vector, not a tree, since a
+    /// distribution is built once from merged states and then only read in order.
+    weights: Vec<(S, W)>,
     total: W,
 }
 
 impl<S: Ord + Clone + Hash, W: Weight> Dist<S, W> {
     /// `s` with certainty.
     pub fn certain(s: S) -> Self {
-        Dist { weights: BTreeMap::from([(s, W::one())]), total: W::one() }
+        Dist { weights: vec![(s, W::one())], total: W::one() }
     }
 
     /// One roll of `die`, each face mapped to a state.
@@ -90,7 +119,9 @@ impl<S: Ord + Clone + Hash, W: Weight> Dist<S, W> {
 
     /// The distribution of states merged in a hash map, in state order and reduced.
     fn merged(weights: FxHashMap<S, W>, total: W) -> Self {
-        Dist { weights: weights.into_iter().collect(), total }.reduced()
+        let mut weights: Vec<(S, W)> = weights.into_iter().collect();
+        weights.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+        Dist { weights, total }.reduced()
     }
 
     /// Number of distinct states.
@@ -110,13 +141,20 @@ impl<S: Ord + Clone + Hash, W: Weight> Dist<S, W> {
 
     /// (state, weight) pairs in state order.
     pub fn iter(&self) -> impl Iterator<Item = (&S, &W)> {
-        self.weights.iter()
+        self.weights.iter().map(|(s, w)| (s, w))
     }
 
     /// Relabel the states (merging states that map together).
     pub fn map<T: Ord + Clone + Hash>(&self, f: impl Fn(&S) -> T) -> Dist<T, W> {
         // Merged weights never exceed the existing total.
         Dist::from_weights(self.iter().map(|(s, w)| (f(s), w.clone()))).expect("relabelling keeps the total")
+    }
+
+    /// The same distribution in weights of type `V`, or [`TooLarge`] where a weight
+    /// is past `V`'s range.
+    pub fn to_weights<V: Weight>(&self) -> Result<Dist<S, V>, TooLarge> {
+        let weights = self.iter().map(|(s, w)| Ok((s.clone(), V::from_big(&w.to_big())?))).collect::<Result<_, _>>()?;
+        Ok(Dist { weights, total: V::from_big(&self.total.to_big())? })
     }
 
     /// P(pred(state)).
@@ -214,14 +252,14 @@ impl<S: Ord + Clone + Hash, W: Weight> Dist<S, W> {
     /// as soon as that divisor is 1 (as it soon is for most distributions).
     fn reduced(mut self) -> Self {
         let mut g = self.total.clone();
-        for w in self.weights.values() {
+        for (_, w) in &self.weights {
             if g.is_one() {
                 return self;
             }
             g = g.gcd(w);
         }
         if !g.is_one() {
-            self.weights.values_mut().for_each(|w| *w = w.clone() / g.clone());
+            self.weights.iter_mut().for_each(|(_, w)| *w = w.clone() / g.clone());
             self.total = self.total.clone() / g;
         }
         self

@@ -39,7 +39,7 @@ use combat_odds_core::dice::{D6, Ratio};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::{Result, unknown};
-use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 
 /// The distance unit of a Chain of Command engagement.
 const INCHES: &str = "in.";
@@ -436,9 +436,9 @@ impl Battle for Skirmish {
     fn initial(&self) -> FieldOf<Self> {
         crate::engagement::Field {
             sides: SIDES.map(|s| Force {
-                companies: vec![ForceState { force_morale: self.start[s], active: s == self.first }],
+                companies: smallvec::smallvec![ForceState { force_morale: self.start[s], active: s == self.first }],
                 units: self.layout.sides[s].group_of.iter().map(|&g| self.settle(self.entries[s][g].start)).collect(),
-                supports_spent: Vec::new(),
+                supports_spent: smallvec::SmallVec::new(),
             }),
         }
     }
@@ -509,7 +509,7 @@ impl Battle for Skirmish {
         self.pass(field, side, row);
     }
 
-    fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    fn turn_exact<W: Weight>(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, W>, TooLarge> {
         if self.bound > EXACT_FIELDS {
             return Err(TooLarge);
         }
@@ -524,7 +524,8 @@ impl Battle for Skirmish {
             None => Dist::certain((Activations::of(&Allocation::default()), 0)),
         };
         let (before, after) = self.rallies();
-        hands.try_then(|&(mut act, row)| {
+        // Weighed in big integers: a hand of Command Dice is (`distribution`).
+        let weighed: Dist<FieldOf<Self>, BigUint> = hands.try_then(|&(mut act, row)| {
             // Rallying rolls no dice: the force the active side fires with is one field.
             let mut own = field.sides[side].clone();
             self.rally(&mut own, &mut act.orders, before);
@@ -564,7 +565,8 @@ impl Battle for Skirmish {
                 self.pass(&mut f, side, row);
                 f
             }))
-        })
+        })?;
+        weighed.to_weights()
     }
 }
 
@@ -909,7 +911,7 @@ mod tests {
         let battle = e.battle();
         let mut force = battle.initial().sides[0].clone();
         // Two figures each (2e): Broken at 4 Shock, Pinned past 2.
-        force.units = vec![Unit { figures: 2, shock: 4 }, Unit { figures: 2, shock: 3 }];
+        force.units = smallvec::smallvec![Unit { figures: 2, shock: 4 }, Unit { figures: 2, shock: 3 }];
         let (before, after) = battle.rallies();
         assert_eq!(battle.rally, Rally::BrokenFirst, "the default");
         // Before fire, 3 Orders: only the Broken unit, 4 -> 3, no longer Broken.

@@ -28,7 +28,6 @@
 //!
 //! Readings are CD-E1 to CD-E14 in docs/interpretations.md.
 
-use num_bigint::BigUint;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -51,7 +50,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Resolution, Streams};
 use combat_odds_core::error::Result;
 use combat_odds_core::error::unknown;
-use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 use combat_odds_core::tables::Side;
 
 /// Ranges are in inches (1 in. = 50 yards).
@@ -254,13 +253,15 @@ pub(super) struct Shot {
 
 struct Variant {
     fire: FireResolution,
-    exact: Dist<(HitResult, bool), BigUint>,
+    /// Its exact result, in machine words (a single fire fits them): a turn
+    /// weighed in big integers borrows it as those ([`Weight::of_machine`]).
+    exact: Dist<(HitResult, bool), u128>,
 }
 
 impl Variant {
     fn new(fire: FireResolution) -> std::result::Result<Self, TooLarge> {
         let result = |s: &FireState| (s.worst.unwrap_or(HitResult::NoEffect), s.depleted);
-        let exact = Dist::from_weights(fire.exact_state()?.iter().map(|(s, w)| (result(s), BigUint::from(*w))))?;
+        let exact = Dist::from_weights(fire.exact_state()?.iter().map(|(s, w)| (result(s), *w)))?;
         Ok(Variant { fire, exact })
     }
 
@@ -509,13 +510,13 @@ impl CdBattle {
     /// morale phase counts an entry's stands alike and the next turn lines them up, so
     /// the chain's lumped fields and odds are those of firing stand by stand, in a
     /// fraction of the branches (four Shermans: 5 depletion counts against 16 patterns).
-    fn side_fire_exact(
+    fn side_fire_exact<W: Weight>(
         &self,
         now: &FieldOf<Self>,
         (when, side): ((u32, FirePhase), usize),
         suppressing: [bool; 2],
         rallying: [u16; 2],
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         let shots_of = |side: usize| {
             let mut assaulted = Assaulted::default();
             (0..now.sides[side].units.len())
@@ -558,7 +559,7 @@ impl CdBattle {
         let mut fired = Dist::certain(now.clone());
         for (t, v, stands) in volleys {
             if let [u] = stands[..] {
-                fired = fired.combine(&v.exact, |f, r| {
+                fired = fired.combine(&W::of_machine(&v.exact), |f, r| {
                     let mut f = f.clone();
                     Self::land(&mut f, (side, u, t), v, *r);
                     f
@@ -567,8 +568,7 @@ impl CdBattle {
             }
             // The volley's worst result and how many of its stands ran dry.
             let each = Dist::certain((HitResult::NoEffect, 0));
-            let volley = v
-                .exact
+            let volley = W::of_machine(&v.exact)
                 .fold_n(stands.len() as u32, each, |&(worst, dry), &(r, d)| (worst.max(r), dry + usize::from(d)))?;
             fired = fired.combine(&volley, |f, &(worst, dry)| {
                 let mut f = f.clone();
@@ -632,7 +632,10 @@ impl CdBattle {
     }
 
     /// The Artillery Phase's missions from `start`, as a distribution.
-    fn artillery_exact(&self, start: &FieldOf<Self>) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    fn artillery_exact<W: Weight>(
+        &self,
+        start: &FieldOf<Self>,
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         let mut fired = Dist::certain(start.clone());
         for side in SIDES {
             for (b, battery) in self.batteries[side].iter().enumerate() {
@@ -643,7 +646,7 @@ impl CdBattle {
                 let living = |&(t, _): &(usize, &Variant)| !start.sides[foe].units[t].eliminated;
                 let mission = |f: &FieldOf<Self>| {
                     self.under_burst(side, b).filter(living).try_fold(Dist::certain(f.clone()), |acc, (t, v)| {
-                        acc.combine(&v.exact, |f, r| {
+                        acc.combine(&W::of_machine(&v.exact), |f, r| {
                             let mut f = f.clone();
                             Self::burst(&mut f, (side, b, t), v, *r);
                             f
@@ -708,17 +711,17 @@ impl CdBattle {
     /// The Command and Morale phase from `fired` (the last fire phase's field), as a
     /// distribution: the turn's losses come off, each company that must check rolls its
     /// die, and in contact the demoralized are overrun.
-    fn morale_exact(
+    fn morale_exact<W: Weight>(
         &self,
         fired: &FieldOf<Self>,
         turn: u32,
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         let mut f = fired.clone();
         let checks = self.checks(&mut f, turn);
         // Stands it took off the table line up behind those left.
         crate::engagement::line_up(self, &mut f);
         let checked = each_check(&checks).try_fold(Dist::certain(f), |acc, (side, c, morale)| {
-            let die: Dist<Option<Morale>, BigUint> = Dist::roll(D10, |face| self.morale_outcome(morale, face));
+            let die: Dist<Option<Morale>, W> = Dist::roll(D10, |face| self.morale_outcome(morale, face));
             acc.combine(&die, |f, &outcome| {
                 let mut f = f.clone();
                 self.morale_result(&mut f, side, c, outcome);
@@ -915,9 +918,9 @@ impl Battle for CdBattle {
     fn initial(&self) -> FieldOf<Self> {
         Field {
             sides: SIDES.map(|s| crate::engagement::Force {
-                companies: vec![Morale::Steady; self.layout.sides[s].companies.len()],
-                units: vec![Stand::default(); self.layout.sides[s].units()],
-                supports_spent: vec![false; self.batteries[s].len()],
+                companies: smallvec::smallvec![Morale::Steady; self.layout.sides[s].companies.len()],
+                units: smallvec::smallvec![Stand::default(); self.layout.sides[s].units()],
+                supports_spent: smallvec::smallvec![false; self.batteries[s].len()],
             }),
         }
     }
@@ -991,11 +994,11 @@ impl Battle for CdBattle {
         self.overrun(field, turn);
     }
 
-    fn turn_exact(
+    fn turn_exact<W: Weight>(
         &self,
         field: &FieldOf<Self>,
         turn: u32,
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         crate::engagement::by_phases(self, field, turn)
     }
 
@@ -1005,13 +1008,13 @@ impl Battle for CdBattle {
         2 * self.fire_phases().len() + 2
     }
 
-    fn phase_exact(
+    fn phase_exact<W: Weight>(
         &self,
         start: &FieldOf<Self>,
         now: &FieldOf<Self>,
         turn: u32,
         phase: usize,
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         let fire_phases = self.fire_phases();
         if phase > 2 * fire_phases.len() {
             return self.morale_exact(now, turn);
@@ -1542,7 +1545,7 @@ mod tests {
 
     /// P(B's stand is eliminated) in turn 1 from `field`.
     fn p_b_eliminated(e: &Engagement<CdBattle>, field: &FieldOf<CdBattle>) -> Ratio {
-        let next = e.battle().turn_exact(field, 1).expect("a turn of two stands");
+        let next = e.battle().turn_exact::<num_bigint::BigUint>(field, 1).expect("a turn of two stands");
         next.probability(|f| f.sides[1].units[0].eliminated)
     }
 
@@ -1558,7 +1561,7 @@ mod tests {
             field.sides[0].companies[0] = Morale::Shaken;
             assert_eq!(!p_b_eliminated(&e, &field).is_zero(), a_fires, "{setting}");
             if !a_fires {
-                let next = e.battle().turn_exact(&field, 1).expect("a turn of two stands");
+                let next = e.battle().turn_exact::<num_bigint::BigUint>(&field, 1).expect("a turn of two stands");
                 // A's check (morale 20 - 2 pinned - 2 per stand lost) always passes,
                 // and a pass takes the pin off: steady or gone.
                 assert!(

@@ -45,7 +45,7 @@ use combat_odds_core::dice::Die;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Streams;
 use combat_odds_core::error::Result;
-use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 
 /// Ranges are in hexes (1 hex = 100 m).
 const HEXES: &str = "hexes";
@@ -212,9 +212,9 @@ impl Battle for CcBattle {
             sides: SIDES.map(|s| {
                 let layout = &self.layout.sides[s];
                 Force {
-                    companies: vec![(); layout.companies.len()],
+                    companies: smallvec::smallvec![(); layout.companies.len()],
                     units: layout.group_of.iter().map(|&g| self.start[s][g]).collect(),
-                    supports_spent: Vec::new(),
+                    supports_spent: smallvec::SmallVec::new(),
                 }
             }),
         }
@@ -296,16 +296,17 @@ impl Battle for CcBattle {
         }
     }
 
-    fn turn_exact(
+    fn turn_exact<W: Weight>(
         &self,
         field: &FieldOf<Self>,
         turn: u32,
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         if !self.exact_in_reach {
             return Err(TooLarge);
         }
         let r = self.schedule.index(turn);
-        let mut dist = Dist::certain(field.clone());
+        // Weighed in big integers: a fire's own distribution is (`Weights`).
+        let mut dist: Dist<FieldOf<Self>, BigUint> = Dist::certain(field.clone());
         for side in self.order {
             for u in 0..field.sides[side].units.len() {
                 dist = dist.then_within(MAX_STATES, |f| {
@@ -357,7 +358,7 @@ impl Battle for CcBattle {
                 })?;
             }
         }
-        Ok(dist)
+        dist.to_weights()
     }
 }
 

@@ -155,7 +155,7 @@ impl<B: Battle> Walk<'_, B> {
             return Ok(lead);
         }
         let too_large = || "the chain outgrew the exact solver's states or time".to_string();
-        let dist = battle.phase_exact(self.start, &now, self.turn, phase).map_err(|_| too_large())?;
+        let dist = battle.phase_exact::<BigUint>(self.start, &now, self.turn, phase).map_err(|_| too_large())?;
         let lead = if dist.len() == 1 {
             let (only, _) = dist.iter().next().expect("one field");
             self.lead(phased, only.clone(), phase + 1)?

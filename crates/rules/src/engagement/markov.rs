@@ -17,6 +17,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -25,7 +26,7 @@ use num_traits::{One, Zero};
 use super::{Battle, Ending, Engagement, FieldOf, SIDES};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::ExactTable;
-use combat_odds_core::exact::TooLarge;
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 use combat_odds_core::run::ExactStage;
 
 /// The most units (both sides together) the solver takes on: every unit's fire
@@ -74,11 +75,19 @@ pub(crate) struct Chain<B: Battle> {
     facts: Vec<Facts>,
     ids: BTreeMap<FieldOf<B>, Id>,
     steps: HashMap<(Id, u32), Arc<Step>>,
+    /// A turn has outgrown machine words: weigh every later one in big integers.
+    wide: AtomicBool,
 }
 
 impl<B: Battle> Default for Chain<B> {
     fn default() -> Self {
-        Chain { fields: Vec::new(), facts: Vec::new(), ids: BTreeMap::new(), steps: HashMap::new() }
+        Chain {
+            fields: Vec::new(),
+            facts: Vec::new(),
+            ids: BTreeMap::new(),
+            steps: HashMap::new(),
+            wide: AtomicBool::new(false),
+        }
     }
 }
 
@@ -124,7 +133,7 @@ impl<B: Battle> Chain<B> {
         if let Some(step) = self.steps.get(&key) {
             return Ok(step.clone());
         }
-        let weighed = weigh(engagement, self.field(id), turn)?;
+        let weighed = weigh(engagement, self.field(id), turn, &self.wide)?;
         Ok(self.keep(engagement, key, weighed))
     }
 
@@ -153,7 +162,7 @@ impl<B: Battle> Chain<B> {
                     if stage.should_stop() {
                         return Err(TooLarge);
                     }
-                    weigh(engagement, self.field(id), turn)
+                    weigh(engagement, self.field(id), turn, &self.wide)
                 })
                 .collect();
             for (&key, weighed) in batch.iter().zip(weighed) {
@@ -183,29 +192,43 @@ type Weighed<B> = (BigUint, Vec<(FieldOf<B>, BigUint)>);
 /// total divided by their greatest common divisor. Reduced, a step is the same
 /// numbers however the battle's own turn merged fields before lining them up, and
 /// its weights as small as its odds allow (the compiled sampler takes at most 128
-/// bits).
-fn weigh<B: Battle>(engagement: &Engagement<B>, field: &FieldOf<B>, turn: u32) -> Result<Weighed<B>, TooLarge> {
-    let labelled = engagement.battle().turn_exact(field, turn)?;
-    let mut lumped: BTreeMap<FieldOf<B>, BigUint> = BTreeMap::new();
+/// bits). The turn is weighed in machine words, and again in big integers only where
+/// it outgrows them; once one field's turn has (`wide`), every later one goes
+/// straight to big integers: the fields of one engagement weigh alike.
+fn weigh<B: Battle>(
+    engagement: &Engagement<B>,
+    field: &FieldOf<B>,
+    turn: u32,
+    wide: &AtomicBool,
+) -> Result<Weighed<B>, TooLarge> {
+    if !wide.load(Ordering::Relaxed) {
+        match engagement.battle().turn_exact::<u128>(field, turn) {
+            Ok(labelled) => return Ok(lump(engagement, &labelled)),
+            Err(TooLarge) => wide.store(true, Ordering::Relaxed),
+        }
+    }
+    Ok(lump(engagement, &engagement.battle().turn_exact::<BigUint>(field, turn)?))
+}
+
+/// A turn's fields lined up, merged and reduced (see [`weigh`]).
+fn lump<B: Battle, W: Weight>(engagement: &Engagement<B>, labelled: &Dist<FieldOf<B>, W>) -> Weighed<B> {
+    let mut lumped: BTreeMap<FieldOf<B>, W> = BTreeMap::new();
     for (field, weight) in labelled.iter() {
         let mut field = field.clone();
         engagement.line_up(&mut field);
-        *lumped.entry(field).or_insert_with(BigUint::zero) += weight;
+        // Merged weights never pass the turn's total, so this cannot overflow.
+        let slot = lumped.entry(field).or_insert_with(W::zero);
+        *slot = std::mem::replace(slot, W::zero()) + weight.clone();
     }
-    let mut total = labelled.total().clone();
-    let mut lumped: Vec<(FieldOf<B>, BigUint)> = lumped.into_iter().collect();
-    let mut g = total.clone();
-    for (_, w) in &lumped {
+    let mut g = labelled.total().clone();
+    for w in lumped.values() {
         if g.is_one() {
             break;
         }
         g = g.gcd(w);
     }
-    if !g.is_one() {
-        total /= &g;
-        lumped.iter_mut().for_each(|(_, w)| *w /= &g);
-    }
-    Ok((total, lumped))
+    let total = (labelled.total().clone() / g.clone()).to_big();
+    (total, lumped.into_iter().map(|(field, w)| (field, (w / g.clone()).to_big())).collect())
 }
 
 /// An upper bound on the lumped fields the chain can reach, from the battle's
@@ -364,7 +387,7 @@ pub(crate) mod lumping {
     use super::*;
     use combat_odds_core::document::Document;
     use combat_odds_core::engine::{Experiment, layout};
-    use combat_odds_core::exact::{Dist, marginals};
+    use combat_odds_core::exact::marginals;
 
     /// The engagement a scenario `text` sets up with `set_up` (a ruleset's own).
     pub(crate) fn engagement<B: Battle>(
@@ -403,7 +426,7 @@ pub(crate) mod lumping {
                     }
                     let mut field = e.field.clone();
                     engagement.line_up(&mut field);
-                    let next = engagement.battle().turn_exact(&field, turn)?;
+                    let next = engagement.battle().turn_exact::<BigUint>(&field, turn)?;
                     Ok(next.map(|field| successor(engagement, e, field, turn)))
                 })
                 .expect("the labelled chain is solved");

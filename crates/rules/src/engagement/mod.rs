@@ -20,10 +20,10 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::Range;
 
-use num_bigint::BigUint;
+use smallvec::SmallVec;
 
 use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
-use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 use combat_odds_core::run::ExactStage;
 
 use crate::ruleset::SetUp;
@@ -43,16 +43,19 @@ pub(crate) fn turn_order(first: usize) -> [usize; 2] {
 }
 
 /// One side's condition: its companies (morale, Force Morale, ...) and its units,
-/// laid out entry by entry as the [`Layout`] lists them.
+/// laid out entry by entry as the [`Layout`] lists them. Held inline up to the sizes
+/// a field the exact solver takes has ([`markov::MAX_UNITS`] units both sides
+/// together): a turn clones a field for every branch, and a clone that allocates
+/// costs more than the branch.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Force<U, C> {
     /// One condition per company, in [`SideLayout::companies`] order.
-    pub companies: Vec<C>,
+    pub companies: SmallVec<[C; 2]>,
     /// One condition per unit, entry by entry.
-    pub units: Vec<U>,
+    pub units: SmallVec<[U; 8]>,
     /// Per off-table fire support entry (Command Decision's batteries), whether it
     /// is out of ammunition; empty where a ruleset or scenario has none.
-    pub supports_spent: Vec<bool>,
+    pub supports_spent: SmallVec<[bool; 2]>,
 }
 
 /// Both sides' condition at a moment: the whole state of an engagement.
@@ -194,8 +197,10 @@ pub(crate) trait Battle: Sync + Send {
     /// Plays turn `turn` (from 1) of the ruleset's sequence, rolling every die.
     fn turn(&self, field: &mut FieldOf<Self>, turn: u32, streams: &mut Streams);
 
-    /// Every field turn `turn` can lead to from `field`, with its exact weight.
-    fn turn_exact(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge>;
+    /// Every field turn `turn` can lead to from `field`, with its exact weight: in
+    /// machine words (`u128`) where they fit, [`TooLarge`] where they do not, and in
+    /// big integers (`BigUint`) always.
+    fn turn_exact<W: Weight>(&self, field: &FieldOf<Self>, turn: u32) -> Result<Dist<FieldOf<Self>, W>, TooLarge>;
 
     /// How many phases turn `turn` is weighed in, one after another ([`Battle::phase_exact`]).
     /// The compiled chain draws a turn a phase at a time where the whole turn's dice
@@ -210,24 +215,24 @@ pub(crate) trait Battle: Sync + Send {
     /// field it can lead to, with its exact weight. A battle of more than one phase
     /// weighs its [`Battle::turn_exact`] as its phases chained ([`by_phases`]), so the
     /// two are one distribution by construction. By default the one phase is the turn.
-    fn phase_exact(
+    fn phase_exact<W: Weight>(
         &self,
         _start: &FieldOf<Self>,
         now: &FieldOf<Self>,
         turn: u32,
         _phase: usize,
-    ) -> Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> Result<Dist<FieldOf<Self>, W>, TooLarge> {
         self.turn_exact(now, turn)
     }
 }
 
 /// Turn `turn` from `start` as its [`Battle::phases`] chained, each from the fields the
 /// one before it left: the [`Battle::turn_exact`] of a battle played in phases.
-pub(crate) fn by_phases<B: Battle + ?Sized>(
+pub(crate) fn by_phases<B: Battle + ?Sized, W: Weight>(
     battle: &B,
     start: &FieldOf<B>,
     turn: u32,
-) -> Result<Dist<FieldOf<B>, BigUint>, TooLarge> {
+) -> Result<Dist<FieldOf<B>, W>, TooLarge> {
     (0..battle.phases(turn)).try_fold(Dist::certain(start.clone()), |now, phase| {
         now.try_then(|field| battle.phase_exact(start, field, turn, phase))
     })

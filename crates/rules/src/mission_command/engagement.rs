@@ -33,7 +33,6 @@
 
 use std::ops::Range;
 
-use num_bigint::BigUint;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -53,7 +52,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::Streams;
 use combat_odds_core::engine::{Measure, Resolution};
 use combat_odds_core::error::Result;
-use combat_odds_core::exact::{Dist, TooLarge};
+use combat_odds_core::exact::{Dist, TooLarge, Weight};
 
 /// Ranges are in centimetres on the table (1cm = 20m).
 const CM: &str = "cm";
@@ -530,9 +529,9 @@ impl Battle for McBattle {
     fn initial(&self) -> FieldOf<Self> {
         Field {
             sides: SIDES.map(|s| Force {
-                companies: vec![(); self.layout.sides[s].companies.len()],
-                units: vec![Element::default(); self.layout.sides[s].units()],
-                supports_spent: Vec::new(),
+                companies: smallvec::smallvec![(); self.layout.sides[s].companies.len()],
+                units: smallvec::smallvec![Element::default(); self.layout.sides[s].units()],
+                supports_spent: smallvec::SmallVec::new(),
             }),
         }
     }
@@ -598,13 +597,13 @@ impl Battle for McBattle {
         }
     }
 
-    fn turn_exact(
+    fn turn_exact<W: Weight>(
         &self,
         field: &FieldOf<Self>,
         turn: u32,
-    ) -> std::result::Result<Dist<FieldOf<Self>, BigUint>, TooLarge> {
+    ) -> std::result::Result<Dist<FieldOf<Self>, W>, TooLarge> {
         let (r, range) = (self.schedule.index(turn), self.schedule.range(turn));
-        let mut dist: Dist<FieldOf<Self>, BigUint> = Dist::certain(field.clone());
+        let mut dist: Dist<FieldOf<Self>, W> = Dist::certain(field.clone());
         for side in self.order {
             // Whether the side moved away in its last turn, kept for its tests.
             let mut started = dist.map(|f| {
@@ -643,7 +642,7 @@ impl Battle for McBattle {
                                 Self::template_result(attack, fire, state),
                                 close,
                             );
-                            (f, BigUint::from(*w))
+                            (f, W::from(*w))
                         }));
                     };
                     // 20 x 20 equally likely pairs of faces, by outcome.
@@ -657,7 +656,7 @@ impl Battle for McBattle {
                     Dist::from_weights(outcomes.iter().zip(weights).map(|(&o, w)| {
                         let mut f = f.clone();
                         self.land(&mut f, side, t, o, close);
-                        (f, BigUint::from(w))
+                        (f, W::from(w))
                     }))
                 })?;
             }

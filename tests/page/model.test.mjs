@@ -107,3 +107,53 @@ test("a choice's label says what kind of choice it is only where its field's wor
   assert.equal(choiceLabel("settings.artillery_response", "setting"), "Setting: artillery response");
   assert.equal(choiceLabel("firer[0].quality", "troop quality"), "Firer 1: quality (troop quality)");
 });
+
+import { tableAt, countEdit } from "../../crates/web/src/page/model.js";
+
+// A count written into its unit's table, as the page writes it.
+const withCount = (text, path, key, value) => {
+  const e = countEdit(text, path, key, value);
+  return e && splice(text, e.start, e.end, e.literal);
+};
+
+const DUEL = `range = 16
+
+[[firer]]
+name = "Panther platoon"
+mount = "tank"
+
+[target]
+name = "Sherman platoon"
+
+[[target.passengers]]
+quality = "regular"
+stands = 1
+`;
+
+test("a unit's count goes after its table's last key, before the blank line and the next table", () => {
+  assert.equal(withCount(DUEL, "firer[0]", "stands", 3), DUEL.replace('mount = "tank"\n', 'mount = "tank"\nstands = 3\n'));
+  assert.equal(withCount(DUEL, "target", "stands", 2), DUEL.replace('name = "Sherman platoon"\n', 'name = "Sherman platoon"\nstands = 2\n'));
+  assert.equal(withCount(DUEL, "target.passengers[0]", "count", 2), `${DUEL}count = 2\n`);
+});
+
+test("the table is found by its place among arrays of tables, within its parent's", () => {
+  const sides = "[[side]]\nname = \"A\"\n[[side.unit]]\nname = \"a1\"\n[[side.unit]]\nname = \"a2\"\n"
+    + "[[side]]\nname = \"B\"\n[[side.unit]] # the only one\n  name = \"b1\"\n\n# B's reserve follows\n[[firer]]\n";
+  const b1 = withCount(sides, "side[1].unit[0]", "count", 4);
+  assert.ok(b1.includes('[[side.unit]] # the only one\n  name = "b1"\n  count = 4\n\n# B\'s reserve follows\n'), b1);
+  assert.ok(withCount(sides, "side[0].unit[1]", "count", 2).includes('name = "a2"\ncount = 2\n[[side]]'));
+  assert.equal(tableAt(sides, "side[1].unit[1]"), null);
+  assert.ok(withCount(sides, "firer[0]", "stands", 2).endsWith("[[firer]]\nstands = 2\n"));
+});
+
+test("a file without a last newline, with CRLF or with UTF-8 before the table keeps its own form", () => {
+  assert.equal(withCount('[[firer]]\nname = "x"', "firer[0]", "stands", 2), '[[firer]]\nname = "x"\nstands = 2\n');
+  assert.equal(withCount("[[firer]]\r\nname = \"x\"\r\n", "firer[0]", "stands", 2), "[[firer]]\r\nname = \"x\"\r\nstands = 2\r\n");
+  const umlaut = 'name = "Straße"\n[[firer]]\nname = "Müller"\n';
+  assert.equal(withCount(umlaut, "firer[0]", "stands", 2), `${umlaut}stands = 2\n`);
+});
+
+test("a unit written inline or with dotted keys has no table to write into", () => {
+  assert.equal(countEdit('firer = [{ name = "x" }]\n', "firer[0]", "stands", 2), null);
+  assert.equal(countEdit('target.name = "x"\n', "target", "stands", 2), null);
+});

@@ -607,6 +607,29 @@ fn an_engagement_s_own_settings_are_offered_for_engagements_only() {
 }
 
 #[test]
+fn a_unit_s_count_the_file_leaves_out_is_offered_at_its_default_in_its_table() {
+    let rt = runtime();
+    let counts = |scenario: &str| -> Value {
+        let (status, form) = rt.block_on(call(Config::default(), form_of(scenario)));
+        assert_eq!((status, &form["error"]), (StatusCode::OK, &Value::Null), "{form}");
+        form["counts"].clone()
+    };
+    // The duel's Panther platoon gives no stands: one, of 1 to 100. Its passengers give
+    // theirs (`stands = 1`), so nothing is offered for them.
+    assert_eq!(counts(DUEL), json!([{ "table": "firer[0]", "key": "stands", "default": 1, "min": 1, "max": 100 }]));
+    let given = DUEL.replacen("mount = \"tank\"", "mount = \"tank\"\nstands = 3", 1);
+    assert_eq!(counts(&given), json!([]));
+    // Mission Command's word: a firer's elements.
+    let hmg = std::fs::read_to_string("experiments/mc_hmg_good_cover.toml").unwrap();
+    assert_eq!(counts(&hmg), json!([{ "table": "firer[0]", "key": "elements", "default": 1, "min": 1, "max": 50 }]));
+    // An engagement's units: how many of each entry. Its fire is set up from them, not
+    // from a `[[firer]]` of the file, so no firer's stands are offered.
+    let entry =
+        |s: usize| json!({ "table": format!("side[{s}].unit[0]"), "key": "count", "default": 1, "min": 1, "max": 50 });
+    assert_eq!(counts(DUEL_ENGAGEMENT), json!([entry(0), entry(1)]));
+}
+
+#[test]
 fn the_recorded_interpretations_are_served_beside_the_tables() {
     let rt = runtime();
     let response = rt.block_on(router(Config::default()).oneshot(get("/api/interpretations"))).unwrap();

@@ -29,6 +29,7 @@ pub struct Document {
 struct Offers {
     placed: Vec<Offer>,
     unset: Vec<Unset>,
+    uncounted: Vec<Uncounted>,
     invented: Vec<String>,
     beyond_reach: Vec<String>,
 }
@@ -41,6 +42,23 @@ pub struct Unset {
     pub key: String,
     /// Its readings, the default first.
     pub names: Vec<String>,
+}
+
+/// A unit's count (its stands, elements) that the document leaves out, so the rules
+/// read it at its default: what a form offers to add to that unit's table.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Uncounted {
+    /// The unit's table, as a key path into the document, e.g. `firer[0]` or
+    /// `target.passengers[1]`.
+    pub table: String,
+    /// The count's key in that table, in the rules' own word, e.g. `stands`.
+    pub key: String,
+    /// What the rules read in its place.
+    pub default: u32,
+    /// The least it may be.
+    pub min: u32,
+    /// The most it may be.
+    pub max: u32,
 }
 
 /// A value of the document that the rules take from a closed list (a catalogue
@@ -99,6 +117,20 @@ impl Document {
         if !offers.unset.iter().any(|u| u.key == key) {
             offers.unset.push(Unset { key: key.to_string(), names: readings.iter().map(|r| r.to_string()).collect() });
         }
+    }
+
+    /// Records that the unit at `count.table` leaves `count.key` out, read at its
+    /// default. Recorded once however often the rules read it.
+    pub fn offer_count(&self, count: Uncounted) {
+        let mut offers = self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !offers.uncounted.iter().any(|u| u.table == count.table && u.key == count.key) {
+            offers.uncounted.push(count);
+        }
+    }
+
+    /// Every unit's count read at its default so far, in the order the rules read them.
+    pub fn uncounted(&self) -> Vec<Uncounted> {
+        self.offers.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).uncounted.clone()
     }
 
     /// Records that the document names `label`, an entry of a catalogue whose values

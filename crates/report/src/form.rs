@@ -2,7 +2,8 @@
 //! answers with every value the page can offer in place: each value the rules took
 //! from a closed list (a catalogue weapon or vehicle, a quality, a modifier, a
 //! setting's reading), with that list, each number or switch, with the range in
-//! metres beside it where the ruleset has a ground scale, and each name; and the
+//! metres beside it where the ruleset has a ground scale, each name, and each unit's
+//! count the file leaves at its default, with the unit's table to write it in; and the
 //! names the ruleset's tables give their entries (a catalogue's `label`), each marked
 //! when its file is illustrative data rather than the rules' own. Nothing here knows
 //! a ruleset: the lists are the ones the ruleset's own checks used, the names the
@@ -16,7 +17,7 @@ use serde::Serialize;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use combat_odds_core::document::{Document, Offer, Unset};
+use combat_odds_core::document::{Document, Offer, Uncounted, Unset};
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_rules::Scenario;
 
@@ -31,6 +32,9 @@ pub struct Form {
     values: Vec<Value>,
     /// Settings the rules read for this file that it leaves at their defaults.
     settings: Vec<Unset>,
+    /// Units' counts (stands, elements) the file leaves out, read at their defaults:
+    /// each with its unit's table, so a form can write it there.
+    counts: Vec<Uncounted>,
     /// The ruleset's range unit and metres per unit, where it has a ground scale.
     scale: Option<(String, f64)>,
     /// What the ruleset's table files call the entries the choices offer, by the
@@ -120,7 +124,7 @@ impl Form {
             .into_iter()
             .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
             .collect();
-        Form { choices, values, settings: doc.unset(), scale, labels, error }
+        Form { choices, values, settings: doc.unset(), counts: doc.uncounted(), scale, labels, error }
     }
 }
 

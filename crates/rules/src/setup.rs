@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::de::IgnoredAny;
 use toml::Spanned;
 
-use combat_odds_core::document::Document;
+use combat_odds_core::document::{Document, Uncounted};
 use combat_odds_core::error::{Result, unknown};
 use combat_odds_core::tables::{Modifier, ModifierTable, Side, Source};
 
@@ -149,6 +149,23 @@ pub fn count(doc: &Document, value: &Option<Spanned<i64>>, what: &str, lo: u32, 
         None => Ok(default),
         Some(v) if (i64::from(lo)..=i64::from(hi)).contains(v.get_ref()) => Ok(*v.get_ref() as u32),
         Some(v) => Err(doc.error_at(v.span().start, format!("{what} must be from {lo} to {hi}, not {}", v.get_ref()))),
+    }
+}
+
+/// Records on `doc` that the unit written at `table` (a key path, e.g. `firer[0]`)
+/// leaves its count `key` out, so the rules read `default` (within `lo..=hi`): a form
+/// offers it in that unit's place. Nothing is recorded where the file gives it. Called
+/// where a scenario's own unit is read, not where the rules make up a unit of their
+/// own (an engagement's firer), which has no table in the file.
+pub fn unwritten_count(
+    doc: &Document,
+    value: &Option<Spanned<i64>>,
+    table: &str,
+    key: &str,
+    (lo, hi, default): (u32, u32, u32),
+) {
+    if value.is_none() {
+        doc.offer_count(Uncounted { table: table.to_string(), key: key.to_string(), default, min: lo, max: hi });
     }
 }
 

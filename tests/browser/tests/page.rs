@@ -203,6 +203,34 @@ async fn the_form_adds_a_second_firer_and_a_modifier_without_the_toml() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_platoon_s_stands_the_file_leaves_out_are_set_from_the_form() {
+    let (_server, _driver, client, address) = session().await;
+    client.goto(&address).await.unwrap();
+    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    // The Panther platoon gives no stands: the form offers them at the rules' default.
+    let form = text_when(&client, "fire-form", |t| t.contains("Firer 1: stands")).await;
+    assert!(form.contains("(the rules' default)"), "{form}");
+    assert_eq!(texts(&client, "[data-key=\"firer[0].stands\"]").await, "1");
+    // Out of the rules' bounds: said beside the field, the file untouched.
+    set_field(&client, "firer[0].stands", "0").await;
+    assert_eq!(field_error(&client, "firer[0].stands").await, "Firer 1: stands must be from 1 to 100, not 0");
+    let file = client.execute("return document.getElementById('fire-scenario').value;", vec![]).await.unwrap();
+    assert!(!file.as_str().unwrap().contains("stands = 0"), "{file}");
+    // Three stands: written into the platoon's own table, and answered as the CLI does.
+    // Expected: the duel with `stands = 3` after `mount = "tank"`, through
+    // `combat-odds fire duel3.toml --trials 100000 --seed 2026 --format json`: exact
+    // 15030176679/15625000000 = 0.961931, estimate 0.96104, 95% 0.959823 to 0.962222.
+    set_field(&client, "firer[0].stands", "3").await;
+    let kill = text_when(&client, "p-kill", |t| t.contains("exact 96.19%") && t.contains("95%")).await;
+    assert!(kill.ends_with("exact 96.19%; Monte Carlo 96.10% (95%: 95.98% to 96.22%)"), "{kill}");
+    let file = client.execute("return document.getElementById('fire-scenario').value;", vec![]).await.unwrap();
+    let file = file.as_str().unwrap();
+    assert!(file.contains("mount = \"tank\"\nstands = 3\n\n[target]\n"), "{file}");
+    assert_eq!(file.matches("stands = 3").count(), 1, "{file}");
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn invented_catalogue_data_is_named_wherever_it_reaches_an_answer() {
     let (_server, _driver, client, address) = session().await;
     client.goto(&address).await.unwrap();

@@ -11,7 +11,7 @@ use super::quality::Quality;
 use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
 use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required, unwritten_count};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side};
@@ -157,6 +157,17 @@ pub fn set_up(doc: &Document, k: &str, tables: &Tables, catalogue: &Catalogue) -
     }
 }
 
+/// A scenario's stands: the least, the most, and what a unit that leaves them out has.
+const STANDS: (u32, u32, u32) = (1, MAX_STANDS, 1);
+
+/// Records the target's passenger entries that leave their stands out, for the form.
+/// Only a scenario's own target: an engagement's targets are made from its units.
+fn unwritten_passengers(doc: &Document, target: &Option<Spanned<RawTarget>>) {
+    for (j, p) in target.iter().flat_map(|t| &t.get_ref().passengers).enumerate() {
+        unwritten_count(doc, &p.stands, &format!("target.passengers[{j}]"), "stands", STANDS);
+    }
+}
+
 /// A compiler's running notes and the document errors point into.
 struct Ctx<'a> {
     doc: &'a Document,
@@ -170,7 +181,8 @@ impl Ctx<'_> {
     }
 
     fn stands(&self, s: &Option<Spanned<i64>>) -> Result<u32> {
-        count(self.doc, s, "stands", 1, MAX_STANDS, 1)
+        let (lo, hi, default) = STANDS;
+        count(self.doc, s, "stands", lo, hi, default)
     }
 
     /// A firer's weapon: from the catalogue or its inline data line.
@@ -343,6 +355,10 @@ impl Ctx<'_> {
 }
 
 fn direct_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    for (i, f) in s.firer.iter().flat_map(|f| f.get_ref()).enumerate() {
+        unwritten_count(doc, &f.stands, &format!("firer[{i}]"), "stands", STANDS);
+    }
+    unwritten_passengers(doc, &s.target);
     let (fire, notes) = direct_fire_resolution(doc, "direct_fire", s, tables, catalogue)?;
     Ok(SetUp { experiment: Box::new(fire), notes })
 }
@@ -643,6 +659,10 @@ fn cap_of(m: &combat_odds_core::tables::Modifier) -> u32 {
 }
 
 fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
+    if let Some(a) = &s.artillery {
+        unwritten_count(doc, &a.get_ref().stands, "artillery", "stands", STANDS);
+    }
+    unwritten_passengers(doc, &s.target);
     let (fire, notes) = indirect_fire_resolution(doc, "indirect_fire", s, tables, catalogue)?;
     Ok(SetUp { experiment: Box::new(fire), notes })
 }

@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::schedule::Schedule;
 use super::target::TargetPolicy;
 use super::{EndConditions, Group, Layout, SideLayout};
-use crate::setup::{choice, count, present};
+use crate::setup::{choice, count, present, unwritten_count};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
 
@@ -209,6 +209,12 @@ pub fn read<U: UnitEntry, C: CompanyEntry, S: DeserializeOwned>(doc: &Document, 
     })?;
     let (a, units_a, companies_a, supports_a) = side(doc, a)?;
     let (b, units_b, companies_b, supports_b) = side(doc, b)?;
+    // The unit entries that leave their count out, for the form (`side[1].unit[0]`).
+    for (s, units) in [&units_a, &units_b].into_iter().enumerate() {
+        for (i, u) in units.iter().enumerate() {
+            unwritten_count(doc, u.get_ref().count(), &format!("side[{s}].unit[{i}]"), "count", (1, MAX_COUNT, 1));
+        }
+    }
     let reserved = ["draw", "undecided", "both", "none"];
     for name in [&a.name, &b.name] {
         if reserved.contains(&name.as_str()) {

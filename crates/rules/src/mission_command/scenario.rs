@@ -13,7 +13,7 @@ use super::tables::{
     CasualtyCell, Facing, Intensity, KoCell, KoValue, REACTION_RESULTS, Tables, ToHitCell,
 };
 use crate::ruleset::SetUp;
-use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required};
+use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required, unwritten_count};
 use crate::test_roll::TestRoll;
 use combat_odds_core::dice::D10;
 use combat_odds_core::document::Document;
@@ -263,8 +263,11 @@ impl Target {
 }
 
 impl<'a> Ctx<'a> {
-    fn elements(&self, v: &Option<Spanned<i64>>, what: &str) -> Result<u32> {
-        count(self.doc, v, what, 1, MAX_ELEMENTS, 1)
+    /// The elements of the unit written at `table` (`firer[0]`), recorded for the form
+    /// where the file leaves them out.
+    fn elements(&self, v: &Option<Spanned<i64>>, table: &str) -> Result<u32> {
+        unwritten_count(self.doc, v, table, "elements", (1, MAX_ELEMENTS, 1));
+        count(self.doc, v, "elements", 1, MAX_ELEMENTS, 1)
     }
 
     /// A range in cm: finite, 0 or more, and no farther than `max`.
@@ -331,7 +334,7 @@ impl<'a> Ctx<'a> {
             let weapon_at = weapon_at.or(f.weapon_data.as_ref().map(|w| w.span().start)).unwrap_or(range_at);
             let weapon = self.weapon(catalogue, &who, (&f.weapon, f.weapon_data))?;
             let row = &t.rows[weapon.to_hit];
-            let elements = self.elements(&f.elements, "elements")?;
+            let elements = self.elements(&f.elements, &format!("firer[{i}]"))?;
             let quality = choice(doc, f.quality.as_ref(), "quality", &QUALITIES, "regular")?;
             let score =
                 self.score(&who, &weapon, (quality, f.engineers), range).map_err(|m| doc.error_at(range_at, m))?;
@@ -835,6 +838,7 @@ impl<'a> Ctx<'a> {
             let label = v.name.clone().unwrap_or_else(|| format!("vehicle {}", i + 1));
             let front = armour_class(doc, &v.armour_front)?;
             let side = v.armour_side.as_ref().map(|a| armour_class(doc, a)).transpose()?.unwrap_or(front);
+            unwritten_count(doc, &v.count, &format!("vehicle[{i}]"), "count", (1, MAX_ELEMENTS, 1));
             let n = count(doc, &v.count, "count", 1, MAX_ELEMENTS, 1)?;
             let side_hit = v.open_topped || system.facing == Some(Facing::Side);
             let ac = if side_hit { side } else { front };
@@ -1021,7 +1025,7 @@ impl<'a> Ctx<'a> {
                 let m = named(doc, name, &[&aa.modifiers], &[], None)?;
                 modifiers.add(&m.name, m.value(1));
             }
-            let elements = self.elements(&f.elements, "elements")?;
+            let elements = self.elements(&f.elements, &format!("aa_firer[{i}]"))?;
             let dice = if f.infantry { aa.infantry_dice } else { 1 };
             let damage = aa.damage[r].cells[si];
             let hit_from = score - modifiers.modifiers();

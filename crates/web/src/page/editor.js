@@ -8,7 +8,7 @@ import { get, post, inBrowser } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
-  applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, fieldLabel, choiceLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
+  applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, countEdit, fieldLabel, choiceLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
 } from "./model.js";
 
 // The file's values as their places in the text: strings come quoted.
@@ -293,6 +293,31 @@ export function editor(prefix, shipped, firstName, changed) {
         edit([{ start: now.start, end: now.end, literal: literal(v, said) }], v.key);
       });
       form.append(labelled(v.key, words, input, ...extra));
+    }
+    // Units' counts the file leaves out (a platoon's stands), at the rules' default,
+    // beside the unit's other fields: a change writes the key into the unit's table.
+    for (const c of f.counts || []) {
+      const key = `${c.table}.${c.key}`;
+      const words = fieldLabel(key);
+      const input = el("input", { type: "text", inputmode: "numeric", value: String(c.default), "data-key": key,
+        "aria-label": words, class: "number" });
+      input.addEventListener("change", () => {
+        fieldError(key, "");
+        const t = input.value.trim();
+        const wrong = checkNumber("integer", t, key)
+          || (Number(t) < c.min || Number(t) > c.max ? `${words} must be from ${c.min} to ${c.max}, not ${t}` : null);
+        if (wrong) { fieldError(key, wrong); stale(); return; }
+        const insert = countEdit(text.value, c.table, c.key, Number(t));
+        if (!insert) {
+          fieldError(key, `${words}: write ${c.key} = ${Number(t)} in this unit's table in the scenario file`);
+          stale();
+          return;
+        }
+        edit([insert], key);
+      });
+      const field = labelled(key, words, input, el("span", { class: "default" }, " (the rules' default)"));
+      const own = [...form.querySelectorAll("[data-key]")].filter((i) => i.dataset.key.startsWith(`${c.table}.`)).pop();
+      if (own) own.closest("label").after(field); else form.append(field);
     }
     // Settings this file leaves at their defaults: choosing another reading writes it
     // under [settings] (see the Tables page for what each reading means).

@@ -212,3 +212,62 @@ export function addToList(text, u, key, value) {
     : block.replace(/^([^\n]*\n?)/, (header) => `${header.endsWith("\n") ? header : header + "\n"}${key} = [${JSON.stringify(value)}]\n`);
   return text.slice(0, u.start) + edited + text.slice(u.end);
 }
+
+// Where the table at key path `path` (`firer[0]`, `target.passengers[1]`,
+// `side[1].unit[0]`: an array of tables counted from 0 within its parent) has its own
+// header in `text`: the header's start, where its line ends and where the table's
+// lines end (the next header), as string indices; null when the text writes it
+// otherwise (inline, or with dotted keys).
+export function tableAt(text, path) {
+  const headers = [...text.matchAll(/^[ \t]*(\[\[?)[ \t]*([\w.-]+)[ \t]*\]\]?[ \t]*(#.*)?$/gm)];
+  // The array of tables each header name now stands for (`side` is `side[1]` after
+  // the second [[side]]), and how many each array has so far.
+  const current = {};
+  const seen = {};
+  for (const [i, h] of headers.entries()) {
+    const parts = h[2].split(".");
+    let at = "";
+    parts.forEach((p, k) => {
+      const name = parts.slice(0, k + 1).join(".");
+      const within = at ? `${at}.${p}` : p;
+      if (k === parts.length - 1 && h[1] === "[[") {
+        seen[within] = (seen[within] || 0) + 1;
+        at = current[name] = `${within}[${seen[within] - 1}]`;
+      } else at = k < parts.length - 1 && current[name] ? current[name] : within;
+    });
+    if (at === path) {
+      return { start: h.index, line: h.index + h[0].length, end: i + 1 < headers.length ? headers[i + 1].index : text.length };
+    }
+  }
+  return null;
+}
+
+// The edit ({ start, end, literal }, byte offsets as `applyEdits` takes them) that
+// writes `key = value` into the table at `path` of `text`: after its last key line,
+// so comments and blank lines before the next table stay where they are, with the
+// indent and line ends the file uses. Null when the table has no header of its own.
+export function countEdit(text, path, key, value) {
+  const table = tableAt(text, path);
+  if (!table) return null;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const lines = text.slice(table.line, table.end).split("\n");
+  // The lines after the header, each with where it ends (past its newline).
+  let offset = table.line;
+  let after = null;
+  let indent = "";
+  lines.forEach((line, i) => {
+    const end = offset + line.length + (i < lines.length - 1 ? 1 : 0);
+    const body = line.trim();
+    if (i > 0 && body && !body.startsWith("#")) {
+      after = end;
+      indent = line.match(/^[ \t]*/)[0];
+    }
+    offset = end;
+  });
+  // No key yet: just under the header.
+  if (after === null) after = Math.min(text.length, table.line + 1);
+  const before = text.slice(0, after);
+  const literal = `${before.endsWith("\n") || before === "" ? "" : eol}${indent}${key} = ${value}${eol}`;
+  const at = utf8.encode(before).length;
+  return { start: at, end: at, literal };
+}

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::company_commander::fire::{Chain, Effect, FireAction, Made, Next, Roll, Step, Strike, Volley};
-use crate::setup::{choice, count, required};
+use crate::setup::{choice, count, required, unwritten_count};
 use combat_odds_core::dice::D100;
 use combat_odds_core::error::{Result, unknown};
 
@@ -56,7 +56,7 @@ impl Ctx<'_> {
             aa.save_die.sides()
         ));
         let mut volleys = Vec::new();
-        for f in &firers {
+        for (i, f) in firers.iter().enumerate() {
             let level = aa.levels.iter().position(|l| l.name == *f.level.get_ref()).ok_or_else(|| {
                 doc.error_at(
                     f.level.span().start,
@@ -71,6 +71,7 @@ impl Ctx<'_> {
             };
             let top = aa.levels.len() - 1;
             let reached = &aa.levels[(level + raise).min(top)];
+            unwritten_count(doc, &f.units, &format!("aa_firer[{i}]"), "units", (1, MAX_UNITS, 1));
             let units = count(doc, &f.units, "units", 1, MAX_UNITS, 1)?;
             self.notes.push(format!(
                 "{}: {} x {} {mount}{} = {}%, one attack each",

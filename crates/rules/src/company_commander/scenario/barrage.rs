@@ -1,7 +1,7 @@
 //! Barrage scenarios: a battery's fire on the target hex and the units nearby.
 
 use crate::company_commander::barrage::Barrage;
-use crate::setup::{count, present};
+use crate::setup::{count, present, unwritten_count};
 use combat_odds_core::error::Result;
 
 use super::{Ctx, MAX_UNITS, ScenarioFile, refuse_close_assault_key};
@@ -33,7 +33,8 @@ impl Ctx<'_> {
             original = original.then_also(again);
         }
         let mut nearby = Vec::new();
-        for n in std::mem::take(&mut s.nearby) {
+        for (i, n) in std::mem::take(&mut s.nearby).into_iter().enumerate() {
+            unwritten_count(doc, &n.get_ref().count, &format!("nearby[{i}]"), "count", (1, MAX_UNITS, 1));
             let units = count(doc, &n.get_ref().count, "count", 1, MAX_UNITS, 1)?;
             let unit = self.target(n, true, "nearby unit")?;
             let action = self.fire_action(&firer, &unit, range, true, Some(b.percent))?;

@@ -349,9 +349,9 @@ fn within_a_tab(
     let scenario = Scenario::new(base, None, monte_carlo).map_err(|e| e.to_string())?;
     let experiment = scenario.set_up.experiment.as_ref();
     let per_trial = engine::seconds_per_trial(experiment, page_clock);
-    let stages = runs.0 * if monte_carlo.mode == Mode::Compiled { 2 } else { 1 };
+    let stages = runs.0.saturating_mul(if monte_carlo.mode == Mode::Compiled { 2 } else { 1 });
     let exact = if experiment.exact_stage_is_long() { stages as f64 * exact_budget.as_secs_f64() } else { 0.0 };
-    let seconds = (runs.0 * monte_carlo.trials) as f64 * per_trial + exact;
+    let seconds = runs.0.saturating_mul(monte_carlo.trials) as f64 * per_trial + exact;
     if seconds <= TAB_SECONDS {
         return Ok(());
     }

@@ -1,6 +1,6 @@
 // Balance: a sweep over a scenario's own keys, and the balance finder.
 import { $, el } from "./dom.js";
-import { post, streamPost, progressOf, longWork, CANCELLED, inBrowser } from "./net.js";
+import { post, streamPost, progressOf, longWork, CANCELLED, inBrowser, ONE_THREAD } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { pct, percent, shade, best, show, titleOf, rulesetName, rulesetOf } from "./format.js";
@@ -70,7 +70,7 @@ async function runSweep() {
       return work.finish("");
     }
     showSweep(answer.result);
-    work.finish("done");
+    work.finish(ONE_THREAD ? `done (${ONE_THREAD})` : "done");
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);
   }
@@ -158,7 +158,7 @@ async function findBalance() {
       : "";
     $("balance-result").replaceChildren(el("p", { class: "kill", id: "balance-answer" }, b.answer), chart, el("div", { class: "scroll" }, table),
       el("p", { class: "muted" }, `${b.trials} trials at each value, seed ${b.seed}: common random numbers`));
-    work.finish("done");
+    work.finish(ONE_THREAD ? `done (${ONE_THREAD})` : "done");
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);
   }

@@ -78,7 +78,10 @@ async fn the_static_site_fires_exactly_and_by_monte_carlo_follows_a_change_and_r
     let json = json.as_str().unwrap();
     assert!(json.starts_with("{\n  \"ruleset\": \"command-decision\"") && json.ends_with("}\n"), "{json}");
     let downloads = text_when(client, "fire-downloads", |t| !t.is_empty()).await;
-    assert!(downloads.contains("report.json report.csv"), "the CSV beside the JSON: {downloads}");
+    assert!(
+        downloads.contains("report.json") && downloads.contains("report.csv"),
+        "the CSV beside the JSON: {downloads}"
+    );
     assert!(
         downloads.contains(
             "combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled prints with --format json and --format csv"
@@ -170,7 +173,15 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     client.goto(&site.address).await.unwrap();
     text_when(client, "p-kill", |t| t.contains("exact")).await;
     click(client, "tab-balance").await;
-    text_when(client, "sweep-text", |t| t.contains("kind")).await;
+    // The first shipped sweep fills the file once the page has its list (a text area's
+    // text is its value, which WebDriver does not read as text).
+    for _ in 0..600 {
+        let filled = client.execute("return document.getElementById('sweep-text').value;", vec![]).await.unwrap();
+        if filled.as_str().is_some_and(|t| t.contains("kind")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     // The duel at three ranges: exact at every point, so the chances are the fire's own.
     let sweep = |values: &str| {
         format!("kind = \"sweep\"\nscenario = \"cd_tank_duel.toml\"\n[[vary]]\nkey = \"range\"\nvalues = [{values}]\n")

@@ -121,7 +121,7 @@ mod tests {
             Column::new("measure".into(), measure),
         ])
         .unwrap();
-        frame.hstack_mut(frames::rows_frame(&rows).unwrap().get_columns()).unwrap();
+        frame.hstack_mut(frames::rows_frame(&rows).unwrap().columns()).unwrap();
         frames::csv(&mut frame).unwrap()
     }
 

@@ -108,8 +108,8 @@ fn study(a: &RunArgs) -> Result<()> {
         )));
     }
     let out = a.results.destination(&doc, shard)?;
-    let started = std::time::Instant::now();
     let run = a.trials.run();
+    let started = run.now();
     let exact = Bar::solving(|| scenario.exact(&run))?;
     let plan = study::Plan { scenario, text: &doc.text, shard, precision: a.precision };
     let bar = Bar::new("trials");

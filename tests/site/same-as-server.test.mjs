@@ -1,7 +1,7 @@
 // The static site's engine against the binary's server: for the same request, each
 // endpoint the worker answers (a link's exact answer, the form, the percent and
-// command-dice views, sensitivity, an engagement, a comparison) gives the very bytes `combat-odds
-// serve` sends: its JSON body, or its `result` event for long work. Run by .ci/run after the site is built:
+// command-dice views, sensitivity, an engagement, a comparison, a sweep, a balance search)
+// gives the very bytes `combat-odds serve` sends: its JSON body, or its `result` event for long work. Run by .ci/run after the site is built:
 //   COMBAT_ODDS_SITE=<site> COMBAT_ODDS_BIN=<binary> node --test tests/site/*.test.mjs
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
@@ -29,6 +29,11 @@ const base = await new Promise((resolve, reject) => {
   });
   server.on("exit", (code) => reject(new Error(`the server ended (${code}) before it listened`)));
 });
+
+// The shipped files as the server lists them (the static site's data/scenarios): where
+// the worker's sweep finds the base scenario a sweep names.
+const shipped = await (await fetch(`${base}/api/scenarios`)).text();
+const sweep = (request, progress) => engine.sweep(request, shipped, progress);
 
 const experiment = (name) => readFileSync(new URL(`../../experiments/${name}`, import.meta.url), "utf8");
 
@@ -74,6 +79,20 @@ const cases = [
     { scenario: experiment("cd_engagement_tank_duel.toml"), trials: 20000, seed: 11, mode: "literal" }],
   ["a comparison across rulesets", "/api/compare", engine.compare,
     { scenario: experiment("compare_at_gun_vs_medium_tank.toml"), trials: 4000, seed: 5 }],
+  ["a shipped sweep's points, its base found among the shipped files", "/api/sweep", sweep,
+    { sweep: experiment("sweep_mc_hmg_vs_rifle_sections.toml").replace("to = 8", "to = 2"), trials: 3000, seed: 4,
+      exact_seconds: 1 }],
+  ["a sweep of a fire over a base given as text", "/api/sweep", sweep,
+    { sweep: 'kind = "sweep"\nscenario = "duel.toml"\n[[vary]]\nkey = "range"\nvalues = [8, 16, 32]\n',
+      base: experiment("cd_tank_duel.toml"), trials: 5000, seed: 8, mode: "literal" }],
+  ["a balance over listed values", "/api/balance", engine.balance,
+    { scenario: experiment("mc_engagement_hmg_vs_rifle_platoon.toml"), vary: "side[1].unit[0].count", values: [1, 3],
+      target: 0.5, trials: 2000, seed: 6, exact_seconds: 1 }],
+  ["a balance bisected over a span", "/api/balance", engine.balance,
+    { scenario: experiment("cd_tank_duel.toml"), vary: "range", from: 4, to: 48, tolerance: 4,
+      trials: 4000, seed: 2 }],
+  ["a balance refused: no span", "/api/balance", engine.balance,
+    { scenario: experiment("cd_tank_duel.toml"), vary: "range" }],
 ];
 
 for (const [what, path, answer, body] of cases) {
@@ -82,6 +101,14 @@ for (const [what, path, answer, body] of cases) {
     // The refusals are cases of their own: every other request is answered.
     assert.equal(server.ok, !/refuse/.test(what), `${path}: the server said ${server.text}`);
     assert.equal(browser.ok, server.ok, `${path}: the server said ${server.text}, the engine ${browser.text}`);
+    if (path === "/api/sweep") {
+      // A sweep's answer also holds the number and names of the files the server kept.
+      const points = (text) => text.slice(text.indexOf('"name":'), text.indexOf(',"files":'));
+      sameReport(points(browser.text), points(server.text));
+      assert.deepEqual(JSON.parse(browser.text).files, []);
+      const { points: answered, trials } = JSON.parse(browser.text);
+      return assert.deepEqual(browser.last, [answered.length * trials, answered.length * trials]);
+    }
     if (path !== "/api/run") return sameReport(browser.text, server.text);
     // An engagement's answer also holds its wall time, and the server's the number and
     // names of the files it kept on its disk (a browser keeps none): its report is the
@@ -92,3 +119,11 @@ for (const [what, path, answer, body] of cases) {
     assert.deepEqual(browser.last, [body.trials, body.trials]);
   });
 }
+
+test("a sweep a tab would work at past two minutes is refused before it starts, with its cost", () => {
+  // 16 points of a fight, each exact stage (two: compiled) priced at its whole 10 s.
+  const heard = [];
+  assert.throws(() => sweep(JSON.stringify({ sweep: experiment("sweep_mc_hmg_vs_rifle_sections.toml") }), (d, p) => heard.push([d, p])),
+    (e) => /^too heavy for a browser tab: about \d+ minutes of work on its one thread \(16 points of 20000 trials at [0-9.]+ µs a trial, and 32 exact stage\(s\) of up to 10 s each\), and a tab takes on 2 minutes at most$/.test(e));
+  assert.deepEqual(heard, [], "no work started");
+});

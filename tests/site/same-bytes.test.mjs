@@ -1,6 +1,6 @@
 // The static site's engine (the WebAssembly scripts/build-site writes) against the
 // binary: the same scenario, trials and seed give the very bytes of
-// `combat-odds fire --format json`. Run by .ci/run after the site is built:
+// `combat-odds fire --format json` and `--format csv`. Run by .ci/run after the site is built:
 //   COMBAT_ODDS_SITE=<site> COMBAT_ODDS_BIN=<binary> node --test tests/site/*.test.mjs
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,6 +30,16 @@ for (const mode of ["compiled", "literal"]) {
       (done, planned) => progress.push([done, planned]));
     sameReport(json + "\n", cli);
     assert.deepEqual(progress.at(-1), [trials, trials]);
+  });
+}
+
+for (const mode of ["compiled", "literal"]) {
+  test(`the browser's engine writes the default fire's ${mode} report as the CSV the CLI prints, byte for byte`, () => {
+    const [trials, seed] = [50000, 3];
+    const cli = execFileSync(bin, ["fire", "--format", "csv", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode],
+      { encoding: "utf8" });
+    const csv = JSON.parse(engine.fire_csv(JSON.stringify({ scenario, name, trials, seed, mode, exact_seconds: 60 }), () => {}));
+    assert.equal(csv, cli);
   });
 }
 

@@ -48,6 +48,12 @@ impl<'a> Run<'a> {
         Run { clock, ..self }
     }
 
+    /// The run's clock now: two readings apart are the time between them (a study's
+    /// wall time, read the same way in a browser).
+    pub fn now(&self) -> Duration {
+        (self.clock)()
+    }
+
     /// The flag that stops the run, for loops that poll it.
     pub fn stop(&self) -> &'a AtomicBool {
         self.stop

@@ -40,14 +40,12 @@ pub mod error;
 pub mod export;
 #[cfg(feature = "files")]
 pub mod charts;
-#[cfg(feature = "files")]
 pub mod study;
 pub mod compare;
 pub mod form;
 pub mod sensitivity;
 #[cfg(feature = "files")]
 pub mod regress;
-#[cfg(feature = "files")]
 pub mod sweep;
 #[cfg(feature = "files")]
 pub mod bench;

@@ -15,13 +15,16 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_core::engine::{self, Mode, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_report::compare::{self, Comparison};
-use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
+use combat_odds_report::export::{ExactView, KillRow, PercentView, Rendered, Report};
 use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
+use combat_odds_report::sweep::balance::{self, Span, Target};
+use combat_odds_report::sweep::{self, Design, Parameter, Sweep};
 use combat_odds_rules::Scenario;
+use toml::Value;
 
 /// The body of the server's `POST /api/fire`, `/api/exact`, `/api/run`, `/api/compare`,
 /// `/api/percent` and `/api/command-dice`, read the same way: the page sends one
@@ -69,6 +72,18 @@ const RUN_TRIALS: u64 = 1_000_000;
 const COMPARE_TRIALS: u64 = 20_000;
 /// The server's default exact budget: a tab waits no longer for an exact answer.
 const DEFAULT_EXACT_SECONDS: f64 = 10.0;
+/// What a sweep's point or a balance's value draws with no `trials`, as the server's.
+const POINT_TRIALS: u64 = 20_000;
+/// The most work a tab takes on for one sweep or balance, in seconds of its one
+/// thread, priced as the server prices work before it starts (its `cost` module): every
+/// trial at the rate a pilot of the scenario runs at in this engine, and every exact
+/// stage that may be long (a fight's chain) at its whole budget. Two minutes: long
+/// enough for a sweep of a dozen fires or a handful of quick fights, short enough
+/// that a person watching a tab's progress bar does not give up on it; past it, the
+/// page names the `combat-odds` command that does the work with every core.
+const TAB_SECONDS: f64 = 120.0;
+/// How a refusal for weight begins: the page reads it to name the command instead.
+const TOO_HEAVY: &str = "too heavy for a browser tab";
 
 #[wasm_bindgen]
 extern "C" {
@@ -154,6 +169,11 @@ fn json(answer: &impl Serialize) -> String {
 /// (trials done, trials planned) between batches.
 #[wasm_bindgen]
 pub fn fire(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    Ok(fired(request, progress)?.to_json())
+}
+
+/// The report of `POST /api/fire`'s request, as `fire` answers it.
+fn fired(request: &str, progress: &js_sys::Function) -> Result<Report, String> {
     let request = Request::read(request)?;
     let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
@@ -162,7 +182,15 @@ pub fn fire(request: &str, progress: &js_sys::Function) -> Result<String, String
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
     let report = Report::run(scenario, exact, &|done, planned| progress.call(done, planned), &run);
-    Ok(report.map_err(|e| e.to_string())?.to_json())
+    report.map_err(|e| e.to_string())
+}
+
+/// The same request's report as CSV, the very bytes `fire --format csv` prints, as one
+/// JSON string (every answer of the worker is JSON): what the page offers to download
+/// beside report.json. Its trials are drawn again, on the same seed.
+#[wasm_bindgen]
+pub fn fire_csv(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    Ok(json(&fired(request, progress)?.csv()))
 }
 
 /// `POST /api/exact` in the browser: the exact stage alone, no trial drawn: what the
@@ -273,5 +301,180 @@ pub fn sensitivity(request: &str, progress: &js_sys::Function) -> Result<String,
     let plan = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
     let found = sensitivity::analyse(&doc, &plan, options, &|done, planned| progress.call(done, planned), &run);
+    Ok(json(&found.map_err(|e| e.to_string())?))
+}
+
+/// The body of the server's `POST /api/sweep`: a sweep file, its base scenario (the
+/// shipped one it names when not given), and how to sample.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepRequest {
+    sweep: String,
+    base: Option<String>,
+    trials: Option<u64>,
+    seed: Option<u64>,
+    mode: Option<String>,
+    exact_seconds: Option<f64>,
+}
+
+/// A shipped file as the server lists it (`GET /api/scenarios`, the static site's
+/// `data/scenarios`): where a sweep finds the base scenario it names.
+#[derive(Deserialize)]
+struct Shipped {
+    name: String,
+    text: String,
+}
+
+/// A finished sweep: the server's answer less the files it keeps on disk and their
+/// number (a browser keeps none; the page offers its own downloads).
+#[derive(Serialize)]
+struct Swept {
+    name: String,
+    parameters: Vec<Parameter>,
+    design: Design,
+    trials: u64,
+    seed: u64,
+    points: Vec<(usize, Vec<Value>, KillRow)>,
+    /// Files kept for download: none here.
+    files: [(String, u64); 0],
+}
+
+/// Refuses `runs` runs of `base` (each point or value is the base with one value
+/// changed) past [`TAB_SECONDS`] of this thread, saying what they would cost.
+fn within_a_tab(
+    base: &Document,
+    (monte_carlo, exact_budget): (MonteCarlo, Duration),
+    runs: (u64, &str),
+) -> Result<(), String> {
+    let scenario = Scenario::new(base, None, monte_carlo).map_err(|e| e.to_string())?;
+    let experiment = scenario.set_up.experiment.as_ref();
+    let per_trial = engine::seconds_per_trial(experiment, page_clock);
+    let stages = runs.0.saturating_mul(if monte_carlo.mode == Mode::Compiled { 2 } else { 1 });
+    let exact = if experiment.exact_stage_is_long() { stages as f64 * exact_budget.as_secs_f64() } else { 0.0 };
+    let seconds = runs.0.saturating_mul(monte_carlo.trials) as f64 * per_trial + exact;
+    if seconds <= TAB_SECONDS {
+        return Ok(());
+    }
+    let stages = match exact > 0.0 {
+        true => format!(", and {stages} exact stage(s) of up to {:.0} s each", exact_budget.as_secs_f64()),
+        false => String::new(),
+    };
+    Err(format!(
+        "{TOO_HEAVY}: about {:.0} minutes of work on its one thread ({} {} of {} trials at {:.1} µs a trial{stages}), and a tab takes on {:.0} minutes at most",
+        (seconds / 60.0).ceil(),
+        runs.0,
+        runs.1,
+        monte_carlo.trials,
+        per_trial * 1e6,
+        TAB_SECONDS / 60.0
+    ))
+}
+
+/// `POST /api/sweep` in the browser: the sweep file's points, each answered on common
+/// random numbers, `progress` hearing (trials done, trials planned); `shipped` is the
+/// list of shipped files (JSON, as the server lists them) where the base is found when
+/// the request gives none. The answer is the server's `result` event but its kept files.
+#[wasm_bindgen]
+pub fn sweep(request: &str, shipped: &str, progress: &js_sys::Function) -> Result<String, String> {
+    let request: SweepRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
+    let sampling = Request {
+        scenario: String::new(),
+        name: None,
+        trials: request.trials,
+        seed: request.seed,
+        mode: request.mode,
+        exact_seconds: request.exact_seconds,
+    };
+    let monte_carlo = sampling.monte_carlo(POINT_TRIALS)?;
+    let shipped: Vec<Shipped> = serde_json::from_str(shipped).map_err(|e| format!("the shipped files: {e}"))?;
+    let doc = Document::new("page-sweep.toml", "page-sweep.toml", request.sweep);
+    let base = request.base;
+    let found = Sweep::read(
+        &doc,
+        |name| match (base, shipped.into_iter().find(|s| s.name == name)) {
+            (Some(text), _) => Ok(Document::new(name, name, text)),
+            (None, Some(s)) => Ok(Document::new(name, name, s.text)),
+            (None, None) => Err(doc
+                .error(format!("scenario `{name}` is not a shipped scenario; give its text as the sweep's base"))
+                .into()),
+        },
+        monte_carlo.seed,
+    )
+    .map_err(|e| e.to_string())?;
+    let stop = AtomicBool::new(false);
+    let run = sampling.run(&stop)?;
+    let budget = Duration::from_secs_f64(sampling.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS));
+    within_a_tab(&found.base, (monte_carlo, budget), (found.points.len() as u64, "points"))?;
+    let progress = Progress(progress.clone());
+    let heard = |done, planned| progress.call(done, planned);
+    let result = sweep::run(&found, None, monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
+    let s = result.summary;
+    Ok(json(&Swept {
+        name: s.name,
+        parameters: s.parameters,
+        design: s.design,
+        trials: s.trials,
+        seed: s.seed,
+        points: result.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect(),
+        files: [],
+    }))
+}
+
+/// The body of the server's `POST /api/balance`: a scenario, the key to vary and where,
+/// and the chance sought.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BalanceRequest {
+    scenario: String,
+    name: Option<String>,
+    vary: String,
+    values: Option<Vec<Value>>,
+    from: Option<f64>,
+    to: Option<f64>,
+    step: Option<f64>,
+    tolerance: Option<f64>,
+    target: Option<f64>,
+    measure: Option<String>,
+    outcome: Option<String>,
+    trials: Option<u64>,
+    seed: Option<u64>,
+    mode: Option<String>,
+    exact_seconds: Option<f64>,
+}
+
+/// `POST /api/balance` in the browser: where the key balances the target, `progress`
+/// hearing (values tried, the most the span may try); the answer is the server's
+/// `result` event.
+#[wasm_bindgen]
+pub fn balance(request: &str, progress: &js_sys::Function) -> Result<String, String> {
+    let request: BalanceRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
+    let sampling = Request {
+        scenario: request.scenario,
+        name: request.name,
+        trials: request.trials,
+        seed: request.seed,
+        mode: request.mode,
+        exact_seconds: request.exact_seconds,
+    };
+    let monte_carlo = sampling.monte_carlo(POINT_TRIALS)?;
+    let span = match (request.values, request.from, request.to, request.step) {
+        (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
+        (None, Some(from), Some(to), Some(step)) => {
+            Span::Values(sweep::span_values(from, to, step).map_err(|m| format!("from, to, step: {m}"))?)
+        }
+        (None, Some(from), Some(to), None) => {
+            Span::Numbers { from, to, tolerance: request.tolerance.unwrap_or((to - from) / 64.0) }
+        }
+        _ => return Err("give values, or from and to (with step to try every step)".into()),
+    };
+    let stop = AtomicBool::new(false);
+    let run = sampling.run(&stop)?;
+    let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
+    let doc = sampling.document();
+    let budget = Duration::from_secs_f64(sampling.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS));
+    within_a_tab(&doc, (monte_carlo, budget), (span.most_tries(), "values"))?;
+    let progress = Progress(progress.clone());
+    let heard = |done, planned| progress.call(done, planned);
+    let found = balance::balance(&doc, (&request.vary, &span), &target, None, monte_carlo, &heard, &run);
     Ok(json(&found.map_err(|e| e.to_string())?))
 }

@@ -49,7 +49,7 @@ impl Cost {
         Cost {
             runs,
             trials: monte_carlo.trials,
-            seconds_per_trial: engine::seconds_per_trial(experiment),
+            seconds_per_trial: engine::seconds_per_trial(experiment, combat_odds_core::run::monotonic),
             exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
             long_exact: experiment.exact_stage_is_long(),
             exact_budget,

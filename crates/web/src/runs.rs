@@ -7,7 +7,6 @@
 use combat_odds_core::run::Run;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Instant;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
@@ -54,7 +53,7 @@ pub(crate) async fn run(
     let price = one_run(monte_carlo, exact_budget);
     let (scenario, doc, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let work = move |progress: &Progress, run: &Run| {
-        let started = Instant::now();
+        let started = run.now();
         let mut scenario = scenario;
         let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };

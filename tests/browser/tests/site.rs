@@ -1,8 +1,9 @@
 //! The static site (`scripts/build-site`) in headless Chromium, served by a plain static
 //! file server on loopback (`python3 -m http.server`): Fire exact and Monte Carlo, a
 //! changed value, which cells matter, an engagement and its Cancel, a comparison and
-//! the tables, every one answered by the engine in the page's worker, sweeps and
-//! balance naming the command that does them, and not one request sent to `/api`
+//! the tables, sweeps and balance with their progress and Cancel, every one answered by
+//! the engine in the page's worker (a sweep too heavy for a tab naming the command that
+//! does it), and not one request sent to `/api`
 //! (the static server's log and the page's own Performance API both say so).
 //!
 //! Needs `COMBAT_ODDS_SITE`, a folder `scripts/build-site` wrote (.ci/run builds it),
@@ -78,8 +79,13 @@ async fn the_static_site_fires_exactly_and_by_monte_carlo_follows_a_change_and_r
     assert!(json.starts_with("{\n  \"ruleset\": \"command-decision\"") && json.ends_with("}\n"), "{json}");
     let downloads = text_when(client, "fire-downloads", |t| !t.is_empty()).await;
     assert!(
-        downloads
-            .contains("combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled --format json"),
+        downloads.contains("report.json") && downloads.contains("report.csv"),
+        "the CSV beside the JSON: {downloads}"
+    );
+    assert!(
+        downloads.contains(
+            "combat-odds fire cd_tank_duel.toml --trials 100000 --seed 2026 --mode compiled prints with --format json and --format csv"
+        ),
         "{downloads}"
     );
     // The form, from the worker: the catalogue's weapons, the range with metres beside.
@@ -149,13 +155,85 @@ async fn the_static_site_runs_an_engagement_cancels_one_and_compares() {
     let differences = text_when(client, "compare-differences", |t| t.contains("17pdr - pak40")).await;
     assert!(differences.contains("paired estimate"), "{differences}");
 
-    // A sweep and a balance search say they are too heavy for a tab, and name the command.
+    site.close_having_asked_nothing_of_api().await;
+}
+
+/// Sets the elements with these ids to these values, as a person types them.
+async fn fill(client: &Client, fields: &[(&str, &str)]) {
+    let script = "for (const [id, value] of arguments[0]) { const e = document.getElementById(id); \
+                  e.value = value; e.dispatchEvent(new Event('change', { bubbles: true })); }";
+    let fields: Vec<_> = fields.iter().map(|&(id, value)| serde_json::json!([id, value])).collect();
+    client.execute(script, vec![fields.into()]).await.expect("the fields are set");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_names_the_command_for_a_heavy_one() {
+    let site = site().await;
+    let client = &site.client;
+    client.goto(&site.address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact")).await;
     click(client, "tab-balance").await;
-    let sweep = text_when(client, "sweep-too-heavy", |t| t.contains("combat-odds sweep")).await;
-    assert!(sweep.contains("combat-odds sweep sweep_") && sweep.contains("--trials 20000"), "{sweep}");
-    let balance = text_when(client, "balance-too-heavy", |t| t.contains("combat-odds balance")).await;
-    assert!(balance.contains("--target 0.5"), "{balance}");
+    // The first shipped sweep fills the file once the page has its list (a text area's
+    // text is its value, which WebDriver does not read as text).
+    for _ in 0..600 {
+        let filled = client.execute("return document.getElementById('sweep-text').value;", vec![]).await.unwrap();
+        if filled.as_str().is_some_and(|t| t.contains("kind")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // The duel at three ranges: exact at every point, so the chances are the fire's own.
+    let sweep = |values: &str| {
+        format!("kind = \"sweep\"\nscenario = \"cd_tank_duel.toml\"\n[[vary]]\nkey = \"range\"\nvalues = [{values}]\n")
+    };
+    fill(client, &[("sweep-text", &sweep("8, 16, 32")), ("sweep-trials", "5000")]).await;
+    click(client, "sweep-start").await;
+    let done = text_when(client, "sweep-status", |t| t.starts_with("done")).await;
+    assert!(done.contains("one thread in the browser"), "the speed line says so: {done}");
+    let points = text_when(client, "sweep-points", |t| t.contains("66.36%")).await;
+    assert_eq!(points.lines().count(), 4, "a header and three points: {points}");
+    assert!(client.find(Locator::Id("sweep-chart")).await.is_ok(), "a line over the range");
+
+    // A long one (160 million trials on one thread) shows its progress and stops at Cancel.
+    fill(client, &[("sweep-text", &sweep("4, 8, 12, 16, 20, 24, 28, 32")), ("sweep-trials", "20000000")]).await;
+    click(client, "sweep-start").await;
+    text_when(client, "sweep-status", |t| t.contains(" of 160,000,000 trials")).await;
+    click(client, "sweep-cancel").await;
+    let status = text_when(client, "sweep-status", |t| t.starts_with("cancelled")).await;
+    assert_eq!(status, "cancelled: the work stopped and nothing was kept");
+    let result = client.find(Locator::Id("sweep-result")).await.unwrap().text().await.unwrap();
+    assert_eq!(result, "", "no partial result is shown");
+
+    // The balance finder over the duel's range, from a fresh worker.
+    fill(
+        client,
+        &[
+            ("balance-scenario", "cd_tank_duel.toml"),
+            ("balance-vary", "range"),
+            ("balance-values", "8, 16, 32"),
+            ("balance-target", "0.5"),
+            ("balance-trials", "5000"),
+        ],
+    )
+    .await;
+    click(client, "balance-start").await;
+    text_when(client, "balance-status", |t| t.starts_with("done")).await;
+    let answer = text_when(client, "balance-answer", |t| !t.is_empty()).await;
+    assert!(answer.contains("range"), "{answer}");
+    let tried = text_when(client, "balance-tried", |t| t.contains("66.36%")).await;
+    assert_eq!(tried.lines().count(), 4, "a header and three values: {tried}");
+
+    // A shipped engagement's sweep (16 points, each exact stage up to 10 s) is more than
+    // a tab takes on: said beside the button, with the command that does it.
+    fill(client, &[("sweep-shipped", "sweep_mc_hmg_vs_rifle_sections.toml"), ("sweep-trials", "20000")]).await;
+    click(client, "sweep-start").await;
+    let heavy = text_when(client, "sweep-too-heavy", |t| t.contains("combat-odds sweep")).await;
+    assert!(heavy.starts_with("Too heavy for a browser tab: about "), "{heavy}");
+    assert!(
+        heavy.contains("combat-odds sweep sweep_mc_hmg_vs_rifle_sections.toml --trials 20000 --seed 2026"),
+        "{heavy}"
+    );
     let disabled = client.execute("return document.getElementById('sweep-start').disabled;", vec![]).await.unwrap();
-    assert_eq!(disabled, serde_json::json!(true), "the button gives way to the command");
+    assert_eq!(disabled, serde_json::json!(false), "another sweep can still be asked for");
     site.close_having_asked_nothing_of_api().await;
 }

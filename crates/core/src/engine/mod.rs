@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::dice::Ratio;
 use crate::error::{Error, Result, Setting};
 use crate::exact::{Dist, TooLarge, Weight, marginals};
-use crate::run::{ExactStage, Run};
+use crate::run::{Clock, ExactStage, Run};
 use crate::stats::Paired;
 
 /// Trials per chunk: large enough to amortise stream seeding, small enough to
@@ -557,19 +557,20 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
 /// Seconds of one core that one literal trial of `experiment` takes, timed on this
 /// thread over a pilot that doubles from 64 trials until it has run for
 /// [`PILOT_TIME`] (or [`PILOT_TRIALS`] trials): what work is priced at before it
-/// starts. Its streams are a pilot's own, so no study's numbers depend on it.
-pub fn seconds_per_trial(experiment: &dyn Experiment) -> f64 {
+/// starts. Its streams are a pilot's own, so no study's numbers depend on it. Timed
+/// on `clock` (a browser's is the page's: it has no `Instant`).
+pub fn seconds_per_trial(experiment: &dyn Experiment, clock: Clock) -> f64 {
     let layout = layout(experiment.measures());
     let mut tally = Tally::new(&layout);
-    let started = std::time::Instant::now();
+    let started = clock();
     let (mut ran, mut batch) = (0, 64);
-    while ran < PILOT_TRIALS && started.elapsed() < PILOT_TIME {
+    while ran < PILOT_TRIALS && clock() - started < PILOT_TIME {
         let mut streams = Streams::for_chunk(PILOT_SEED, ran);
         experiment.simulate(&mut streams, batch, &mut tally);
         ran += batch;
         batch *= 2;
     }
-    started.elapsed().as_secs_f64() / ran as f64
+    (clock() - started).as_secs_f64() / ran as f64
 }
 
 /// How long a pilot of [`seconds_per_trial`] runs at least: long enough to see a

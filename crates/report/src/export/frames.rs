@@ -2,7 +2,7 @@
 
 use polars::prelude::*;
 
-use super::{Report, Row};
+use super::Row;
 use combat_odds_rules::Ruleset;
 use combat_odds_rules::ruleset::{ModifierInfo, TableView};
 
@@ -32,15 +32,7 @@ pub(crate) fn frame(columns: Vec<Column>) -> PolarsResult<DataFrame> {
 
 /// One measure's rows.
 pub(crate) fn rows_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
-    rows_columns(rows, None).and_then(frame)
-}
-
-fn rows_columns(rows: &[Row], measure: Option<&[String]>) -> PolarsResult<Vec<Column>> {
-    let mut columns = Vec::new();
-    if let Some(m) = measure {
-        columns.push(Column::new("measure".into(), m));
-    }
-    columns.extend([
+    frame(vec![
         Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
         Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
         Column::new("exact_fraction".into(), rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>()),
@@ -48,29 +40,7 @@ fn rows_columns(rows: &[Row], measure: Option<&[String]>) -> PolarsResult<Vec<Co
         Column::new("ci_low".into(), rows.iter().map(|r| r.ci_low).collect::<Vec<_>>()),
         Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
         Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
-    ]);
-    Ok(columns)
-}
-
-/// Every (measure, outcome) of a report as one long frame.
-pub(crate) fn report_frame(report: &Report) -> PolarsResult<DataFrame> {
-    let (mut measure, mut rows) = (Vec::new(), Vec::new());
-    for (m, rs, _) in report.all_measures() {
-        measure.extend(std::iter::repeat_n(m.to_string(), rs.len()));
-        rows.extend(rs.iter().cloned());
-    }
-    let n = rows.len();
-    // Each row says where it came from, so CSV rows from several runs can be stacked.
-    let mut columns = vec![
-        Column::new("ruleset".into(), vec![report.ruleset.clone(); n]),
-        Column::new("scenario".into(), vec![report.scenario.clone(); n]),
-        Column::new("seed".into(), vec![report.seed; n]),
-        Column::new("trials".into(), vec![report.trials; n]),
-        Column::new("mode".into(), vec![report.mode.name().to_string(); n]),
-        Column::new("rules_hash".into(), vec![report.rules_hash.clone(); n]),
-    ];
-    columns.extend(rows_columns(&rows, Some(&measure))?);
-    frame(columns)
+    ])
 }
 
 /// A table listing.

@@ -1,5 +1,7 @@
 //! One results schema ([`Report`]) and its renderings: a printed table, JSON and CSV.
-//! Frames are built once in [`frames`] and every tabular output goes through them.
+//! Frames are built once in [`frames`] and every table and file goes through them; a
+//! report's CSV alone is written without polars (the `csv` module), as a frame's would
+//! be, so the browser's engine writes it too.
 
 #[cfg(feature = "files")]
 pub mod directory;
@@ -7,6 +9,7 @@ pub mod directory;
 pub mod frames;
 #[cfg(feature = "files")]
 pub use directory::{write_frame, write_whole};
+mod csv;
 mod exact;
 mod percent;
 
@@ -262,6 +265,13 @@ impl Report {
         ))
     }
 
+    /// Every (measure, outcome) as one CSV row under a header, each saying where it
+    /// came from (ruleset, scenario, seed, trials, mode, rules hash): what
+    /// `fire --format csv` prints, byte for byte in the browser too.
+    pub fn csv(&self) -> String {
+        csv::report(self)
+    }
+
     /// Every measure's rows, the primary first: (measure, rows, agreement).
     pub fn all_measures(&self) -> impl Iterator<Item = (&str, &[Row], Option<&Agreement>)> {
         self.measures.iter().map(|m| (m.measure.as_str(), m.outcomes.as_slice(), m.agreement.as_ref()))
@@ -320,6 +330,6 @@ impl Rendered for Report {
     /// One row per (measure, outcome).
     #[cfg(feature = "files")]
     fn to_csv(&self) -> String {
-        frames::report_frame(self).and_then(|mut f| frames::csv(&mut f)).expect("a report frame always writes")
+        self.csv()
     }
 }

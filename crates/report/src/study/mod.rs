@@ -2,22 +2,32 @@
 //! interval, exact where known) as CSV and Parquet, and `summary.json` with the seed,
 //! trials, shard, rules hash, wall time and every count, from which `merge` rebuilds
 //! the frames (and charts) of shards exactly as one machine would have written them.
+//! Without the `files` feature (the browser's engine) a study runs and its result is
+//! assembled, but nothing is written.
 
+#[cfg(feature = "files")]
 mod charts;
 
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+#[cfg(feature = "files")]
+use std::path::Path;
+use std::path::PathBuf;
 
+#[cfg(feature = "files")]
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+#[cfg(feature = "files")]
 use crate::export::directory;
+#[cfg(feature = "files")]
 pub use crate::export::directory::check_free;
-use crate::export::{GENERATOR, INTERVAL, Kill, Report, Row, invented_line};
+use crate::export::{GENERATOR, INTERVAL, Kill, Report};
+#[cfg(feature = "files")]
+use crate::export::{Row, invented_line};
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
 use combat_odds_core::run::Run;
+#[cfg(feature = "files")]
 use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::{Header, Scenario};
 
@@ -139,13 +149,13 @@ pub struct Plan<'a> {
 
 impl StudyResult {
     /// Runs `plan`'s trials, its exact stage (`exact`) already solved, and assembles
-    /// the result; `started` is when the exact stage began, so the wall time counts
-    /// every stage. `progress` hears (trials done, trials planned); stopping `run` ends
+    /// the result; `started` is when the exact stage began by `run`'s clock
+    /// ([`Run::now`]), so the wall time counts every stage. `progress` hears (trials done, trials planned); stopping `run` ends
     /// it at its next batch with [`combat_odds_core::error::Error::Interrupted`].
     pub fn run(
         plan: Plan,
         exact: Option<ExactTable>,
-        started: Instant,
+        started: std::time::Duration,
         progress: &(dyn Fn(u64, u64) + Sync),
         run: &Run,
     ) -> Result<Self> {
@@ -163,7 +173,7 @@ impl StudyResult {
             monte_carlo: MonteCarlo { mode: ran.mode, ..monte_carlo },
             shard,
             precision: precision.map(|p| (p, ran.precise)),
-            wall_time_s: started.elapsed().as_secs_f64(),
+            wall_time_s: (run.now() - started).as_secs_f64(),
         };
         Ok(StudyResult::new(header, facts, experiment.measures(), experiment.kill(), &ran.tally, exact.as_ref()))
     }
@@ -369,11 +379,13 @@ impl StudyResult {
         Ok(StudyResult::new(header, facts, &measures, first.kill, &tally, exact.as_ref()))
     }
 
+    #[cfg(feature = "files")]
     /// Every measure's frame: outcome, probability, 95% interval, count, exact.
     pub fn frames(&self) -> PolarsResult<Vec<(String, DataFrame)>> {
         self.report.all_measures().map(|(name, rows, _)| Ok((name.to_string(), measure_frame(rows)?))).collect()
     }
 
+    #[cfg(feature = "files")]
     /// Writes the frames (CSV and Parquet), `summary.json` and the charts (PNG and SVG,
     /// see the `charts` submodule) into `dir`, whole or not at all: into a
     /// temporary directory beside it, then renamed into place. An existing `dir` is
@@ -382,6 +394,7 @@ impl StudyResult {
         directory::write_whole(dir, force, |tmp| self.write_into(tmp))
     }
 
+    #[cfg(feature = "files")]
     /// What every Parquet frame of the study carries as key-value metadata, so a frame
     /// loaded alone still says where its numbers came from.
     pub fn metadata(&self) -> Vec<(String, String)> {
@@ -408,6 +421,7 @@ impl StudyResult {
         kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     }
 
+    #[cfg(feature = "files")]
     /// Every measure's rows in one long frame, `measure` first.
     pub(crate) fn long_frame(&self) -> PolarsResult<DataFrame> {
         let (mut names, mut rows) = (Vec::new(), Vec::new());
@@ -420,6 +434,7 @@ impl StudyResult {
         Ok(frame)
     }
 
+    #[cfg(feature = "files")]
     /// Every file of the results directory but the charts, in memory, as (file name,
     /// bytes): each measure's frame and the long frame as CSV and Parquet, then
     /// `summary.json`: what [`StudyResult::write`] writes beside the charts.
@@ -438,6 +453,7 @@ impl StudyResult {
         Ok(files)
     }
 
+    #[cfg(feature = "files")]
     fn write_into(&self, dir: &Path) -> Result<()> {
         combat_odds_core::interrupt::check()?;
         directory::write_files(dir, &self.files()?)?;
@@ -463,10 +479,12 @@ pub(crate) fn all_shards(seen: &std::collections::BTreeSet<u64>, count: u64) -> 
     Err(Error::Results(format!("shard(s) {} missing: merge needs all {count}", missing.join(", "))))
 }
 
+#[cfg(feature = "files")]
 /// How large a `summary.json` may be: the largest shipped study's is under 40 KB, its
 /// counts growing with outcomes, not trials.
 pub const SUMMARY_LIMIT: Limit = Limit { bytes: 16 << 20, what: "a results summary.json" };
 
+#[cfg(feature = "files")]
 /// Reads a results directory's `summary.json`.
 pub fn read_summary(dir: &Path) -> Result<Summary> {
     let path = dir.join("summary.json");
@@ -509,9 +527,11 @@ fn parse_ratios(fractions: &[String]) -> Result<Vec<Ratio>> {
         .collect()
 }
 
+#[cfg(feature = "files")]
 /// The name of the frame holding every measure, with a `measure` column.
 pub(crate) const LONG_FRAME: &str = "all_measures";
 
+#[cfg(feature = "files")]
 /// One measure's frame: `outcome` as labelled; `value`, the outcome as a whole number
 /// where it is one (a turn, a count of survivors) and null where it is a name
 /// (`undecided`, `eliminated`); the estimate with its interval and count; `exact` as a

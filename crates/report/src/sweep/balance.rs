@@ -7,14 +7,15 @@
 //! told from the target. Where no value in the span crosses, it says so plainly.
 
 use std::path::Path;
-use std::time::Instant;
 
 use serde::Serialize;
 use toml::{Table, Value};
 
 use super::{WHOLE_MAX, number, set, short};
 use crate::error::{Error, Result};
-use crate::export::{Rendered, invented_line, invented_of};
+#[cfg(feature = "files")]
+use crate::export::invented_line;
+use crate::export::{Rendered, invented_of};
 use crate::study::{Plan, StudyResult};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
@@ -160,7 +161,7 @@ pub fn balance(
     let mut at = |value: &Value| -> Result<Tried> {
         run.check()?;
         let (doc, mut scenario) = set_up(value)?;
-        let started = Instant::now();
+        let started = run.now();
         let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
         let result = StudyResult::run(plan, exact, started, &|_, _| {}, run)?;
@@ -309,6 +310,7 @@ fn bisect(
 }
 
 impl Rendered for Balance {
+    #[cfg(feature = "files")]
     fn to_table(&self) -> String {
         let mut out = format!("{}: where P({}) meets {}\n  {}\n", self.scenario, self.chance, self.target, self.answer);
         if let Some(line) = invented_line(&self.invented) {
@@ -323,6 +325,7 @@ impl Rendered for Balance {
         out + &format!("({} trials at each value, seed {}: common random numbers)\n", self.trials, self.seed)
     }
 
+    #[cfg(feature = "files")]
     fn to_csv(&self) -> String {
         let mut out = format!("{},p,ci_low,ci_high,exact\n", self.key);
         for t in &self.tried {

@@ -18,16 +18,18 @@
 
 pub mod design;
 pub mod balance;
+#[cfg(feature = "files")]
 mod charts;
 mod spool;
 
+#[cfg(feature = "files")]
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
+#[cfg(feature = "files")]
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 use toml::{Spanned, Table, Value};
@@ -36,11 +38,14 @@ pub use design::Design;
 pub use spool::Points;
 
 use crate::error::{Error, Result};
-use crate::export::{KillRow, Row, directory};
+use crate::export::KillRow;
+#[cfg(feature = "files")]
+use crate::export::{Row, directory};
 use crate::study::{Plan, StudyResult, Summary, text_hash};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::run::Run;
+#[cfg(feature = "files")]
 use combat_odds_core::user_file::{self, Limit};
 use combat_odds_rules::Scenario;
 
@@ -470,7 +475,7 @@ pub fn run(
     progress: &(dyn Fn(u64, u64) + Sync),
     run: &Run,
 ) -> Result<SweepResult> {
-    let started = Instant::now();
+    let started = run.now();
     let chunks = monte_carlo.trials.div_ceil(engine::CHUNK_TRIALS);
     if split == 0 || split > chunks {
         return Err(Error::Results(format!(
@@ -497,7 +502,7 @@ pub fn run(
         mine.into_par_iter().try_for_each(|(i, s)| {
             run.check()?;
             let (doc, mut scenario) = sweep.set_up(i, rules_dir, monte_carlo)?;
-            let point_started = Instant::now();
+            let point_started = run.now();
             let exact = scenario.exact(run)?;
             let plan = Plan { scenario, text: &doc.text, shard: part(s), precision: None };
             // What this task has done, so the total moves by its steps alone.
@@ -524,7 +529,7 @@ pub fn run(
         trials: monte_carlo.trials,
         mode: monte_carlo.mode,
         version: env!("CARGO_PKG_VERSION").to_string(),
-        wall_time_s: started.elapsed().as_secs_f64(),
+        wall_time_s: (run.now() - started).as_secs_f64(),
         results: answered,
     };
     SweepResult::assemble(summary)
@@ -539,14 +544,18 @@ fn trials_in(trials: u64, part: Option<Shard>) -> u64 {
     }
 }
 
+#[cfg(feature = "files")]
 /// The sweep's long frame and the design's frame.
 const FRAME: &str = "sweep";
+#[cfg(feature = "files")]
 const DESIGN: &str = "design";
 
+#[cfg(feature = "files")]
 /// The most rows of the long frame written at once: a Parquet row group, and what
 /// memory holds of the frame while it is written.
 const GROUP_ROWS: usize = 1 << 16;
 
+#[cfg(feature = "files")]
 /// Rows of the long frame waiting to be written: the points they come from, and one
 /// line per outcome of each point's measures.
 #[derive(Default)]
@@ -738,6 +747,7 @@ impl SweepResult {
         Ok(SweepResult { summary, points })
     }
 
+    #[cfg(feature = "files")]
     /// Writes the long frame, one row per (point, measure, outcome): the point, each
     /// parameter, then the measure's columns as `run` writes them, then trials and seed,
     /// as `sweep.csv` and `sweep.parquet`. Points are read back from disk one at a time
@@ -789,6 +799,7 @@ impl SweepResult {
         parquet.finish().map_err(polars).map(drop)
     }
 
+    #[cfg(feature = "files")]
     /// `lines` as one chunk of the long frame.
     fn chunk(&self, lines: Lines) -> PolarsResult<DataFrame> {
         let mut chunk = crate::study::measure_frame(&lines.rows)?;
@@ -808,6 +819,7 @@ impl SweepResult {
         Ok(chunk)
     }
 
+    #[cfg(feature = "files")]
     /// The design: one row per point held, its parameter values.
     pub fn design_frame(&self) -> PolarsResult<DataFrame> {
         let mut columns =
@@ -819,6 +831,7 @@ impl SweepResult {
         DataFrame::new_infer_height(columns)
     }
 
+    #[cfg(feature = "files")]
     /// What every frame carries as Parquet key-value metadata.
     fn metadata(&self) -> Vec<(String, String)> {
         let s = &self.summary;
@@ -834,6 +847,7 @@ impl SweepResult {
         .collect()
     }
 
+    #[cfg(feature = "files")]
     /// Writes the sweep's directory whole or not at all (see [`crate::export::directory`]):
     /// the long frame and `sweep.json` as their points are read back from disk (83 MB
     /// of JSON for 6,000 points of a company's engagement), then the design and the
@@ -862,10 +876,12 @@ impl SweepResult {
     }
 }
 
+#[cfg(feature = "files")]
 /// How large a `sweep.json` may be: [`MAX_POINTS`] points of the largest shipped
 /// engagement's counts (under 40 KB a point) and room to spare.
 pub const SWEEP_LIMIT: Limit = Limit { bytes: 512 << 20, what: "a sweep.json" };
 
+#[cfg(feature = "files")]
 /// Reads a sweep directory's `sweep.json`, or `None` when the directory holds none.
 pub fn read_summary(dir: &Path) -> Result<Option<SweepSummary>> {
     let path = dir.join("sweep.json");
@@ -881,6 +897,7 @@ pub fn read_summary(dir: &Path) -> Result<Option<SweepSummary>> {
     })
 }
 
+#[cfg(feature = "files")]
 /// A parameter's column: whole numbers when every value of it is one, numbers when
 /// every one is a number, switches when every one is, else the values as TOML text.
 fn typed(key: &str, all: &[Value], values: &[&Value]) -> Column {
@@ -900,6 +917,7 @@ pub(crate) fn number(v: &Value) -> Option<f64> {
     v.as_float().or_else(|| v.as_integer().map(|i| i as f64))
 }
 
+#[cfg(feature = "files")]
 /// A value as a reader names it: strings without their quotes.
 pub(crate) fn label(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)

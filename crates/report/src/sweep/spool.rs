@@ -5,6 +5,7 @@
 //! scratch file the moment it is answered; the sweep keeps only where each one lies,
 //! and reads them back one at a time, in design order, to write its files.
 
+#[cfg(feature = "files")]
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::sync::Mutex;
@@ -13,6 +14,13 @@ use serde::ser::{Error as _, Serialize, SerializeSeq, Serializer};
 
 use super::PointSummary;
 use crate::error::{Error, Result};
+
+/// Where the points wait: an unnamed scratch file, or in a browser (the engine without
+/// the `files` feature), which has no file system, memory.
+#[cfg(feature = "files")]
+type Scratch = File;
+#[cfg(not(feature = "files"))]
+type Scratch = std::io::Cursor<Vec<u8>>;
 
 /// Where one point lies in the scratch file.
 #[derive(Debug, Clone, Copy)]
@@ -31,7 +39,7 @@ struct Place {
 /// file deleted when the sweep is: its [`Serialize`] writes them as a list in order,
 /// read back one at a time.
 pub struct Points {
-    file: Mutex<File>,
+    file: Mutex<Scratch>,
     /// Every point pushed, in the order they finished until [`Points::order`] is called.
     places: Mutex<Vec<Place>>,
 }
@@ -39,7 +47,10 @@ pub struct Points {
 impl Points {
     /// An empty list, backed by a new scratch file in the system's temporary folder.
     pub fn new() -> Result<Self> {
+        #[cfg(feature = "files")]
         let file = tempfile::tempfile().map_err(|e| scratch("make", e))?;
+        #[cfg(not(feature = "files"))]
+        let file = Scratch::default();
         Ok(Points { file: Mutex::new(file), places: Mutex::new(Vec::new()) })
     }
 

@@ -1,13 +1,13 @@
 // Balance: a sweep over a scenario's own keys, and the balance finder.
 import { $, el } from "./dom.js";
-import { post, streamPost, progressOf, longWork, CANCELLED, inBrowser } from "./net.js";
+import { post, streamPost, progressOf, longWork, CANCELLED, inBrowser, ONE_THREAD } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { pct, percent, shade, best, show, titleOf, rulesetName, rulesetOf } from "./format.js";
 import { line } from "./charts.js";
 import { refusal } from "./model.js";
 
-let sweeping = null, balancing = null, sayTooHeavy = null, balanceScenarios = [], sweeps = [], kinds = {};
+let sweeping = null, balancing = null, balanceScenarios = [], sweeps = [], kinds = {};
 const KEYS = ["scenario", "vary", "values", "from", "to", "step", "target", "trials", "seed"];
 
 // `scenarios` are those balance may vary, the shipped engagements first.
@@ -44,12 +44,13 @@ export function restore(p, linked) {
     $("sweep-shipped").value = first.name; $("sweep-text").value = first.text;
   }
   balanceKeys();
-  if (inBrowser) (sayTooHeavy ??= tooHeavy())();
 }
 
 // A refusal of long work on page `prefix`, in the page's words, beside the setting
-// it is about (a trials field) or above the result.
+// it is about (a trials field) or above the result; in the static site, work too
+// heavy for a tab is said beside its button, with the command that does it.
 function say(prefix, message) {
+  if (inBrowser && message.startsWith(TOO_HEAVY)) return tooHeavy(prefix, message);
   const r = refusal(message);
   $(r.setting && $(`${prefix}-${r.setting}-error`) ? `${prefix}-${r.setting}-error` : `${prefix}-error`).textContent = r.words;
 }
@@ -57,7 +58,7 @@ function say(prefix, message) {
 async function runSweep() {
   if (sweeping) sweeping.abort();
   saveState();
-  $("sweep-error").textContent = ""; $("sweep-trials-error").textContent = "";
+  $("sweep-error").textContent = ""; $("sweep-trials-error").textContent = ""; $("sweep-too-heavy")?.remove();
   $("sweep-result").replaceChildren();
   const work = longWork("sweep", "sweep-start");
   sweeping = work;
@@ -69,7 +70,7 @@ async function runSweep() {
       return work.finish("");
     }
     showSweep(answer.result);
-    work.finish("done");
+    work.finish(ONE_THREAD ? `done (${ONE_THREAD})` : "done");
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);
   }
@@ -106,7 +107,8 @@ function showSweep(r) {
   for (const [index, values, k] of r.points)
     table.append(el("tr", {}, el("td", {}, index + 1), ...values.map((v) => el("td", {}, show(v))), el("td", { class: k.exact === null ? undefined : "exact" }, percent(best(k))),
       el("td", {}, k.exact === null ? `${percent(k.ci_low)} to ${percent(k.ci_high)}` : "exact")));
-  const files = el("p", { class: "downloads", id: "sweep-downloads" }, "Download, as combat-odds sweep writes them: ");
+  // The static site keeps no files (the server's are on its disk).
+  const files = r.files.length ? el("p", { class: "downloads", id: "sweep-downloads" }, "Download, as combat-odds sweep writes them: ") : "";
   for (const [name, bytes] of r.files)
     files.append(el("a", { href: `/api/results/${r.id}/${encodeURIComponent(name)}`, download: name, title: `${bytes} bytes` }, name));
   into.append(files, el("div", { class: "scroll" }, table), el("p", { class: "muted" }, `${r.trials} trials at each point, seed ${r.seed}: common random numbers`));
@@ -125,7 +127,7 @@ async function balanceKeys() {
 async function findBalance() {
   if (balancing) balancing.abort();
   saveState();
-  $("balance-error").textContent = ""; $("balance-trials-error").textContent = "";
+  $("balance-error").textContent = ""; $("balance-trials-error").textContent = ""; $("balance-too-heavy")?.remove();
   $("balance-result").replaceChildren();
   const s = balanceScenarios.find((x) => x.name === $("balance-scenario").value);
   const body = { scenario: s ? s.text : "", name: s ? s.name : undefined, vary: $("balance-vary").value,
@@ -156,39 +158,33 @@ async function findBalance() {
       : "";
     $("balance-result").replaceChildren(el("p", { class: "kill", id: "balance-answer" }, b.answer), chart, el("div", { class: "scroll" }, table),
       el("p", { class: "muted" }, `${b.trials} trials at each value, seed ${b.seed}: common random numbers`));
-    work.finish("done");
+    work.finish(ONE_THREAD ? `done (${ONE_THREAD})` : "done");
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);
   }
 }
 
-// The static site: a sweep or a balance search runs an engagement at every point, on
-// one thread in a tab, so each button gives way to the command that does the same
-// work with every core, written from the fields as they stand. Returns what says it
-// again (it follows every change of the fields by itself).
-function tooHeavy() {
-  const value = (k) => $(k).value.trim();
-  const commands = {
-    sweep: () => `combat-odds sweep ${value("sweep-shipped") || "sweep.toml"} --trials ${value("sweep-trials")} --seed ${value("sweep-seed")}`,
-    balance: () => {
-      const values = value("balance-values");
-      const span = values ? ` --values ${values.replace(/\s+/g, "")}`
-        : ["from", "to", "step"].filter((k) => value(`balance-${k}`)).map((k) => ` --${k} ${value(`balance-${k}`)}`).join("");
-      return `combat-odds balance ${value("balance-scenario") || "scenario.toml"} --vary ${value("balance-vary") || "KEY"}${span}` +
-        ` --target ${value("balance-target")} --trials ${value("balance-trials")} --seed ${value("balance-seed")}`;
-    },
-  };
-  const said = [];
-  for (const [prefix, command] of Object.entries(commands)) {
-    $(`${prefix}-start`).disabled = true;
-    const note = $(`${prefix}-too-heavy`) || el("p", { class: "muted", id: `${prefix}-too-heavy` });
-    $(`${prefix}-start`).parentElement.after(note);
-    said.push(() => note.replaceChildren("Too heavy for a browser tab (an engagement at every point, on one thread here): ",
-      el("code", {}, command()), " does it with every core, or `combat-odds serve` runs it from this page."));
-  }
-  const say = () => said.forEach((s) => s());
-  const section = $("sweep-start").closest("section");
-  section.addEventListener("input", say);
-  section.addEventListener("change", say);
-  return say;
+// How the static site's engine begins a refusal of work too heavy for a tab (its
+// limit and how it prices work are the engine's, crates/wasm).
+const TOO_HEAVY = "too heavy for a browser tab";
+
+// The command that does page `prefix`'s work with every core, written from the fields
+// as they stand.
+const COMMANDS = {
+  sweep: (value) => `combat-odds sweep ${value("sweep-shipped") || "sweep.toml"} --trials ${value("sweep-trials")} --seed ${value("sweep-seed")}`,
+  balance: (value) => {
+    const values = value("balance-values");
+    const span = values ? ` --values ${values.replace(/\s+/g, "")}`
+      : ["from", "to", "step"].filter((k) => value(`balance-${k}`)).map((k) => ` --${k} ${value(`balance-${k}`)}`).join("");
+    return `combat-odds balance ${value("balance-scenario") || "scenario.toml"} --vary ${value("balance-vary") || "KEY"}${span}` +
+      ` --target ${value("balance-target")} --trials ${value("balance-trials")} --seed ${value("balance-seed")}`;
+  },
+};
+
+// Says beside page `prefix`'s button that its work is too heavy for a tab (the
+// engine's `message`, with its estimate) and names the command that does it.
+function tooHeavy(prefix, message) {
+  const note = el("p", { class: "muted", id: `${prefix}-too-heavy` }, `${message[0].toUpperCase()}${message.slice(1)}: `,
+    el("code", {}, COMMANDS[prefix]((k) => $(k).value.trim())), " does it with every core, or `combat-odds serve` runs it from this page.");
+  $(`${prefix}-start`).parentElement.after(note);
 }

@@ -1,6 +1,6 @@
 // Fire: one resolution, exact beside Monte Carlo, answered at every change; the
 // command line's other answers about the same file; which cells matter.
-import { $, el, settings } from "./dom.js";
+import { $, el, settings, download } from "./dom.js";
 import { post, streamPost, progressOf, longWork, CANCELLED, ONE_THREAD } from "./net.js";
 import { checkSetting, refusal } from "./model.js";
 import { percent } from "./format.js";
@@ -51,12 +51,12 @@ export async function compute() {
   $("fire-status").textContent = "computing...";
   try {
     // The form is asked at the same time; the answer names what it holds.
-    const [answer] = await Promise.all([post("/api/fire", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") }, fireRequest.signal),
-      fireEditor.ready()]);
+    const body = { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") };
+    const [answer] = await Promise.all([post("/api/fire", body, fireRequest.signal), fireEditor.ready()]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
-    if (answer.text) offerReport(answer.text);
+    if (answer.text) offerReport(answer.text, body);
     // When each answer was on screen, for tests/page/bench.mjs.
     performance.mark("fire-answer");
     $("fire-status").textContent = ONE_THREAD ? `done (${ONE_THREAD})` : "done";
@@ -67,16 +67,22 @@ export async function compute() {
 }
 
 // The static site's engine answers a fire with the very text `fire --format json`
-// prints: offered as a file, with the command that writes the CSV.
+// prints: offered as a file, and beside it the CSV `--format csv` prints, which the
+// engine writes when asked (`body`, the fire's request, drawn again on its seed).
 let reportUrl = null;
-function offerReport(text) {
+function offerReport(text, body) {
   if (reportUrl) URL.revokeObjectURL(reportUrl);
   reportUrl = URL.createObjectURL(new Blob([`${text}\n`], { type: "application/json" }));
   const { trials, seed, mode } = settings("fire");
   const command = `combat-odds fire ${$("fire-shipped").value || "scenario.toml"} --trials ${trials} --seed ${seed} --mode ${mode}`;
+  const csv = el("button", { type: "button", id: "fire-report-csv" }, "report.csv");
+  csv.addEventListener("click", async () => {
+    const answer = await post("/api/fire.csv", body);
+    if (answer.ok) download("report.csv", answer.body, "text/csv");
+  });
   $("fire-result").append(el("p", { class: "downloads", id: "fire-downloads" }, "Download: ",
-    el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"),
-    ` (what ${command} --format json prints; --format csv gives it as CSV)`));
+    el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"), " ", csv,
+    ` (what ${command} prints with --format json and --format csv)`));
 }
 
 // The exact answer alone, as a loaded link gets it: the link may ask for any number

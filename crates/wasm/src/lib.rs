@@ -21,7 +21,7 @@ use combat_odds_report::compare::{self, Comparison};
 use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
 use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 
 /// The body of the server's `POST /api/fire`, `/api/exact`, `/api/run`, `/api/compare`,
 /// `/api/percent` and `/api/command-dice`, read the same way: the page sends one
@@ -158,7 +158,7 @@ pub fn fire(request: &str, progress: &js_sys::Function) -> Result<String, String
     let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
     let report = Report::run(scenario, exact, &|done, planned| progress.call(done, planned), &run);
@@ -173,7 +173,7 @@ pub fn exact(request: &str) -> Result<String, String> {
     let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     Ok(json(&ExactView::of(scenario, &run).map_err(|e| e.to_string())?))
 }
 
@@ -182,7 +182,7 @@ pub fn exact(request: &str) -> Result<String, String> {
 #[wasm_bindgen]
 pub fn form(request: &str) -> Result<String, String> {
     let request: FormRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
-    Ok(json(&Form::of(&document(request.name, request.scenario), None)))
+    Ok(json(&Form::of(&document(request.name, request.scenario), &Rules::builtin())))
 }
 
 /// `POST /api/percent` in the browser: the destroy chance as a game screen shows it.
@@ -193,7 +193,7 @@ pub fn percent(request: &str) -> Result<String, String> {
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
     let doc = request.document();
-    let mut scenario = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&doc, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     Ok(json(&PercentView::of(&doc, &mut scenario, &run).map_err(|e| e.to_string())?))
 }
 
@@ -201,7 +201,8 @@ pub fn percent(request: &str) -> Result<String, String> {
 #[wasm_bindgen]
 pub fn command_dice(request: &str) -> Result<String, String> {
     let request = Request::read(request)?;
-    let answers = combat_odds_rules::scenario::answers(&request.document(), None).map_err(|e| e.to_string())?;
+    let answers =
+        combat_odds_rules::scenario::answers(&request.document(), &Rules::builtin()).map_err(|e| e.to_string())?;
     Ok(json(&answers))
 }
 
@@ -225,7 +226,7 @@ pub fn run(request: &str, progress: &js_sys::Function) -> Result<String, String>
     let monte_carlo = request.monte_carlo(RUN_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     // From the exact stage's start, as the server times it.
     let started = page_clock();
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
@@ -243,9 +244,11 @@ pub fn compare(request: &str, progress: &js_sys::Function) -> Result<String, Str
     let monte_carlo = request.monte_carlo(COMPARE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let comparison = Comparison::read(&request.document()).map_err(|e| e.to_string())?;
+    let rules = Rules::builtin();
+    let comparison = Comparison::read(&request.document(), &rules).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
-    let compared = compare::compare(comparison, None, monte_carlo, &|done, planned| progress.call(done, planned), &run);
+    let compared =
+        compare::compare(comparison, &rules, monte_carlo, &|done, planned| progress.call(done, planned), &run);
     Ok(json(&compared.map_err(|e| e.to_string())?))
 }
 
@@ -270,8 +273,14 @@ pub fn sensitivity(request: &str, progress: &js_sys::Function) -> Result<String,
     let stop = AtomicBool::new(false);
     let run = sampling.run(&stop)?;
     let doc = sampling.document();
-    let plan = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    let plan = Scenario::new(&doc, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
-    let found = sensitivity::analyse(&doc, &plan, options, &|done, planned| progress.call(done, planned), &run);
+    let found = sensitivity::analyse(
+        &doc,
+        (&plan, &Rules::builtin()),
+        options,
+        &|done, planned| progress.call(done, planned),
+        &run,
+    );
     Ok(json(&found.map_err(|e| e.to_string())?))
 }

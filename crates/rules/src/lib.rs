@@ -3,9 +3,12 @@
 //!
 //! The modules, lowest first (each imports only those before it, and the engine
 //! crate below):
-//! - `setup`: what every ruleset's scenario set-up shares (required sections,
+//! - [`setup`]: what every ruleset's scenario set-up shares (required sections,
 //!   closed choices, counts, named modifiers, the audit-trail sum).
-//! - `settings`: the `settings!` declaration each ruleset's settings are made from.
+//! - [`settings`]: the [`settings!`] declaration each ruleset's settings are made from.
+//!
+//! These two, the trait and [`SetUp`] are what a ruleset outside this crate builds
+//! on (the test suite's fifth, `tests/suite/fifth_ruleset/`), beside the core crate.
 //! - [`ruleset`]: the [`Ruleset`] trait, a scenario's [`SetUp`], and table listings.
 //! - `test_roll`: a test decided by one die (morale checks, reaction tests).
 //! - `engagement`: forces fighting turn by turn to an end, as a Markov chain where
@@ -42,8 +45,8 @@
 //! ```
 #![deny(missing_docs)]
 
-pub(crate) mod setup;
-pub(crate) mod settings;
+pub mod setup;
+pub mod settings;
 pub mod ruleset;
 pub(crate) mod test_roll;
 pub(crate) mod engagement;

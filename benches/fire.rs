@@ -14,8 +14,8 @@ use combat_odds_core::dice::{D6, D10, D20, D100, Die};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, ByTrial, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
 use combat_odds_core::run::Run;
-use combat_odds_rules::Scenario;
 use combat_odds_rules::command_decision::{CommandDecision, FireResolution};
+use combat_odds_rules::{Rules, Scenario};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 /// Rolls per iteration of the dice benches (so the loop overhead is amortised).
@@ -65,7 +65,10 @@ fn dice(c: &mut Criterion) {
 /// Compiles a shipped experiment, as the CLI would.
 fn experiment(name: &str, text: &str) -> Box<dyn Experiment> {
     let plan = MonteCarlo { trials: 1, seed: 2026, threads: Some(1), mode: Mode::Literal };
-    Scenario::new(&Document::new(name, name, text), None, plan).expect("the experiment compiles").set_up.experiment
+    Scenario::new(&Document::new(name, name, text), &Rules::builtin(), plan)
+        .expect("the experiment compiles")
+        .set_up
+        .experiment
 }
 
 /// One chunk of trials through the tally, as the engine runs it.

@@ -7,13 +7,13 @@
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::export::Report;
-use combat_odds_rules::{Scenario, defaults};
+use combat_odds_rules::{Rules, Scenario, defaults};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (path, text) = defaults::FIRE;
     let doc = Document::new(path, path, text);
     let monte_carlo = MonteCarlo { trials: 200_000, seed: 2026, threads: None, mode: Mode::Compiled };
-    let scenario = Scenario::new(&doc, None, monte_carlo)?;
+    let scenario = Scenario::new(&doc, &Rules::builtin(), monte_carlo)?;
     println!("{} ({}, {})", scenario.header.scenario, scenario.header.ruleset, scenario.header.kind);
     let report = Report::of(scenario)?;
     let (measure, rows, _) = report.all_measures().next().expect("a report has its primary measure first");

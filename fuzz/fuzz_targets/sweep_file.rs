@@ -8,7 +8,7 @@
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::sweep::{self, MAX_POINTS, Sweep};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     for i in [0, sweep.points.len() - 1] {
         let _ = sweep.describe(i);
         if let Ok(point) = sweep.scenario(i) {
-            let _ = Scenario::new(&point, None, monte_carlo);
+            let _ = Scenario::new(&point, &Rules::builtin(), monte_carlo);
         }
     }
 });

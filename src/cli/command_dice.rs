@@ -1,20 +1,19 @@
 //! `command-dice`: a ruleset's own answers about one scenario (Chain of Command's about
 //! a hand of Command Dice), printed as a table, JSON or CSV.
 
-use std::path::Path;
-
 use serde::Serialize;
 
 use combat_odds_core::document::Document;
 use combat_odds_report::export::Rendered;
 use combat_odds_report::export::frames::{self, Cells};
+use combat_odds_rules::Rules;
 use combat_odds_rules::ruleset::{Answer, Answers};
 
 use super::failure::Result;
 
-/// The answers for the hand in `doc`, with tables overridden from `rules_dir`.
-pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Printed> {
-    Ok(Printed(combat_odds_rules::scenario::answers(doc, rules_dir)?))
+/// The answers for the hand in `doc`, its ruleset one of `rules`.
+pub fn answers(doc: &Document, rules: &Rules) -> Result<Printed> {
+    Ok(Printed(combat_odds_rules::scenario::answers(doc, rules)?))
 }
 
 /// The answers as the command prints them.

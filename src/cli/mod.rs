@@ -27,7 +27,7 @@ use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{PercentView, Rendered, Report, directory, frames, invented_line};
 use combat_odds_report::study::{self, StudyResult};
 use combat_odds_report::sweep::{Sweep, SweepResult};
-use combat_odds_rules::{Scenario, defaults};
+use combat_odds_rules::{Rules, Scenario, defaults};
 
 /// Runs a parsed command line, returning what to print.
 pub fn run(args: Args) -> Result<()> {
@@ -75,8 +75,13 @@ impl TrialArgs {
 
     /// `doc` set up with these flags.
     fn scenario(&self, doc: &Document) -> Result<Scenario> {
-        Ok(Scenario::new(doc, self.rules.as_deref(), self.monte_carlo())?)
+        Ok(Scenario::new(doc, &rules(&self.rules), self.monte_carlo())?)
     }
+}
+
+/// The rulesets this binary ships, their tables overridden from `--rules DIR`.
+fn rules(dir: &Option<std::path::PathBuf>) -> Rules {
+    Rules::builtin().overridden_by(dir.clone())
 }
 
 /// `run`: a whole study (or one shard of it) into a results directory.
@@ -152,19 +157,14 @@ impl args::ResultsArgs {
 /// `compare`: one comparison across rulesets into a results directory.
 fn compare(a: &CompareArgs) -> Result<()> {
     let doc = document(a.file.as_deref(), defaults::COMPARISON)?;
-    let comparison = combat_odds_report::compare::Comparison::read(&doc)?;
+    let rules = rules(&a.trials.rules);
+    let comparison = combat_odds_report::compare::Comparison::read(&doc, &rules)?;
     let monte_carlo = a.trials.monte_carlo();
     monte_carlo.validate()?;
     let out = a.results.destination(&doc, None)?;
     let bar = Bar::new("runs");
     let progress = |done, planned| bar.show(done, planned);
-    let compared = combat_odds_report::compare::compare(
-        comparison,
-        a.trials.rules.as_deref(),
-        monte_carlo,
-        &progress,
-        &a.trials.run(),
-    );
+    let compared = combat_odds_report::compare::compare(comparison, &rules, monte_carlo, &progress, &a.trials.run());
     bar.finish();
     let compared = compared?;
     let written = compared.write(&out, a.results.force)?;
@@ -195,7 +195,7 @@ fn regress(a: &RegressArgs) -> Result<()> {
         // Checked before the suite runs, so a long run never ends in this error.
         directory::check_file_free(diff, a.force)?;
     }
-    let rulesets = Rulesets::load(a.trials.rules.as_deref())?;
+    let rulesets = Rulesets::load(&rules(&a.trials.rules))?;
     let now = evaluate(&suite, &rulesets, &monte_carlo)?;
     let Some(baseline) = baseline else {
         write_baseline(&a.baseline, &now)?;
@@ -233,7 +233,7 @@ fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     let suite = suite(a.suite.as_deref())?;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None, mode: Mode::Compiled };
     monte_carlo.validate()?;
-    let changes = combat_odds_report::regress::diff_tables(&a.old, &a.new, &suite, &monte_carlo)?;
+    let changes = combat_odds_report::regress::diff_tables(&Rules::builtin(), (&a.old, &a.new), &suite, &monte_carlo)?;
     let mut text = String::new();
     if changes.is_empty() {
         text += &format!("no table cell differs between {} and {}\n", a.old.display(), a.new.display());
@@ -270,8 +270,8 @@ fn sweep(a: &SweepArgs) -> Result<()> {
     let out = a.results.destination(&doc, shard)?;
     let bar = Bar::new("trials");
     let progress = |done, planned| bar.show(done, planned);
-    let (rules, run) = (a.trials.rules.as_deref(), a.trials.run());
-    let ran = combat_odds_report::sweep::run(&sweep, rules, monte_carlo, (shard, a.split), &progress, &run);
+    let (rules, run) = (rules(&a.trials.rules), a.trials.run());
+    let ran = combat_odds_report::sweep::run(&sweep, &rules, monte_carlo, (shard, a.split), &progress, &run);
     bar.finish();
     let result = ran?;
     result.write(&out, a.results.force)?;
@@ -299,8 +299,8 @@ fn balance(a: &BalanceArgs) -> Result<()> {
     let target = Target { outcome: a.measure.clone().zip(a.outcome.clone()), p: a.target };
     let bar = Bar::new("values");
     let progress = |done, planned| bar.show(done, planned);
-    let (rules, run) = (a.trials.rules.as_deref(), a.trials.run());
-    let found = balance::balance(&doc, (&a.vary, &span), &target, rules, monte_carlo, &progress, &run);
+    let (rules, run) = (rules(&a.trials.rules), a.trials.run());
+    let found = balance::balance(&doc, (&a.vary, &span), &target, &rules, monte_carlo, &progress, &run);
     bar.finish();
     write(&found?, &a.out)
 }
@@ -467,12 +467,13 @@ fn bench(a: &BenchArgs) -> Result<()> {
         return Err(Failure::Usage("--peer-rate is resolutions per second, a positive number".into()));
     }
     let options = combat_odds_report::bench::Options { trials: a.trials, repeats: a.repeats, peer: a.peer_rate };
-    let peer = combat_odds_rules::registry::peer()?;
+    let rules = Rules::builtin();
+    let peer = rules.peer()?;
     let (path, text) = defaults::ENGAGEMENT;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: 2026, threads: Some(1), mode: Mode::Compiled };
-    let duel = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
+    let duel = Scenario::new(&Document::new(path, path, text), &rules, monte_carlo)?;
     let (path, text) = defaults::PLATOON;
-    let platoon = Scenario::new(&Document::new(path, path, text), None, monte_carlo)?;
+    let platoon = Scenario::new(&Document::new(path, path, text), &rules, monte_carlo)?;
     let work = combat_odds_report::bench::Work {
         fire: peer.fire.as_ref(),
         fire_by_trial: peer.by_trial.as_ref(),
@@ -489,13 +490,14 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let doc = document(a.file.as_deref(), defaults::FIRE)?;
     // Literal: each change is paired with the unchanged tables on common random numbers.
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: a.threads, mode: Mode::Literal };
-    let scenario = Scenario::new(&doc, a.rules.as_deref(), monte_carlo)?;
+    let rules = rules(&a.rules);
+    let scenario = Scenario::new(&doc, &rules, monte_carlo)?;
     let options = combat_odds_report::sensitivity::Options { top: a.top, screen: a.screen };
     let bar = Bar::new("changes");
     let progress = |done, planned| bar.show(done, planned);
     // No exact budget: each change's exact answer is what the ranking compares.
     let run = Run::new(interrupt::flag(), None);
-    let found = combat_odds_report::sensitivity::analyse(&doc, &scenario, options, &progress, &run);
+    let found = combat_odds_report::sensitivity::analyse(&doc, (&scenario, &rules), options, &progress, &run);
     bar.finish();
     write(&found?, &a.out)
 }
@@ -504,7 +506,7 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
 fn command_dice(a: &ViewArgs) -> Result<()> {
     a.out.check()?;
     let doc = document(a.file.as_deref(), defaults::HAND)?;
-    write(&command_dice::answers(&doc, a.rules.as_deref())?, &a.out)
+    write(&command_dice::answers(&doc, &rules(&a.rules))?, &a.out)
 }
 
 /// `serve`: the page on a local web server, until Ctrl-C.
@@ -514,7 +516,7 @@ fn serve(a: &ServeArgs) -> Result<()> {
     }
     let address = a.listen.unwrap_or(std::net::SocketAddr::from(([127, 0, 0, 1], a.port)));
     let config = combat_odds_web::Config {
-        rules_dir: a.rules.clone(),
+        rules: rules(&a.rules),
         limits: combat_odds_web::Limits {
             max_trials: a.max_trials,
             max_runs: a.max_runs,
@@ -544,7 +546,7 @@ fn serve(a: &ServeArgs) -> Result<()> {
 }
 
 fn list(a: &ListArgs, tables: bool) -> Result<()> {
-    let ruleset = combat_odds_rules::load(&a.ruleset, a.rules.as_deref())?;
+    let ruleset = rules(&a.rules).load(&a.ruleset)?;
     let polars_error = ReportError::frame("the listing");
     let mut text = String::new();
     if tables && a.format == Format::Json {

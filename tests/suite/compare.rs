@@ -6,6 +6,7 @@ use crate::common::cli::{self, assert_contains, error_line, write};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::compare::{Answer, Compared, Comparison, Odds, compare};
+use combat_odds_rules::Rules;
 
 /// A stop flag nobody sets.
 static NO_STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -13,13 +14,13 @@ static NO_STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::n
 const UNBOUNDED: combat_odds_core::run::Run<'static> = combat_odds_core::run::Run::new(&NO_STOP, None);
 
 fn comparison(text: &str) -> Comparison {
-    Comparison::read(&Document::new("test.toml", "test.toml", text)).expect("a valid comparison")
+    Comparison::read(&Document::new("test.toml", "test.toml", text), &Rules::builtin()).expect("a valid comparison")
 }
 
 fn run(text: &str, trials: u64, threads: Option<usize>) -> Compared {
     compare(
         comparison(text),
-        None,
+        &Rules::builtin(),
         MonteCarlo { trials, seed: 7, threads, mode: Mode::Compiled },
         &|_, _| {},
         &UNBOUNDED,
@@ -220,7 +221,7 @@ fn an_override_adds_an_equivalent() {
         AT_GUNS.replace("\"pak40\", \"17pdr\"", "\"pak38\"").replace("ranges_m = [100, 300, 2000]", "ranges_m = [400]");
     let c = compare(
         comparison(&text),
-        Some(dir.path()),
+        &Rules::builtin().overridden_by(Some(dir.path().to_path_buf())),
         MonteCarlo { trials: 1_000, seed: 7, threads: None, mode: Mode::Compiled },
         &|_, _| {},
         &UNBOUNDED,

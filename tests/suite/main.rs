@@ -17,6 +17,8 @@ mod chain_of_command;
 mod command_decision;
 mod company_commander;
 mod mission_command;
+// The proof that a ruleset outside the binary is one folder and one registration.
+mod fifth_ruleset;
 
 mod bench_command;
 mod charts;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::common::cli::{self, assert_contains, error_line, replace_once, write};
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_report::regress::{Rulesets, Suite, check, diff_tables, evaluate, write_baseline};
+use combat_odds_rules::Rules;
 
 fn experiments(names: &[&str]) -> Suite {
     Suite { scenarios: names.iter().map(|n| PathBuf::from("experiments").join(n)).collect() }
@@ -50,16 +51,21 @@ fn one_edited_cell_fails_the_gate_on_exactly_the_scenarios_it_reaches() {
     let rules = edited_rules(dir.path());
     let suite = experiments(&SUITE);
     let plan = mc(100_000, 2026);
-    let baseline = evaluate(&suite, &Rulesets::load(None).unwrap(), &plan).unwrap();
+    let baseline = evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &plan).unwrap();
     // Checked at another seed, so the Monte Carlo rows differ by chance everywhere.
-    let now = evaluate(&suite, &Rulesets::load(Some(&rules)).unwrap(), &mc(100_000, 99)).unwrap();
+    let now = evaluate(
+        &suite,
+        &Rulesets::load(&Rules::builtin().overridden_by(Some(rules.clone()))).unwrap(),
+        &mc(100_000, 99),
+    )
+    .unwrap();
     let diffs = check(&baseline, &now, 0.001, "baseline.csv").unwrap();
     let moved = moved_scenarios(&diffs);
     // Only the farmhouse has experienced stands (its defenders), and its odds are
     // Monte Carlo only: the two-sample test catches the move.
     assert_eq!(moved, BTreeSet::from(["experiments/cd_engagement_company_at_the_farmhouse.toml".to_string()]));
     // diff-tables finds the two changed cells and says each reaches the same scenario.
-    let changes = diff_tables(Path::new("rulesets"), &rules, &suite, &mc(20_000, 5)).unwrap();
+    let changes = diff_tables(&Rules::builtin(), (Path::new("rulesets"), &rules), &suite, &mc(20_000, 5)).unwrap();
     let cells: Vec<&str> = changes.iter().map(|c| c.cell.as_str()).collect();
     assert_eq!(cells, ["row[quality=experienced].eliminated", "row[quality=experienced].forced_back"]);
     for c in &changes {
@@ -81,8 +87,13 @@ fn an_exact_cell_change_is_caught_exactly() {
     );
     write(dir.path(), "command-decision/hit_results.toml", &edited);
     let suite = experiments(&["cd_tank_duel.toml", "mc_hmg_good_cover.toml"]);
-    let baseline = evaluate(&suite, &Rulesets::load(None).unwrap(), &mc(10_000, 1)).unwrap();
-    let now = evaluate(&suite, &Rulesets::load(Some(dir.path())).unwrap(), &mc(10_000, 1)).unwrap();
+    let baseline = evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &mc(10_000, 1)).unwrap();
+    let now = evaluate(
+        &suite,
+        &Rulesets::load(&Rules::builtin().overridden_by(Some(dir.path().to_path_buf()))).unwrap(),
+        &mc(10_000, 1),
+    )
+    .unwrap();
     let diffs = check(&baseline, &now, 0.001, "baseline.csv").unwrap();
     let elim = diffs.iter().find(|d| d.old.measure == "target" && d.old.outcome == "eliminated").unwrap();
     // p_kill = 1 - (1 - 0.6 x 0.7)^2 = 0.6636 before. With 8+ a hit (d10 + 3 on the
@@ -101,7 +112,7 @@ fn unchanged_tables_pass_the_gate_at_twenty_seeds() {
         "mc_engagement_hmg_vs_rifle_platoon.toml",
         "coc_engagement_sections_at_the_hedge.toml",
     ]);
-    let rulesets = Rulesets::load(None).unwrap();
+    let rulesets = Rulesets::load(&Rules::builtin()).unwrap();
     let baseline = evaluate(&suite, &rulesets, &mc(20_000, 2026)).unwrap();
     let tested = baseline.iter().filter(|r| r.exact.is_none()).count();
     assert!(tested > 50, "only {tested} Monte Carlo rows");
@@ -181,7 +192,8 @@ fn a_missing_baseline_or_scenario_is_a_clear_error_naming_the_fix() {
         &format!("scenarios = [\"{}\", \"{}\"]\n", abs("cd_tank_duel.toml"), abs("cd_idf_mission.toml")),
     );
     let base = d.join("b/baseline.csv");
-    let rows = evaluate(&Suite::read(&one).unwrap(), &Rulesets::load(None).unwrap(), &mc(1000, 1)).unwrap();
+    let rows =
+        evaluate(&Suite::read(&one).unwrap(), &Rulesets::load(&Rules::builtin()).unwrap(), &mc(1000, 1)).unwrap();
     write_baseline(&base, &rows).unwrap();
     let line = error_line(&cli::run(&[
         "regress",

@@ -17,7 +17,7 @@ const DUEL_ENGAGEMENT: &str = include_str!("../../experiments/cd_engagement_tank
 const FARMHOUSE: &str = include_str!("../../experiments/cd_engagement_company_at_the_farmhouse.toml");
 
 /// The status and JSON body of one request to a fresh router.
-async fn call(config: Config, request: Request<Body>) -> (StatusCode, Value) {
+pub(crate) async fn call(config: Config, request: Request<Body>) -> (StatusCode, Value) {
     answer(&router(config), request).await
 }
 
@@ -38,7 +38,7 @@ async fn answer(app: &axum::Router, request: Request<Body>) -> (StatusCode, Valu
     (status, data)
 }
 
-fn get(path: &str) -> Request<Body> {
+pub(crate) fn get(path: &str) -> Request<Body> {
     Request::get(path).body(Body::empty()).expect("a request")
 }
 
@@ -63,7 +63,7 @@ fn events(text: &str) -> Vec<(String, Value)> {
         .collect()
 }
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime")
 }
 

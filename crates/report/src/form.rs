@@ -11,7 +11,6 @@
 //! (crates/wasm) both answer with it, so the page's form is the same in either.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Serialize;
 use toml::Spanned;
@@ -19,7 +18,7 @@ use toml::de::{DeTable, DeValue};
 
 use combat_odds_core::document::{Document, Offer, Uncounted, Unset};
 use combat_odds_core::engine::{Mode, MonteCarlo};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 
 use crate::compare::Equivalents;
 
@@ -82,13 +81,13 @@ struct Value {
 }
 
 impl Form {
-    /// The form over `doc`, its ruleset's tables overridden from `rules_dir` (as
+    /// The form over `doc`, its ruleset loaded from `rules` (tables overridden as
     /// `--rules` does). Never fails: a file the rules refuse still has the offers up
     /// to the refusal, and the refusal in [`Form`]'s `error`.
-    pub fn of(doc: &Document, rules_dir: Option<&Path>) -> Form {
+    pub fn of(doc: &Document, rules: &Rules) -> Form {
         // Set up only, never run: one trial is the least a plan may name.
         let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
-        let (scale, error) = match Scenario::new(doc, rules_dir, plan) {
+        let (scale, error) = match Scenario::new(doc, rules, plan) {
             Ok(scenario) => {
                 (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
             }
@@ -118,7 +117,7 @@ impl Form {
         let labels = DeTable::parse(&doc.text)
             .ok()
             .and_then(|t| t.get_ref().get("ruleset").and_then(|r| r.get_ref().as_str().map(str::to_string)))
-            .and_then(|name| combat_odds_rules::load(&name, rules_dir).ok())
+            .and_then(|name| rules.load(&name).ok())
             .map(|ruleset| labels(ruleset.files()))
             .unwrap_or_default()
             .into_iter()

@@ -25,11 +25,11 @@
 //! use combat_odds_core::document::Document;
 //! use combat_odds_core::engine::{Mode, MonteCarlo};
 //! use combat_odds_report::export::{Rendered, Report};
-//! use combat_odds_rules::{Scenario, defaults};
+//! use combat_odds_rules::{Rules, Scenario, defaults};
 //!
 //! let (name, text) = defaults::FIRE;
 //! let monte_carlo = MonteCarlo { trials: 10_000, seed: 1, threads: Some(1), mode: Mode::Compiled };
-//! let scenario = Scenario::new(&Document::new(name, name, text), None, monte_carlo).unwrap();
+//! let scenario = Scenario::new(&Document::new(name, name, text), &Rules::builtin(), monte_carlo).unwrap();
 //! let report = Report::of(scenario).unwrap();
 //! assert_eq!(report.p_kill.outcome, "eliminated");
 //! assert!(report.to_csv().starts_with("ruleset,scenario,seed,trials,mode,rules_hash,measure,outcome"));

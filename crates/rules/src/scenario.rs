@@ -3,8 +3,6 @@
 //! (embedded, or overridden from a directory) set it up; the Monte Carlo settings say
 //! how it is sampled.
 
-use std::path::Path;
-
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{ExactTable, MonteCarlo};
 use combat_odds_core::error::Result;
@@ -12,7 +10,7 @@ use combat_odds_core::run::Run;
 use combat_odds_core::tables;
 use toml::Spanned;
 
-use crate::registry;
+use crate::registry::Rules;
 use crate::ruleset::{Answers, Ruleset, SetUp};
 
 /// What a result is about, besides the numbers.
@@ -78,12 +76,12 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// Loads the scenario's ruleset (tables overridden from `rules_dir`) and sets the
-    /// scenario up.
-    pub fn new(doc: &Document, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Self> {
+    /// Loads the scenario's ruleset from `rules` (with its tables as they say) and sets
+    /// the scenario up.
+    pub fn new(doc: &Document, rules: &Rules, monte_carlo: MonteCarlo) -> Result<Self> {
         monte_carlo.validate()?;
         let head: FileHeader = doc.parse()?;
-        let ruleset = registry::load_named(doc, &head.ruleset, rules_dir)?;
+        let ruleset = rules.load_named(doc, &head.ruleset)?;
         let set_up = ruleset.set_up(doc, &head.kind)?;
         let header = Header {
             ruleset: ruleset.name().to_string(),
@@ -123,16 +121,14 @@ impl Scenario {
 }
 
 /// A ruleset's own answers about the scenario `doc` (Chain of Command's about a hand of
-/// Command Dice), exactly (tables overridden from `rules_dir`). A scenario of a ruleset
+/// Command Dice), exactly, from `rules`. A scenario of a ruleset
 /// with no answers of its own is refused at its `ruleset` key, naming those that have.
-pub fn answers(doc: &Document, rules_dir: Option<&Path>) -> Result<Answers> {
+pub fn answers(doc: &Document, rules: &Rules) -> Result<Answers> {
     let head: FileHeader = doc.parse()?;
-    let ruleset = registry::load_named(doc, &head.ruleset, rules_dir)?;
+    let ruleset = rules.load_named(doc, &head.ruleset)?;
     if ruleset.answers_kind().is_none() {
-        let offered: Vec<String> = registry::answering()?
-            .into_iter()
-            .map(|(name, kind)| format!("a {name} scenario of kind {kind}"))
-            .collect();
+        let offered: Vec<String> =
+            rules.answering()?.into_iter().map(|(name, kind)| format!("a {name} scenario of kind {kind}")).collect();
         return Err(doc.error_at(
             head.ruleset.span().start,
             format!("command-dice reads {}, not `{}`", offered.join(" or "), head.ruleset.get_ref()),

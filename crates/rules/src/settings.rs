@@ -29,6 +29,11 @@ use crate::setup::article;
 /// after the scenario's kind. Declaration order is reading order: the form lists the
 /// settings a file leaves at their defaults in it, and a file's first bad setting is
 /// the one reported.
+///
+/// A ruleset outside this crate (the test suite's fifth) calls it as
+/// `combat_odds_rules::settings!`; the code it writes names `serde`, `toml` and
+/// `combat_odds_core`, which such a crate depends on as every ruleset does.
+#[macro_export]
 macro_rules! settings {
     (
         $(#[$attr:meta])*
@@ -48,17 +53,17 @@ macro_rules! settings {
         #[derive(Debug, Clone, Default, serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         pub(crate) struct RawSettings {
-            $($key: Option<toml::Spanned<$crate::settings::settings!(@raw $how)>>,)*
+            $($key: Option<toml::Spanned<$crate::settings!(@raw $how)>>,)*
         }
 
         /// Every setting with a fixed list of readings that any kind of scenario reads:
         /// its key, then its readings with the default first.
         pub const SETTINGS: &[(&str, &[&str])] =
-            $crate::settings::settings!(@list any [] $([$scope $key $how { $($readings)* }])*);
+            $crate::settings!(@list any [] $([$scope $key $how { $($readings)* }])*);
 
         /// Every setting only engagements read, in the same shape as [`SETTINGS`].
         pub const ENGAGEMENT_SETTINGS: &[(&str, &[&str])] =
-            $crate::settings::settings!(@list engagement [] $([$scope $key $how { $($readings)* }])*);
+            $crate::settings!(@list engagement [] $([$scope $key $how { $($readings)* }])*);
 
         impl $name {
             /// The settings of a scenario of `kind`: each as `raw` writes it or its
@@ -71,7 +76,7 @@ macro_rules! settings {
                 $($ctx: $ctx_ty)?
             ) -> combat_odds_core::error::Result<Self> {
                 Ok($name {
-                    $($field: $crate::settings::settings!(
+                    $($field: $crate::settings!(
                         @scope $scope doc kind (&raw.$key) $key $how { $($readings)* }
                     ),)*
                 })
@@ -84,16 +89,16 @@ macro_rules! settings {
     (@raw number) => { i64 };
 
     (@scope any $doc:ident $kind:ident $value:tt $key:ident $how:ident $readings:tt) => {
-        $crate::settings::settings!(@read $how $doc $value $key $readings)
+        $crate::settings!(@read $how $doc $value $key $readings)
     };
     // Elsewhere an engagement's setting would do nothing: refused where written, and not
     // offered where left out.
     (@scope engagement $doc:ident $kind:ident $value:tt $key:ident $how:ident $readings:tt) => {
         if $kind == "engagement" {
-            $crate::settings::settings!(@read $how $doc $value $key $readings)
+            $crate::settings!(@read $how $doc $value $key $readings)
         } else {
             $crate::settings::refuse_outside_engagement($doc, $kind, stringify!($key), $value)?;
-            $crate::settings::settings!(@default $how $readings)
+            $crate::settings!(@default $how $readings)
         }
     };
 
@@ -119,31 +124,29 @@ macro_rules! settings {
     (@list $want:ident [$($done:tt)*]) => { &[$($done)*] };
     (@list any [$($done:tt)*]
         [any $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
-        $crate::settings::settings!(
+        $crate::settings!(
             @list any [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*
         )
     };
     (@list engagement [$($done:tt)*]
         [engagement $key:ident choice { $($reading:ident => $v:expr),+ $(,)? }] $($rest:tt)*) => {
-        $crate::settings::settings!(
+        $crate::settings!(
             @list engagement [$($done)* (stringify!($key), &[$(stringify!($reading)),+]),] $($rest)*
         )
     };
     (@list $want:ident [$($done:tt)*] [$($skip:tt)*] $($rest:tt)*) => {
-        $crate::settings::settings!(@list $want [$($done)*] $($rest)*)
+        $crate::settings!(@list $want [$($done)*] $($rest)*)
     };
 }
 
-pub(crate) use settings;
+// The rulesets of this crate name it by its module, beside what it builds on.
+pub(crate) use crate::settings;
 
 /// Refuses setting `key`, which only engagements read, where a scenario of `kind`
-/// sets it: there it would silently do nothing.
-pub(crate) fn refuse_outside_engagement<T>(
-    doc: &Document,
-    kind: &str,
-    key: &str,
-    value: &Option<Spanned<T>>,
-) -> Result<()> {
+/// sets it: there it would silently do nothing. Public for the code [`settings!`]
+/// writes in a ruleset outside this crate.
+#[doc(hidden)]
+pub fn refuse_outside_engagement<T>(doc: &Document, kind: &str, key: &str, value: &Option<Spanned<T>>) -> Result<()> {
     match value {
         None => Ok(()),
         Some(v) => Err(doc.error_at(
@@ -156,8 +159,10 @@ pub(crate) fn refuse_outside_engagement<T>(
     }
 }
 
-/// A whole-number setting within `lo..=hi` (`default` when not written).
-pub(crate) fn number(
+/// A whole-number setting within `lo..=hi` (`default` when not written). Public for
+/// the code [`settings!`] writes in a ruleset outside this crate.
+#[doc(hidden)]
+pub fn number(
     doc: &Document,
     value: &Option<Spanned<i64>>,
     key: &str,

@@ -16,12 +16,12 @@ use combat_odds_core::tables::{Modifier, ModifierTable, Side, Source};
 const HEADER: [&str; 5] = ["ruleset", "kind", "name", "description", "settings"];
 
 /// The sections each kind of scenario takes, for [`scenario_kind`].
-pub(crate) type Sections = [(&'static str, &'static [&'static str])];
+pub type Sections = [(&'static str, &'static [&'static str])];
 
 /// Checks a scenario's kind against `by_kind` and its top-level keys against the
 /// header and that kind's sections, and returns the kind. A section of another kind
 /// is refused where it stands; a key no kind knows is refused with the nearest name.
-pub(crate) fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections) -> Result<&'static str> {
+pub fn scenario_kind(doc: &Document, kind: &Spanned<String>, by_kind: &Sections) -> Result<&'static str> {
     let kinds: Vec<&'static str> = by_kind.iter().map(|(k, _)| *k).collect();
     let k = choice(doc, Some(kind), "scenario kind", &kinds, "")?;
     let allowed = by_kind.iter().find(|(name, _)| *name == k).map(|(_, s)| *s).expect("a listed kind");

@@ -23,7 +23,7 @@ use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
 use combat_odds_report::sweep::balance::{self, Span, Target};
 use combat_odds_report::sweep::{self, Design, Parameter, Sweep};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 use toml::Value;
 
 /// The body of the server's `POST /api/fire`, `/api/exact`, `/api/run`, `/api/compare`,
@@ -178,7 +178,7 @@ fn fired(request: &str, progress: &js_sys::Function) -> Result<Report, String> {
     let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
     let report = Report::run(scenario, exact, &|done, planned| progress.call(done, planned), &run);
@@ -201,7 +201,7 @@ pub fn exact(request: &str) -> Result<String, String> {
     let monte_carlo = request.monte_carlo(FIRE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     Ok(json(&ExactView::of(scenario, &run).map_err(|e| e.to_string())?))
 }
 
@@ -210,7 +210,7 @@ pub fn exact(request: &str) -> Result<String, String> {
 #[wasm_bindgen]
 pub fn form(request: &str) -> Result<String, String> {
     let request: FormRequest = serde_json::from_str(request).map_err(|e| format!("the request: {e}"))?;
-    Ok(json(&Form::of(&document(request.name, request.scenario), None)))
+    Ok(json(&Form::of(&document(request.name, request.scenario), &Rules::builtin())))
 }
 
 /// `POST /api/percent` in the browser: the destroy chance as a game screen shows it.
@@ -221,7 +221,7 @@ pub fn percent(request: &str) -> Result<String, String> {
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
     let doc = request.document();
-    let mut scenario = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&doc, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     Ok(json(&PercentView::of(&doc, &mut scenario, &run).map_err(|e| e.to_string())?))
 }
 
@@ -229,7 +229,8 @@ pub fn percent(request: &str) -> Result<String, String> {
 #[wasm_bindgen]
 pub fn command_dice(request: &str) -> Result<String, String> {
     let request = Request::read(request)?;
-    let answers = combat_odds_rules::scenario::answers(&request.document(), None).map_err(|e| e.to_string())?;
+    let answers =
+        combat_odds_rules::scenario::answers(&request.document(), &Rules::builtin()).map_err(|e| e.to_string())?;
     Ok(json(&answers))
 }
 
@@ -253,7 +254,7 @@ pub fn run(request: &str, progress: &js_sys::Function) -> Result<String, String>
     let monte_carlo = request.monte_carlo(RUN_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let mut scenario = Scenario::new(&request.document(), None, monte_carlo).map_err(|e| e.to_string())?;
+    let mut scenario = Scenario::new(&request.document(), &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     // From the exact stage's start, as the server times it.
     let started = page_clock();
     let exact = scenario.exact(&run).map_err(|e| e.to_string())?;
@@ -271,9 +272,11 @@ pub fn compare(request: &str, progress: &js_sys::Function) -> Result<String, Str
     let monte_carlo = request.monte_carlo(COMPARE_TRIALS)?;
     let stop = AtomicBool::new(false);
     let run = request.run(&stop)?;
-    let comparison = Comparison::read(&request.document()).map_err(|e| e.to_string())?;
+    let rules = Rules::builtin();
+    let comparison = Comparison::read(&request.document(), &rules).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
-    let compared = compare::compare(comparison, None, monte_carlo, &|done, planned| progress.call(done, planned), &run);
+    let compared =
+        compare::compare(comparison, &rules, monte_carlo, &|done, planned| progress.call(done, planned), &run);
     Ok(json(&compared.map_err(|e| e.to_string())?))
 }
 
@@ -298,9 +301,15 @@ pub fn sensitivity(request: &str, progress: &js_sys::Function) -> Result<String,
     let stop = AtomicBool::new(false);
     let run = sampling.run(&stop)?;
     let doc = sampling.document();
-    let plan = Scenario::new(&doc, None, monte_carlo).map_err(|e| e.to_string())?;
+    let plan = Scenario::new(&doc, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     let progress = Progress(progress.clone());
-    let found = sensitivity::analyse(&doc, &plan, options, &|done, planned| progress.call(done, planned), &run);
+    let found = sensitivity::analyse(
+        &doc,
+        (&plan, &Rules::builtin()),
+        options,
+        &|done, planned| progress.call(done, planned),
+        &run,
+    );
     Ok(json(&found.map_err(|e| e.to_string())?))
 }
 
@@ -346,7 +355,7 @@ fn within_a_tab(
     (monte_carlo, exact_budget): (MonteCarlo, Duration),
     runs: (u64, &str),
 ) -> Result<(), String> {
-    let scenario = Scenario::new(base, None, monte_carlo).map_err(|e| e.to_string())?;
+    let scenario = Scenario::new(base, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
     let experiment = scenario.set_up.experiment.as_ref();
     let per_trial = engine::seconds_per_trial(experiment, page_clock);
     let stages = runs.0.saturating_mul(if monte_carlo.mode == Mode::Compiled { 2 } else { 1 });
@@ -407,7 +416,7 @@ pub fn sweep(request: &str, shipped: &str, progress: &js_sys::Function) -> Resul
     within_a_tab(&found.base, (monte_carlo, budget), (found.points.len() as u64, "points"))?;
     let progress = Progress(progress.clone());
     let heard = |done, planned| progress.call(done, planned);
-    let result = sweep::run(&found, None, monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
+    let result = sweep::run(&found, &Rules::builtin(), monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
     let s = result.summary;
     Ok(json(&Swept {
         name: s.name,
@@ -475,6 +484,6 @@ pub fn balance(request: &str, progress: &js_sys::Function) -> Result<String, Str
     within_a_tab(&doc, (monte_carlo, budget), (span.most_tries(), "values"))?;
     let progress = Progress(progress.clone());
     let heard = |done, planned| progress.call(done, planned);
-    let found = balance::balance(&doc, (&request.vary, &span), &target, None, monte_carlo, &heard, &run);
+    let found = balance::balance(&doc, (&request.vary, &span), &target, &Rules::builtin(), monte_carlo, &heard, &run);
     Ok(json(&found.map_err(|e| e.to_string())?))
 }

@@ -166,9 +166,9 @@ pub(crate) async fn admitted(
     monte_carlo: MonteCarlo,
     price: impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static,
 ) -> Result<(Scenario, Document, Option<Slot>), Refused> {
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
     let (scenario, doc, cost) = blocking(move || {
-        let scenario = with_rules(rules_dir.as_deref(), &own, |dir| Ok(Scenario::new(&doc, dir, monte_carlo)?))?;
+        let scenario = with_rules(&rules, &own, |rules| Ok(Scenario::new(&doc, rules, monte_carlo)?))?;
         let cost = price(&doc, &scenario)?;
         Ok((scenario, doc, cost))
     })
@@ -254,9 +254,9 @@ pub(crate) async fn blocking<T: Send + 'static>(
         .map_err(Refused::from)
 }
 
-/// `GET /api/rulesets`: the name of every ruleset this build knows.
-pub(crate) async fn rulesets() -> Json<Vec<&'static str>> {
-    Json(combat_odds_rules::registry::names().collect())
+/// `GET /api/rulesets`: the name of every ruleset the server was given.
+pub(crate) async fn rulesets(Shared(state): Shared<Arc<State>>) -> Json<Vec<&'static str>> {
+    Json(state.config.rules.names().collect())
 }
 
 /// `GET /api/tables/{ruleset}`: every table of a ruleset with its source, as
@@ -265,6 +265,6 @@ pub(crate) async fn tables(
     Shared(state): Shared<Arc<State>>,
     Path(ruleset): Path<String>,
 ) -> Result<Json<serde_json::Value>, Refused> {
-    let loaded = combat_odds_rules::load(&ruleset, state.config.rules_dir.as_deref())?;
+    let loaded = state.config.rules.load(&ruleset)?;
     Ok(Json(frames::tables_json(loaded.as_ref())))
 }

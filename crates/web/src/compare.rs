@@ -26,11 +26,12 @@ const COMPARE_TRIALS: u64 = 20_000;
 /// `GET /api/words`: the comparison words and ground scale of every ruleset that has
 /// them (one without an `equivalents.toml` answers no comparison).
 pub(crate) async fn words(Shared(state): Shared<Arc<State>>) -> Result<Json<Vec<Words>>, Refused> {
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
     let words = blocking(move || {
-        combat_odds_rules::registry::names()
+        rules
+            .names()
             .filter_map(|name| {
-                let loaded = combat_odds_rules::load(name, rules_dir.as_deref());
+                let loaded = rules.load(name);
                 loaded.map_err(ReportError::from).and_then(|l| Equivalents::of(l.as_ref())).transpose()
             })
             .map(|equivalents| Ok(equivalents?.words()))
@@ -50,13 +51,13 @@ pub(crate) async fn compare(
     let monte_carlo = request.monte_carlo(&state.config.limits, COMPARE_TRIALS)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     let doc = request.without_tables("compare")?;
-    let comparison = Comparison::read(&doc)?;
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
+    let comparison = Comparison::read(&doc, &rules)?;
     // Priced by the first scenario a ruleset answers: every one is a single resolution.
     let (comparison, cost) = blocking({
-        let rules_dir = rules_dir.clone();
+        let rules = rules.clone();
         move || {
-            let sample = comparison.sample(rules_dir.as_deref(), monte_carlo)?;
+            let sample = comparison.sample(&rules, monte_carlo)?;
             let runs = (comparison.runs(), "runs");
             let reduce = "fewer trials, ranges or weapons";
             let cost = match &sample {
@@ -69,7 +70,7 @@ pub(crate) async fn compare(
     .await?;
     let slot = cost.admit(&state)?;
     let work = move |progress: &Progress, run: &Run| {
-        compare::compare(comparison, rules_dir.as_deref(), monte_carlo, &|d, p| progress.set(d, p), run)
+        compare::compare(comparison, &rules, monte_carlo, &|d, p| progress.set(d, p), run)
     };
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Compared>))
 }

@@ -2,8 +2,9 @@
 //! may hold, and the table overrides, as the binary's flags set them. Every handler
 //! reads them from the shared state; nothing here depends on another module.
 
-use std::path::PathBuf;
 use std::time::Duration;
+
+use combat_odds_rules::Rules;
 
 /// Work estimated past this holds a long-run slot unless the server is told otherwise:
 /// a single fire's million trials take a few hundredths of a second, a fight's exact
@@ -65,8 +66,8 @@ impl Default for Connections {
 /// How the server answers.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    /// Table overrides, laid out like `rulesets/`, as `--rules DIR` gives them.
-    pub rules_dir: Option<PathBuf>,
+    /// The rulesets served, with their tables overridden as `--rules DIR` says.
+    pub rules: Rules,
     /// Per-request bounds.
     pub limits: Limits,
     /// Host names the server answers to besides loopback's and the address it listens

@@ -34,12 +34,12 @@ pub(crate) async fn form(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<FormRequest>,
 ) -> Result<Json<Form>, Refused> {
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
     let doc = document(request.name, request.scenario);
     let own = request.tables;
     let form = blocking(move || {
-        with_rules(rules_dir.as_deref(), &own, |dir| {
-            let mut form = Form::of(&doc, dir);
+        with_rules(&rules, &own, |rules| {
+            let mut form = Form::of(&doc, rules);
             form.error = form.error.map(|e| in_words(&e));
             Ok(form)
         })

@@ -11,6 +11,7 @@ use std::path::Path;
 
 use combat_odds_core::error::{Error as CoreError, unknown};
 use combat_odds_report::error::Error as ReportError;
+use combat_odds_rules::Rules;
 
 /// Table files by ruleset, then by the name of the file each replaces:
 /// `{"command-decision": {"catalogue.toml": "..."}}`.
@@ -19,13 +20,14 @@ pub(crate) type OwnTables = BTreeMap<String, BTreeMap<String, String>>;
 /// How a request's own tables' folder is named, so its paths can be said in words.
 const PREFIX: &str = "combat-odds-own-";
 
-/// Runs `work` with the rules folder to read: the server's own (`server`), or, where
-/// the request brings tables of its own, a temporary folder with them over the
-/// server's. An error naming that folder names the player's file instead.
+/// Runs `work` with the rules to read: the server's own (`server`), or, where the
+/// request brings tables of its own, the same rulesets overridden from a temporary
+/// folder with them over the server's. An error naming that folder names the player's
+/// file instead.
 pub(crate) fn with_rules<T>(
-    server: Option<&Path>,
+    server: &Rules,
     own: &OwnTables,
-    work: impl FnOnce(Option<&Path>) -> Result<T, ReportError>,
+    work: impl FnOnce(&Rules) -> Result<T, ReportError>,
 ) -> Result<T, ReportError> {
     if own.values().all(BTreeMap::is_empty) {
         return work(server);
@@ -35,19 +37,19 @@ pub(crate) fn with_rules<T>(
         .tempdir()
         .map_err(|source| ReportError::Core(CoreError::Io { path: std::env::temp_dir(), source }))?;
     lay_out(folder.path(), server, own)?;
-    work(Some(folder.path())).map_err(named)
+    work(&server.clone().overridden_by(Some(folder.path().to_path_buf()))).map_err(named)
 }
 
 /// Writes the server's override and then the request's files into `folder`, one
 /// subfolder per ruleset, refusing a ruleset or file name the rules do not have.
-fn lay_out(folder: &Path, server: Option<&Path>, own: &OwnTables) -> Result<(), ReportError> {
+fn lay_out(folder: &Path, server: &Rules, own: &OwnTables) -> Result<(), ReportError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| ReportError::Core(CoreError::Io { path, source })
     };
-    if let Some(server) = server {
-        for ruleset in combat_odds_rules::registry::names() {
-            let Ok(entries) = std::fs::read_dir(server.join(ruleset)) else { continue };
+    if let Some(dir) = server.overrides() {
+        for ruleset in server.names() {
+            let Ok(entries) = std::fs::read_dir(dir.join(ruleset)) else { continue };
             std::fs::create_dir_all(folder.join(ruleset)).map_err(io(folder))?;
             for entry in entries.filter_map(Result::ok).filter(|e| e.path().extension().is_some_and(|x| x == "toml")) {
                 std::fs::copy(entry.path(), folder.join(ruleset).join(entry.file_name())).map_err(io(&entry.path()))?;
@@ -55,7 +57,7 @@ fn lay_out(folder: &Path, server: Option<&Path>, own: &OwnTables) -> Result<(), 
         }
     }
     for (ruleset, files) in own {
-        let loaded = combat_odds_rules::load(ruleset, None)?;
+        let loaded = server.clone().overridden_by(None).load(ruleset)?;
         let known: Vec<&str> = loaded.files().iter().map(|f| f.name.as_str()).collect();
         std::fs::create_dir_all(folder.join(ruleset)).map_err(io(folder))?;
         for (name, text) in files {
@@ -108,13 +110,14 @@ mod tests {
 
     #[test]
     fn no_tables_of_its_own_reads_the_server_s_folder() {
-        let seen = with_rules(Some(Path::new("/srv/rules")), &OwnTables::new(), |dir| Ok(dir.map(Path::to_path_buf)));
+        let server = Rules::builtin().overridden_by(Some("/srv/rules".into()));
+        let seen = with_rules(&server, &OwnTables::new(), |rules| Ok(rules.overrides().map(Path::to_path_buf)));
         assert_eq!(seen.unwrap().as_deref(), Some(Path::new("/srv/rules")));
     }
 
     #[test]
     fn a_file_the_ruleset_does_not_have_is_refused_by_its_name() {
-        let e = with_rules(None, &own("command-decision", "catalog.toml", ""), |_| Ok(())).unwrap_err();
+        let e = with_rules(&Rules::builtin(), &own("command-decision", "catalog.toml", ""), |_| Ok(())).unwrap_err();
         let line = e.to_string();
         assert!(line.starts_with("your catalog.toml: unknown table file `catalog.toml`"), "{line}");
         assert!(line.contains("did you mean `catalogue.toml`?"), "{line}");
@@ -122,9 +125,11 @@ mod tests {
 
     #[test]
     fn an_error_in_the_player_s_file_names_it_not_the_folder() {
-        let e = with_rules(None, &own("command-decision", "catalogue.toml", "[source]\nseed = 1\n"), |dir| {
-            Ok(combat_odds_rules::load("command-decision", dir).map(|_| ())?)
-        })
+        let e = with_rules(
+            &Rules::builtin(),
+            &own("command-decision", "catalogue.toml", "[source]\nseed = 1\n"),
+            |rules| Ok(rules.load("command-decision").map(|_| ())?),
+        )
         .unwrap_err();
         let line = e.to_string();
         assert!(line.starts_with("your catalogue.toml (command-decision):"), "{line}");

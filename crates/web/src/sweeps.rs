@@ -107,9 +107,9 @@ pub(crate) async fn sweep(
     let points = (found.points.len() as u64, "points");
     let reduce = "fewer points or trials, or a smaller exact_seconds";
     let slot = admitted_runs(&state, found.base.clone(), (monte_carlo, exact_budget), points, reduce).await?;
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
     let work = move |progress: &Progress, run: &Run| {
-        sweep::run(&found, rules_dir.as_deref(), monte_carlo, (None, 1), &|d, p| progress.set(d, p), run)
+        sweep::run(&found, &rules, monte_carlo, (None, 1), &|d, p| progress.set(d, p), run)
     };
     Ok(streamed(state, (slot, exact_budget), work, finish))
 }
@@ -191,10 +191,10 @@ pub(crate) async fn balance(
     let values = (span.most_tries(), "values");
     let reduce = "fewer values or trials, a coarser tolerance, or a smaller exact_seconds";
     let slot = admitted_runs(&state, doc.clone(), (monte_carlo, exact_budget), values, reduce).await?;
-    let (key, rules_dir) = (request.vary, state.config.rules_dir.clone());
+    let (key, rules) = (request.vary, state.config.rules.clone());
     let work = move |progress: &Progress, run: &Run| {
         let heard = |d, p| progress.set(d, p);
-        balance::balance(&doc, (&key, &span), &target, rules_dir.as_deref(), monte_carlo, &heard, run)
+        balance::balance(&doc, (&key, &span), &target, &rules, monte_carlo, &heard, run)
     };
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Balance>))
 }

@@ -97,8 +97,9 @@ pub(crate) async fn sensitivity(
     };
     let (plan, doc, slot) =
         admitted(&state, (document(request.name, request.scenario), request.tables), monte_carlo, price).await?;
+    let rules = state.config.rules.clone();
     let work = move |progress: &Progress, run: &Run| {
-        let mut found = sensitivity::analyse(&doc, &plan, options, &|d, p| progress.set(d, p), run)?;
+        let mut found = sensitivity::analyse(&doc, (&plan, &rules), options, &|d, p| progress.set(d, p), run)?;
         // A change refused in the player's own file is said of their file.
         for refusal in &mut found.refusals {
             refusal.reason = in_words(&refusal.reason);
@@ -113,12 +114,11 @@ pub(crate) async fn command_dice(
     Shared(state): Shared<Arc<State>>,
     Json(request): Json<ScenarioRequest>,
 ) -> Result<Json<Answers>, Refused> {
-    let rules_dir = state.config.rules_dir.clone();
+    let rules = state.config.rules.clone();
     let (doc, own) = request.with_tables();
-    let answers = blocking(move || {
-        with_rules(rules_dir.as_deref(), &own, |dir| Ok(combat_odds_rules::scenario::answers(&doc, dir)?))
-    })
-    .await?;
+    let answers =
+        blocking(move || with_rules(&rules, &own, |rules| Ok(combat_odds_rules::scenario::answers(&doc, rules)?)))
+            .await?;
     Ok(Json(answers))
 }
 
@@ -127,6 +127,6 @@ pub(crate) async fn modifiers(
     Shared(state): Shared<Arc<State>>,
     Path(ruleset): Path<String>,
 ) -> Result<Json<serde_json::Value>, Refused> {
-    let loaded = combat_odds_rules::load(&ruleset, state.config.rules_dir.as_deref())?;
+    let loaded = state.config.rules.load(&ruleset)?;
     Ok(Json(serde_json::json!({ "ruleset": loaded.name(), "modifiers": loaded.modifiers() })))
 }

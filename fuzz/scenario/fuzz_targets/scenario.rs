@@ -10,7 +10,7 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo, Streams, Tally, layout};
 use combat_odds_core::tables::TableFile;
 use combat_odds_rules::scenario::{self, FileHeader, Scenario};
-use combat_odds_rules::{SetUp, registry};
+use combat_odds_rules::{Rules, SetUp};
 use libfuzzer_sys::fuzz_target;
 
 /// Trials drawn from each scenario that sets up: enough to reach every rule a trial
@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
 fn whole(text: &str) {
     let doc = Document::new("fuzz.toml", "fuzz.toml", text);
     let monte_carlo = MonteCarlo { trials: TRIALS, seed: 1, threads: Some(1), mode: Mode::Literal };
-    if let Ok(scenario) = Scenario::new(&doc, None, monte_carlo) {
+    if let Ok(scenario) = Scenario::new(&doc, &Rules::builtin(), monte_carlo) {
         draw(&scenario.set_up);
     }
     let _ = doc.offers();
@@ -39,9 +39,10 @@ fn overridden(table: &str, text: &str) {
     let Some((name, table)) = table.split_once('\n') else { return };
     let doc = Document::new("fuzz.toml", "fuzz.toml", text);
     let Ok(head) = doc.parse::<FileHeader>() else { return };
-    let Ok(embedded) = combat_odds_rules::load(head.ruleset.get_ref(), None) else { return };
+    let rules = Rules::builtin();
+    let Ok(embedded) = rules.load(head.ruleset.get_ref()) else { return };
     let file = TableFile::new(name, format!("rules/{name}"), table);
-    let Ok(ruleset) = registry::with_file(embedded.as_ref(), file) else { return };
+    let Ok(ruleset) = rules.with_file(embedded.as_ref(), file) else { return };
     let _ = ruleset.listing();
     let _ = ruleset.modifiers();
     if let Ok(set_up) = ruleset.set_up(&doc, &head.kind) {

@@ -10,7 +10,7 @@ pub mod grid;
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Measure, Mode, MonteCarlo};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 
 /// The path of `name` in the experiments/ folder.
 pub fn experiment_path(name: &str) -> std::path::PathBuf {
@@ -34,7 +34,7 @@ pub fn plan_doc(doc: &Document, trials: u64, seed: u64, threads: usize) -> Scena
 
 /// Compiles a scenario document as the CLI would (embedded tables), to run in `mode`.
 pub fn plan_doc_in(mode: Mode, doc: &Document, trials: u64, seed: u64, threads: usize) -> Scenario {
-    Scenario::new(doc, None, MonteCarlo { trials, seed, threads: Some(threads), mode })
+    Scenario::new(doc, &Rules::builtin(), MonteCarlo { trials, seed, threads: Some(threads), mode })
         .unwrap_or_else(|e| panic!("scenario {} should compile: {e}", doc.name))
 }
 

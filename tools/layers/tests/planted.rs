@@ -116,7 +116,7 @@ fn the_clean_workspace_passes_and_prints_its_import_graph() {
     let (passed, text) = copy.check(true);
     assert!(passed, "{text}");
     assert!(text.contains("combat-odds-rules (crates/rules/src), lowest first:"), "{text}");
-    assert!(text.contains("  registry           -> crate::REGISTRY, ruleset"), "{text}");
+    assert!(text.contains("  registry           -> crate::builtin, ruleset"), "{text}");
     assert!(
         text.contains("combat-odds-web depends on: combat-odds-core, combat-odds-rules, combat-odds-report"),
         "{text}"
@@ -198,8 +198,8 @@ fn a_root_macro_called_by_its_bare_name_fails() {
 #[test]
 fn the_registry_list_read_from_elsewhere_than_the_registry_fails() {
     let copy = Copy::new();
-    let line = copy.append("crates/rules/src/scenario.rs", "fn planted() { let _ = crate::REGISTRY; }");
-    copy.fails_with(&format!("crates/rules/src/scenario.rs:{line}: scenario names the crate root's REGISTRY"));
+    let line = copy.append("crates/rules/src/scenario.rs", "fn planted() { let _ = crate::builtin(); }");
+    copy.fails_with(&format!("crates/rules/src/scenario.rs:{line}: scenario names the crate root's builtin"));
 }
 
 #[test]

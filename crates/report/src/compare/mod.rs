@@ -16,8 +16,6 @@ mod equivalents;
 #[cfg(feature = "files")]
 mod report;
 
-use std::path::Path;
-
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
@@ -28,8 +26,8 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_core::stats::Estimate;
+use combat_odds_rules::Rules;
 use combat_odds_rules::Scenario;
-use combat_odds_rules::{self as rules, registry};
 
 /// A comparison as its file gives it.
 #[derive(Debug, Deserialize)]
@@ -74,8 +72,8 @@ pub struct Comparison {
 const MAX_RANGE_M: f64 = 20_000.0;
 
 impl Comparison {
-    /// Reads and checks a comparison file.
-    pub fn read(doc: &Document) -> Result<Self> {
+    /// Reads and checks a comparison file; the rulesets it names must be among `rules`.
+    pub fn read(doc: &Document, rules: &Rules) -> Result<Self> {
         let raw: RawComparison = doc.parse()?;
         if raw.kind.get_ref() != "compare" {
             return Err(doc
@@ -106,14 +104,14 @@ impl Comparison {
             }
         }
         let rulesets = match &raw.rulesets {
-            None => registry::names().map(|r| r.to_string()).collect(),
+            None => rules.names().map(|r| r.to_string()).collect(),
             Some(list) => list
                 .iter()
                 .map(|r| {
-                    registry::names().find(|k| *k == r.get_ref()).map(|k| k.to_string()).ok_or_else(|| {
+                    rules.names().find(|k| *k == r.get_ref()).map(|k| k.to_string()).ok_or_else(|| {
                         doc.error_at(
                             r.span().start,
-                            combat_odds_core::error::unknown("ruleset", r.get_ref(), registry::names()),
+                            combat_odds_core::error::unknown("ruleset", r.get_ref(), rules.names()),
                         )
                     })
                 })
@@ -252,7 +250,7 @@ impl Comparison {
         (ruleset, equivalents): (&str, &Equivalents),
         weapon: &str,
         range: Option<f64>,
-        rules_dir: Option<&Path>,
+        rules: &Rules,
         monte_carlo: MonteCarlo,
     ) -> std::result::Result<(Scenario, Built), Box<Answer>> {
         let built = equivalents.scenario(self, weapon, range).map_err(|why| Box::new(Answer::None(why)))?;
@@ -262,7 +260,7 @@ impl Comparison {
             built.text.clone(),
         );
         // The scenario is compare's, not the user's: its line numbers mean nothing to them.
-        let plan = Scenario::new(&doc, rules_dir, monte_carlo);
+        let plan = Scenario::new(&doc, rules, monte_carlo);
         // Out of reach is one answer whatever the ruleset's fire made of it: refused, or
         // carried out with no effect.
         if let Some(why) = doc.out_of_range() {
@@ -280,12 +278,12 @@ impl Comparison {
     /// The first of its scenarios that a ruleset answers, set up: what its work is
     /// priced by before it starts (every one is a single resolution). `None` where no
     /// ruleset answers any.
-    pub fn sample(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<Option<Scenario>> {
+    pub fn sample(&self, rules: &Rules, monte_carlo: MonteCarlo) -> Result<Option<Scenario>> {
         let range = self.ranges_m.first().copied();
         for ruleset in &self.rulesets {
-            let Some(equivalents) = Equivalents::of(rules::load(ruleset, rules_dir)?.as_ref())? else { continue };
+            let Some(equivalents) = Equivalents::of(rules.load(ruleset)?.as_ref())? else { continue };
             for weapon in &self.weapons {
-                if let Ok((plan, _)) = self.plan((ruleset, &equivalents), weapon, range, rules_dir, monte_carlo) {
+                if let Ok((plan, _)) = self.plan((ruleset, &equivalents), weapon, range, rules, monte_carlo) {
                     return Ok(Some(plan));
                 }
             }
@@ -302,7 +300,7 @@ type Plans = Vec<std::result::Result<(Scenario, Built), Box<Answer>>>;
 /// gone) ends it between chunks with [`combat_odds_core::Error::Interrupted`].
 pub fn compare(
     comparison: Comparison,
-    rules_dir: Option<&Path>,
+    rules: &Rules,
     monte_carlo: MonteCarlo,
     progress: &dyn Fn(u64, u64),
     run: &Run,
@@ -330,7 +328,7 @@ pub fn compare(
     let mut answering = Vec::new();
     let mut left_out = Vec::new();
     for ruleset in &comparison.rulesets {
-        let loaded = rules::load(ruleset, rules_dir)?;
+        let loaded = rules.load(ruleset)?;
         match Equivalents::of(loaded.as_ref())? {
             None => left_out.push((
                 ruleset.clone(),
@@ -358,7 +356,7 @@ pub fn compare(
             let plans: Plans = comparison
                 .weapons
                 .iter()
-                .map(|weapon| comparison.plan((ruleset, &equivalents), weapon, range, rules_dir, monte_carlo))
+                .map(|weapon| comparison.plan((ruleset, &equivalents), weapon, range, rules, monte_carlo))
                 .collect();
             for (weapon, plan) in comparison.weapons.iter().zip(&plans) {
                 let answer = match plan {

@@ -26,7 +26,7 @@ use crate::error::{Error, Result};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, MonteCarlo};
 use combat_odds_core::run::Run;
-use combat_odds_rules::{self as rules, Ruleset, registry};
+use combat_odds_rules::{Rules, Ruleset};
 
 /// A suite file: the scenarios to gate, relative to the suite file.
 #[derive(Deserialize)]
@@ -151,17 +151,16 @@ impl Row {
     }
 }
 
-/// The rulesets the suite needs, loaded once: by name, with `rules_dir` applied.
+/// The rulesets the suite needs, loaded once: by name, with their overrides applied.
 #[derive(Clone)]
 pub struct Rulesets {
     loaded: Vec<Arc<dyn Ruleset>>,
 }
 
 impl Rulesets {
-    /// Loads every ruleset with the overrides of `rules_dir`.
-    pub fn load(rules_dir: Option<&Path>) -> Result<Self> {
-        let loaded =
-            registry::names().map(|name| rules::load(name, rules_dir).map(Arc::from)).collect::<Result<_, _>>()?;
+    /// Loads every ruleset of `rules`, with its overrides.
+    pub fn load(rules: &Rules) -> Result<Self> {
+        let loaded = rules.names().map(|name| rules.load(name).map(Arc::from)).collect::<Result<_, _>>()?;
         Ok(Rulesets { loaded })
     }
 
@@ -172,6 +171,11 @@ impl Rulesets {
             *slot = Arc::from(ruleset);
         }
         Rulesets { loaded }
+    }
+
+    /// The names of the rulesets, in listing order.
+    fn names(&self) -> impl Iterator<Item = &'static str> + Clone + '_ {
+        self.loaded.iter().map(|r| r.name())
     }
 
     /// The ruleset called `name`.
@@ -197,7 +201,7 @@ pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &Monte
     let ruleset = rulesets.get(head.ruleset.get_ref()).ok_or_else(|| {
         doc.error_at(
             head.ruleset.span().start,
-            combat_odds_core::error::unknown("ruleset", head.ruleset.get_ref(), registry::names()),
+            combat_odds_core::error::unknown("ruleset", head.ruleset.get_ref(), rulesets.names()),
         )
     })?;
     let compiled = ruleset.set_up(&doc, &head.kind)?;

@@ -14,7 +14,7 @@ use super::{Rulesets, Suite, evaluate_one};
 use crate::error::Result;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
-use combat_odds_rules::registry;
+use combat_odds_rules::Rules;
 
 /// One changed cell of one table file.
 #[derive(Debug, Clone, PartialEq)]
@@ -122,13 +122,18 @@ fn shown(v: &Option<Value>) -> String {
     v.as_ref().map_or("-".to_string(), |v| v.to_string())
 }
 
-/// The cells `new_dir` changes from `old_dir` (each laid out like `rulesets/`), and the
-/// scenarios of `suite` each reaches.
-pub fn diff_tables(old_dir: &Path, new_dir: &Path, suite: &Suite, monte_carlo: &MonteCarlo) -> Result<Vec<CellChange>> {
-    let old = Rulesets::load(Some(old_dir))?;
-    let new = Rulesets::load(Some(new_dir))?;
+/// The cells `new_dir` changes from `old_dir` (each laid out like `rulesets/`, over the
+/// rulesets of `rules`), and the scenarios of `suite` each reaches.
+pub fn diff_tables(
+    rules: &Rules,
+    (old_dir, new_dir): (&Path, &Path),
+    suite: &Suite,
+    monte_carlo: &MonteCarlo,
+) -> Result<Vec<CellChange>> {
+    let old = Rulesets::load(&rules.clone().overridden_by(Some(old_dir.to_path_buf())))?;
+    let new = Rulesets::load(&rules.clone().overridden_by(Some(new_dir.to_path_buf())))?;
     let mut changes = Vec::new();
-    for name in registry::names() {
+    for name in rules.names() {
         let (before, after) = (old.get(name).expect("loaded"), new.get(name).expect("loaded"));
         let scenarios: Vec<&Path> = suite
             .scenarios
@@ -153,14 +158,12 @@ pub fn diff_tables(old_dir: &Path, new_dir: &Path, suite: &Suite, monte_carlo: &
             let reference = reference.as_ref().expect("just made");
             for (cell, x, y) in cells {
                 let text = toml::to_string(&with_cell(&ta, &cell, y.as_ref())).expect("a table serializes");
-                let alone = registry::with_file(
-                    before,
-                    Document::new(a.name.clone(), format!("{} (one cell changed)", a.name), text),
-                );
+                let alone = rules
+                    .with_file(before, Document::new(a.name.clone(), format!("{} (one cell changed)", a.name), text));
                 let (variant, note) = match alone {
                     Ok(r) => (old.with(r), None),
                     Err(e) => {
-                        let whole = registry::with_file(before, b.clone())?;
+                        let whole = rules.with_file(before, b.clone())?;
                         (old.with(whole), Some(format!("judged with the file's other changes: alone, {e}")))
                     }
                 };

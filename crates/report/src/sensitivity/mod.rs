@@ -4,7 +4,7 @@
 //! Every table file the scenario's ruleset loads is walked for one-step changes
 //! ([`changes`]: each number up and down by one, each boundary between two bands moved
 //! by one), whatever the ruleset. Each change is made in memory and the ruleset
-//! reloaded through its own validation ([`combat_odds_rules::registry::with_file`], the in-memory form of
+//! reloaded through its own validation ([`combat_odds_rules::Rules::with_file`], the in-memory form of
 //! `--rules`), the scenario compiled again and its `p_kill` computed exactly. Where the
 //! exact engine does not reach, the changed and the unchanged scenario are run trial
 //! by trial on the same random numbers (trial `t` of either draws from
@@ -43,7 +43,7 @@ use changes::Change;
 use combat_odds_core::stats::CONFIDENCE;
 use combat_odds_core::stats::{Paired, interval};
 use combat_odds_core::tables::{Source, TableFile};
-use combat_odds_rules::{Ruleset, registry};
+use combat_odds_rules::{Rules, Ruleset};
 
 /// Which document a change is made in.
 #[derive(Debug, Clone, Copy)]
@@ -129,14 +129,14 @@ pub fn changes_to_try(doc: &Document, plan: &Scenario) -> Result<usize> {
     Ok(variants(doc, plan)?.0.len())
 }
 
-/// The scenario of `plan` (read from `doc`) under every one-step change, the
+/// The scenario of `plan` (read from `doc`, its ruleset one of `rules`) under every one-step change, the
 /// changes that move `p_kill` most first. `progress` hears (changes evaluated,
 /// changes in all) as each change is done; stopping `run` (Ctrl-C, or a page's request
 /// gone) ends it within a block of trials with [`combat_odds_core::Error::Interrupted`],
 /// and each exact answer is one of the run's exact stages.
 pub fn analyse(
     doc: &Document,
-    plan: &Scenario,
+    (plan, rules): (&Scenario, &Rules),
     options: Options,
     progress: &(dyn Fn(u64, u64) + Sync),
     run: &Run,
@@ -155,6 +155,7 @@ pub fn analyse(
         doc,
         kind: &head.kind,
         ruleset,
+        rules,
         base,
         kill: kill_labels(base),
         monte_carlo: plan.monte_carlo,
@@ -263,6 +264,8 @@ struct Study<'a> {
     doc: &'a Document,
     kind: &'a Spanned<String>,
     ruleset: &'a dyn Ruleset,
+    /// Where a changed table file reloads the ruleset from.
+    rules: &'a Rules,
     base: &'a dyn Experiment,
     kill: (String, String),
     monte_carlo: MonteCarlo,
@@ -283,7 +286,7 @@ impl Study<'_> {
             Target::Table(i) => {
                 let file = &self.ruleset.files()[i];
                 let changed = TableFile::new(file.name.clone(), file.origin.clone(), change.apply(&file.text));
-                registry::with_file(self.ruleset, changed).and_then(|r| r.set_up(self.doc, self.kind))
+                self.rules.with_file(self.ruleset, changed).and_then(|r| r.set_up(self.doc, self.kind))
             }
             Target::Scenario => {
                 let doc = Document::new(self.doc.name.clone(), self.doc.origin.clone(), change.apply(&self.doc.text));

@@ -6,7 +6,6 @@
 //! narrows the crossing to a tolerance, and says which values it tried could not be
 //! told from the target. Where no value in the span crosses, it says so plainly.
 
-use std::path::Path;
 
 use serde::Serialize;
 use toml::{Table, Value};
@@ -20,7 +19,7 @@ use crate::study::{Plan, StudyResult};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
 use combat_odds_core::run::Run;
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 
 /// Which chance to balance, and at what.
 #[derive(Debug, Clone)]
@@ -122,7 +121,7 @@ pub fn balance(
     base: &Document,
     (key, span): (&str, &Span),
     target: &Target,
-    rules_dir: Option<&Path>,
+    rules: &Rules,
     monte_carlo: MonteCarlo,
     progress: &(dyn Fn(u64, u64) + Sync),
     run: &Run,
@@ -137,7 +136,7 @@ pub fn balance(
         let text = toml::to_string(&t).map_err(|e| base.error(format!("cannot write the scenario: {e}")))?;
         let name = format!("{} with {key} = {value}", base.name);
         let doc = Document::new(name.clone(), name, text);
-        let scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+        let scenario = Scenario::new(&doc, rules, monte_carlo).map_err(|e| match e {
             combat_odds_core::Error::Input { message, .. } => base.error(format!("{key} = {value}: {message}")),
             other => other,
         })?;
@@ -355,7 +354,8 @@ mod tests {
         let target = Target { outcome: None, p: 0.5 };
         let values = Span::Values((1..=3).map(Value::Integer).collect());
         let key = "side[1].unit[0].count";
-        balance(&doc, (key, &values), &target, None, monte_carlo, &progress, &Run::new(&stop, None)).unwrap();
+        balance(&doc, (key, &values), &target, &Rules::builtin(), monte_carlo, &progress, &Run::new(&stop, None))
+            .unwrap();
         assert_eq!(*heard.lock().unwrap(), [(0, 3), (1, 3), (2, 3), (3, 3), (3, 3)]);
     }
 

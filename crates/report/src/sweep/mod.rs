@@ -47,7 +47,7 @@ use combat_odds_core::engine::{self, Mode, MonteCarlo, Shard};
 use combat_odds_core::run::Run;
 #[cfg(feature = "files")]
 use combat_odds_core::user_file::{self, Limit};
-use combat_odds_rules::Scenario;
+use combat_odds_rules::{Rules, Scenario};
 
 /// Version of the sweep results layout; `merge` refuses another. Version 2 records the
 /// sampling mode asked for, so that shards drawn differently never merge.
@@ -209,9 +209,9 @@ impl Sweep {
 
     /// Point `i`'s scenario set up by its ruleset: a value the rules refuse is named with
     /// its point.
-    pub fn set_up(&self, i: usize, rules_dir: Option<&Path>, monte_carlo: MonteCarlo) -> Result<(Document, Scenario)> {
+    pub fn set_up(&self, i: usize, rules: &Rules, monte_carlo: MonteCarlo) -> Result<(Document, Scenario)> {
         let doc = self.scenario(i)?;
-        let scenario = Scenario::new(&doc, rules_dir, monte_carlo).map_err(|e| match e {
+        let scenario = Scenario::new(&doc, rules, monte_carlo).map_err(|e| match e {
             combat_odds_core::Error::Input { message, .. } => {
                 self.doc.error(format!("point {} ({}): {message}", i + 1, self.describe(i)))
             }
@@ -224,12 +224,12 @@ impl Sweep {
     /// named with the first point that has it and no trial has been spent, in the
     /// memory of one point a thread (a sweep's points set up all at once took 0.85 MB
     /// each, 7.4 GB at the most points a sweep may have).
-    pub fn check(&self, rules_dir: Option<&Path>, monte_carlo: MonteCarlo, run: &Run) -> Result<()> {
+    pub fn check(&self, rules: &Rules, monte_carlo: MonteCarlo, run: &Run) -> Result<()> {
         let refused = (0..self.points.len())
             .into_par_iter()
             .map(|i| {
                 run.check()?;
-                self.set_up(i, rules_dir, monte_carlo).map(drop)
+                self.set_up(i, rules, monte_carlo).map(drop)
             })
             .find_first(Result::is_err);
         refused.unwrap_or(Ok(()))
@@ -469,7 +469,7 @@ impl SweepResult {
 /// `p_kill`, whatever the number of points.
 pub fn run(
     sweep: &Sweep,
-    rules_dir: Option<&Path>,
+    rules: &Rules,
     monte_carlo: MonteCarlo,
     (shard, split): (Option<Shard>, u64),
     progress: &(dyn Fn(u64, u64) + Sync),
@@ -498,10 +498,10 @@ pub fn run(
     // alone, never on which thread ran it or when.
     let total = AtomicU64::new(0);
     engine::in_pool(monte_carlo.threads, || {
-        sweep.check(rules_dir, monte_carlo, run)?;
+        sweep.check(rules, monte_carlo, run)?;
         mine.into_par_iter().try_for_each(|(i, s)| {
             run.check()?;
-            let (doc, mut scenario) = sweep.set_up(i, rules_dir, monte_carlo)?;
+            let (doc, mut scenario) = sweep.set_up(i, rules, monte_carlo)?;
             let point_started = run.now();
             let exact = scenario.exact(run)?;
             let plan = Plan { scenario, text: &doc.text, shard: part(s), precision: None };
@@ -939,7 +939,7 @@ mod tests {
         let sweep = Sweep::read(&doc, |name| Ok(Document::new(name, name, base.to_string())), 7).unwrap();
         let monte_carlo = MonteCarlo { trials: 1000, seed: 7, threads: None, mode: Mode::Compiled };
         let stop = std::sync::atomic::AtomicBool::new(false);
-        run(&sweep, None, monte_carlo, (None, 1), &|_, _| {}, &Run::new(&stop, None)).unwrap()
+        run(&sweep, &Rules::builtin(), monte_carlo, (None, 1), &|_, _| {}, &Run::new(&stop, None)).unwrap()
     }
 
     #[test]

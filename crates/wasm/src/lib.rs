@@ -416,7 +416,8 @@ pub fn sweep(request: &str, shipped: &str, progress: &js_sys::Function) -> Resul
     within_a_tab(&found.base, (monte_carlo, budget), (found.points.len() as u64, "points"))?;
     let progress = Progress(progress.clone());
     let heard = |done, planned| progress.call(done, planned);
-    let result = sweep::run(&found, &Rules::builtin(), monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
+    let result =
+        sweep::run(&found, &Rules::builtin(), monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
     let s = result.summary;
     Ok(json(&Swept {
         name: s.name,

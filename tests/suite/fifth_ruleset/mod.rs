@@ -16,7 +16,6 @@
 mod skirmish;
 
 use std::path::Path;
-use std::time::Instant;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -90,9 +89,11 @@ fn fire_and_run_answer_the_hand_computed_odds_exactly_and_by_monte_carlo() {
     // `run`: a results directory, its summary read back.
     let text = FIRE.to_string();
     let mut scenario = Scenario::new(&doc(&text), &rules(), mc(10_000)).unwrap();
-    let exact = scenario.exact(&run()).unwrap();
+    let this_run = run();
+    let started = this_run.now();
+    let exact = scenario.exact(&this_run).unwrap();
     let plan = Plan { scenario, text: &text, shard: None, precision: None };
-    let result = StudyResult::run(plan, exact, Instant::now(), &|_, _| {}, &run()).unwrap();
+    let result = StudyResult::run(plan, exact, started, &|_, _| {}, &this_run).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     result.write(&out, false).unwrap();

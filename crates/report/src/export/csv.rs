@@ -127,7 +127,10 @@ mod tests {
 
     fn report((name, text): (&str, &str), mode: Mode) -> Report {
         let monte_carlo = MonteCarlo { trials: 3_000, seed: 5, threads: Some(1), mode };
-        Report::of(Scenario::new(&Document::new(name, name, text), None, monte_carlo).unwrap()).unwrap()
+        Report::of(
+            Scenario::new(&Document::new(name, name, text), &combat_odds_rules::Rules::builtin(), monte_carlo).unwrap(),
+        )
+        .unwrap()
     }
 
     #[test]

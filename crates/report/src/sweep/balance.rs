@@ -6,7 +6,6 @@
 //! narrows the crossing to a tolerance, and says which values it tried could not be
 //! told from the target. Where no value in the span crosses, it says so plainly.
 
-
 use serde::Serialize;
 use toml::{Table, Value};
 

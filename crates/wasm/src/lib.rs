@@ -18,11 +18,11 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, Mode, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_report::compare::{self, Comparison};
-use combat_odds_report::export::{ExactView, KillRow, PercentView, Rendered, Report};
+use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
 use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
 use combat_odds_report::sweep::balance::{self, Span, Target};
-use combat_odds_report::sweep::{self, Design, Parameter, Sweep};
+use combat_odds_report::sweep::{self, Sweep};
 use combat_odds_rules::{Rules, Scenario};
 use toml::Value;
 
@@ -334,20 +334,6 @@ struct Shipped {
     text: String,
 }
 
-/// A finished sweep: the server's answer less the files it keeps on disk and their
-/// number (a browser keeps none; the page offers its own downloads).
-#[derive(Serialize)]
-struct Swept {
-    name: String,
-    parameters: Vec<Parameter>,
-    design: Design,
-    trials: u64,
-    seed: u64,
-    points: Vec<(usize, Vec<Value>, KillRow)>,
-    /// Files kept for download: none here.
-    files: [(String, u64); 0],
-}
-
 /// Refuses `runs` runs of `base` (each point or value is the base with one value
 /// changed) past [`TAB_SECONDS`] of this thread, saying what they would cost.
 fn within_a_tab(
@@ -418,16 +404,7 @@ pub fn sweep(request: &str, shipped: &str, progress: &js_sys::Function) -> Resul
     let heard = |done, planned| progress.call(done, planned);
     let result =
         sweep::run(&found, &Rules::builtin(), monte_carlo, (None, 1), &heard, &run).map_err(|e| e.to_string())?;
-    let s = result.summary;
-    Ok(json(&Swept {
-        name: s.name,
-        parameters: s.parameters,
-        design: s.design,
-        trials: s.trials,
-        seed: s.seed,
-        points: result.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect(),
-        files: [],
-    }))
+    Ok(json(&result.answer(None, Vec::new())))
 }
 
 /// The body of the server's `POST /api/balance`: a scenario, the key to vary and where,

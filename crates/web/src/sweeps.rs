@@ -14,15 +14,14 @@ use axum::extract::State as Shared;
 use axum::http::StatusCode;
 use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Value;
 
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
 use combat_odds_report::error::Error as ReportError;
-use combat_odds_report::export::KillRow;
 use combat_odds_report::sweep::balance::{self, Balance, Span, Target};
-use combat_odds_report::sweep::{self, Design, Parameter, Sweep, SweepResult};
+use combat_odds_report::sweep::{self, Sweep, SweepResult};
 use combat_odds_rules::Scenario;
 
 use crate::api::{Refused, admitted, document, exact_budget, monte_carlo};
@@ -50,20 +49,6 @@ pub(crate) struct SweepRequest {
     pub mode: Option<String>,
     /// The most seconds each exact stage may take, up to the server's own bound.
     pub exact_seconds: Option<f64>,
-}
-
-/// A finished sweep as the page shows it: each point's values and `p_kill`, and the
-/// files kept for download.
-#[derive(Serialize)]
-struct Swept {
-    id: u64,
-    name: String,
-    parameters: Vec<Parameter>,
-    design: Design,
-    trials: u64,
-    seed: u64,
-    points: Vec<(usize, Vec<Value>, KillRow)>,
-    files: Vec<(String, u64)>,
 }
 
 /// Prices `runs` runs of the base scenario `base` (each point or value is the base
@@ -115,20 +100,9 @@ pub(crate) async fn sweep(
 }
 
 /// Keeps a finished sweep's files and says what it found.
-fn finish(state: &State, result: SweepResult) -> Result<Swept, ReportError> {
+fn finish(state: &State, result: SweepResult) -> Result<sweep::Answer, ReportError> {
     let (id, files) = state.keep(|dir| result.write(dir, false))?;
-    let s = result.summary;
-    let points = result.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect();
-    Ok(Swept {
-        id,
-        name: s.name,
-        parameters: s.parameters,
-        design: s.design,
-        trials: s.trials,
-        seed: s.seed,
-        points,
-        files: files.listed,
-    })
+    Ok(result.answer(Some(id), files.listed))
 }
 
 /// `POST /api/balance`: a scenario, the key to vary and where, and the chance sought.

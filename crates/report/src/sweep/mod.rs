@@ -449,7 +449,48 @@ pub struct SweepResult {
     pub points: Vec<PointResult>,
 }
 
+/// A finished sweep as the page shows it: each point's values and `p_kill`, and the
+/// files kept for download. The server and the browser's engine answer with it; a
+/// browser keeps no files and gives no `id`.
+#[derive(Serialize)]
+pub struct Answer {
+    /// The server's handle on the kept files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
+    /// The sweep's name.
+    pub name: String,
+    /// What varies.
+    pub parameters: Vec<Parameter>,
+    /// How the points were chosen.
+    pub design: Design,
+    /// Trials per point.
+    pub trials: u64,
+    /// The master seed.
+    pub seed: u64,
+    /// Each point: its index, its values and its `p_kill`.
+    pub points: Vec<(usize, Vec<Value>, KillRow)>,
+    /// The files kept for download, by name and size.
+    pub files: Vec<(String, u64)>,
+}
+
 impl SweepResult {
+    /// What the page is told of this sweep, with the files kept of it (`id` and
+    /// their list) where any were.
+    pub fn answer(self, id: Option<u64>, files: Vec<(String, u64)>) -> Answer {
+        let s = self.summary;
+        let points = self.points.into_iter().map(|p| (p.index, p.values, p.p_kill)).collect();
+        Answer {
+            id,
+            name: s.name,
+            parameters: s.parameters,
+            design: s.design,
+            trials: s.trials,
+            seed: s.seed,
+            points,
+            files,
+        }
+    }
+
     /// The invented catalogue entries any point's numbers rest on, by label, in the
     /// order first met.
     pub fn invented(&self) -> Vec<String> {

@@ -630,6 +630,23 @@ fn a_unit_s_count_the_file_leaves_out_is_offered_at_its_default_in_its_table() {
 }
 
 #[test]
+fn a_ruleset_s_own_views_are_offered_by_the_form_only_where_its_screen_has_them() {
+    let rt = runtime();
+    let views = |scenario: &str| -> Value {
+        let (status, form) = rt.block_on(call(Config::default(), form_of(scenario)));
+        assert_eq!(status, StatusCode::OK, "{form}");
+        form["views"].clone()
+    };
+    // Company Commander's fire screen gives whole percentages; Command Decision's
+    // tables and Mission Command's do not, so their answers carry no such view.
+    let cc = std::fs::read_to_string("experiments/cc_panther_vs_sherman.toml").unwrap();
+    assert_eq!(views(&cc), json!(["percent"]));
+    assert_eq!(views(DUEL), json!([]));
+    let hmg = std::fs::read_to_string("experiments/mc_hmg_good_cover.toml").unwrap();
+    assert_eq!(views(&hmg), json!([]));
+}
+
+#[test]
 fn the_recorded_interpretations_are_served_beside_the_tables() {
     let rt = runtime();
     let response = rt.block_on(router(Config::default()).oneshot(get("/api/interpretations"))).unwrap();

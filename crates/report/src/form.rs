@@ -39,6 +39,9 @@ pub struct Form {
     /// What the ruleset's table files call the entries the choices offer, by the
     /// choices' list (`weapon`, `vehicle`: a list of the files of that name) and id.
     labels: BTreeMap<String, BTreeMap<String, Label>>,
+    /// The ruleset's own views of a fire's answer beside its odds (`percent`, where
+    /// its screen gives whole percentages: [`combat_odds_rules::Ruleset::shows_percent`]).
+    views: Vec<&'static str>,
     /// Why the file cannot be run as it stands, if it cannot: the offers up to that
     /// point still stand. Public so a caller that read the tables from a folder of its
     /// own can say that folder's files in the player's words.
@@ -87,11 +90,13 @@ impl Form {
     pub fn of(doc: &Document, rules: &Rules) -> Form {
         // Set up only, never run: one trial is the least a plan may name.
         let plan = MonteCarlo { trials: 1, seed: 0, threads: None, mode: Mode::Compiled };
-        let (scale, error) = match Scenario::new(doc, rules, plan) {
-            Ok(scenario) => {
-                (Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale), None)
-            }
-            Err(e) => (None, Some(e.to_string())),
+        let (scale, views, error) = match Scenario::new(doc, rules, plan) {
+            Ok(scenario) => (
+                Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale),
+                if scenario.ruleset.shows_percent() { vec!["percent"] } else { Vec::new() },
+                None,
+            ),
+            Err(e) => (None, Vec::new(), Some(e.to_string())),
         };
         let mut leaves = Vec::new();
         if let Ok(table) = DeTable::parse(&doc.text) {
@@ -123,7 +128,7 @@ impl Form {
             .into_iter()
             .filter(|(list, _)| choices.iter().any(|c| &c.offer.what == list))
             .collect();
-        Form { choices, values, settings: doc.unset(), counts: doc.uncounted(), scale, labels, error }
+        Form { choices, values, settings: doc.unset(), counts: doc.uncounted(), scale, labels, views, error }
     }
 }
 

@@ -110,6 +110,14 @@ pub trait Ruleset: Sync + Send {
     /// Sets up a scenario of kind `kind` from `doc`.
     fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp>;
 
+    /// Whether its own play reads a fire's destroy chance as a whole percentage
+    /// (Company Commander's "percentage chance of destroying"), so the page shows
+    /// that view (`percent-destroy`) beside a fire's answer. No by default: another
+    /// game's screen on this ruleset's answer would mislead.
+    fn shows_percent(&self) -> bool {
+        false
+    }
+
     /// The scenario kind this ruleset answers questions of its own about (Chain of
     /// Command's `command_dice`), where it has such answers.
     fn answers_kind(&self) -> Option<&'static str> {

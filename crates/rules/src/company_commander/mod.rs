@@ -70,6 +70,11 @@ impl Ruleset for CompanyCommander {
         EMBEDDED.ruleset
     }
 
+    /// Its fire screen gives the destroy chance as a whole percentage.
+    fn shows_percent(&self) -> bool {
+        true
+    }
+
     fn files(&self) -> &[TableFile] {
         &self.files
     }

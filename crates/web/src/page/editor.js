@@ -107,6 +107,9 @@ export function editor(prefix, shipped, firstName, changed) {
   // The form's fields ({ key, start, end, kind or what, ... }) and what the ruleset's
   // tables call their entries; the user's own names, kept when equipment changes.
   let fields = [], labels = {}, scale = null, formRequest = null;
+  // The ruleset's own views of an answer (its screen's whole percentage), as the form
+  // last read them.
+  let views = [];
   const typed = new Set();
   const errors = new Map();
 
@@ -186,6 +189,7 @@ export function editor(prefix, shipped, firstName, changed) {
     if (keep && answer.body.error && fields.length) return;
     fields = answer.body.choices.concat(answer.body.values);
     labels = answer.body.labels || {};
+    views = answer.body.views || [];
     if (answer.body.scale) scale = answer.body.scale;
     renderForm(answer.body);
   };
@@ -387,6 +391,8 @@ export function editor(prefix, shipped, firstName, changed) {
     // Settles when the form has fields (at once after the first: a change moves the
     // fields with it, so an answer need not wait for the form's next reading).
     ready: () => (fields.length ? Promise.resolve() : pending),
+    // The ruleset's own views, once the form has read the file now in hand.
+    views: async () => { await pending; return views; },
     // A fresh answer: no message stands, nothing is stale.
     fresh: () => {
       error.textContent = "";

@@ -3,7 +3,7 @@
 import { $, el, settings, download } from "./dom.js";
 import { post, streamPost, progressOf, longWork, CANCELLED, ONE_THREAD } from "./net.js";
 import { checkSetting, refusal } from "./model.js";
-import { percent } from "./format.js";
+import { percent, rulesetName } from "./format.js";
 import { saveState, shared } from "./state.js";
 import { editor } from "./editor.js";
 import { encode } from "./url.js";
@@ -104,9 +104,8 @@ export async function computeExact() {
 }
 
 // What the command line says besides fire about the same file, where it is the
-// ruleset's own view: the destroy chance as Company Commander's screen shows it (a
-// whole percentage), or every allocation policy of a hand of Chain of Command's
-// Command Dice.
+// ruleset's own view (the form says which): the destroy chance as its screen shows
+// it, a whole percentage, or every allocation policy of a hand of Command Dice.
 async function extras(report, signal) {
   const kind = report.kind;
   const into = $("fire-extra");
@@ -124,13 +123,13 @@ async function extras(report, signal) {
       into.append(el("h3", {}, "Every way to allocate the dice, exactly"), el("div", { class: "scroll" }, table));
       return;
     }
-    if (report.ruleset !== "company-commander") return;
+    if (!(await fireEditor.views()).includes("percent")) return;
     const answer = await post("/api/percent", body, signal);
     if (!answer.ok) return; // not a fire at a target: nothing to show as a percentage
     const v = answer.body;
     const fraction = (p) => (p.exact_fraction ? ` (exact ${p.exact_fraction})` : "");
     into.append(el("p", { id: "percent" },
-      `As Company Commander's screen shows it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
+      `As ${rulesetName(report.ruleset)}'s screen shows it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
       `at least ${v.mildest} ${v.at_least_mildest.percent}%${fraction(v.at_least_mildest)} (${v.method})`));
   } catch (e) {
     // A newer change superseded this one.

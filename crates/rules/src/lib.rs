@@ -5,7 +5,7 @@
 //! crate below):
 //! - [`setup`]: what every ruleset's scenario set-up shares (required sections,
 //!   closed choices, counts, named modifiers, the audit-trail sum).
-//! - [`settings`]: the [`settings!`] declaration each ruleset's settings are made from.
+//! - [`settings`](mod@settings): the [`settings!`] declaration each ruleset's settings are made from.
 //!
 //! These two, the trait and [`SetUp`] are what a ruleset outside this crate builds
 //! on (the test suite's fifth, `tests/suite/fifth_ruleset/`), beside the core crate.

@@ -444,16 +444,7 @@ pub fn balance(request: &str, progress: &js_sys::Function) -> Result<String, Str
         exact_seconds: request.exact_seconds,
     };
     let monte_carlo = sampling.monte_carlo(POINT_TRIALS)?;
-    let span = match (request.values, request.from, request.to, request.step) {
-        (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
-        (None, Some(from), Some(to), Some(step)) => {
-            Span::Values(sweep::span_values(from, to, step).map_err(|m| format!("from, to, step: {m}"))?)
-        }
-        (None, Some(from), Some(to), None) => {
-            Span::Numbers { from, to, tolerance: request.tolerance.unwrap_or((to - from) / 64.0) }
-        }
-        _ => return Err("give values, or from and to (with step to try every step)".into()),
-    };
+    let span = Span::of_request(request.values, (request.from, request.to, request.step), request.tolerance)?;
     let stop = AtomicBool::new(false);
     let run = sampling.run(&stop)?;
     let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };

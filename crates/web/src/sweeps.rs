@@ -148,17 +148,8 @@ pub(crate) async fn balance(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Refused> {
     let sampling = (request.trials, request.seed, request.mode.as_deref());
     let monte_carlo = monte_carlo(&state.config.limits, sampling, POINT_TRIALS)?;
-    let bad = |m: String| Refused::new(StatusCode::BAD_REQUEST, m);
-    let span = match (request.values, request.from, request.to, request.step) {
-        (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
-        (None, Some(from), Some(to), Some(step)) => {
-            Span::Values(sweep::span_values(from, to, step).map_err(|m| bad(format!("from, to, step: {m}")))?)
-        }
-        (None, Some(from), Some(to), None) => {
-            Span::Numbers { from, to, tolerance: request.tolerance.unwrap_or((to - from) / 64.0) }
-        }
-        _ => return Err(bad("give values, or from and to (with step to try every step)".into())),
-    };
+    let span = Span::of_request(request.values, (request.from, request.to, request.step), request.tolerance)
+        .map_err(|m| Refused::new(StatusCode::BAD_REQUEST, m))?;
     let exact_budget = exact_budget(&state.config.limits, request.exact_seconds)?;
     let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
     let doc = document(request.name, request.scenario);

@@ -46,6 +46,26 @@ pub enum Span {
 }
 
 impl Span {
+    /// The span a request gives: listed `values`; `from`, `to` and `step`, every step
+    /// tried; or `from` and `to` alone, bisected to `tolerance` (a 64th of the span
+    /// when not given). Anything else is refused in words the request's author reads.
+    pub fn of_request(
+        values: Option<Vec<Value>>,
+        (from, to, step): (Option<f64>, Option<f64>, Option<f64>),
+        tolerance: Option<f64>,
+    ) -> std::result::Result<Span, String> {
+        Ok(match (values, from, to, step) {
+            (Some(values), None, None, None) if !values.is_empty() => Span::Values(values),
+            (None, Some(from), Some(to), Some(step)) => {
+                Span::Values(super::span_values(from, to, step).map_err(|m| format!("from, to, step: {m}"))?)
+            }
+            (None, Some(from), Some(to), None) => {
+                Span::Numbers { from, to, tolerance: tolerance.unwrap_or((to - from) / 64.0) }
+            }
+            _ => return Err("give values, or from and to (with step to try every step)".into()),
+        })
+    }
+
     /// The most values a balance over the span tries: each listed value, or a
     /// bisection's two ends and the halvings that narrow them to the tolerance.
     pub fn most_tries(&self) -> u64 {

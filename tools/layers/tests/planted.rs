@@ -155,8 +155,8 @@ fn an_upward_import_in_a_module_found_by_its_path_attribute_fails() {
 #[test]
 fn an_upward_import_through_a_root_re_export_fails() {
     let copy = Copy::new();
-    let line = copy.append("crates/rules/src/setup.rs", "use crate::load;");
-    copy.fails_with(&format!("crates/rules/src/setup.rs:{line}: setup names registry (crate::load)"));
+    let line = copy.append("crates/rules/src/setup.rs", "use crate::Rules;");
+    copy.fails_with(&format!("crates/rules/src/setup.rs:{line}: setup names registry (crate::Rules)"));
 }
 
 #[test]

@@ -11,6 +11,8 @@ use combat_odds_core::tables::{self, Embedded, Modifier, ModifierTable, Source, 
 use serde::Serialize;
 use toml::Spanned;
 
+use crate::setup::{Sections, scenario_kind};
+
 /// A table prepared for listing: its title, provenance and columns of text.
 #[derive(Debug, Clone)]
 pub struct TableView {
@@ -107,8 +109,20 @@ pub trait Ruleset: Sync + Send {
     fn listing(&self) -> Vec<TableView>;
     /// Every modifier with its stable name, value and source.
     fn modifiers(&self) -> Vec<ModifierInfo>;
-    /// Sets up a scenario of kind `kind` from `doc`.
-    fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp>;
+    /// The kinds of scenario it sets up, each with the sections it takes (an
+    /// engagement's are `engagement::scenario::SECTIONS`, shared by every ruleset).
+    fn kinds(&self) -> &'static Sections;
+    /// Sets up a scenario of kind `kind` from `doc`: one of its [`kinds`](Ruleset::kinds),
+    /// with the file's keys already checked against that kind's sections.
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp>;
+
+    /// Sets up a scenario of kind `kind` from `doc`. The kind and the file's sections are
+    /// checked against [`kinds`](Ruleset::kinds) here, once for every ruleset, so a
+    /// typo or a section of another kind gets the same message whatever the game.
+    fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp> {
+        let kind = scenario_kind(doc, kind, self.kinds())?;
+        self.set_up_kind(doc, kind)
+    }
 
     /// Whether its own play reads a fire's destroy chance as a whole percentage
     /// (Company Commander's "percentage chance of destroying"), so the page shows

@@ -27,7 +27,7 @@ pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, Shootin
 pub use tables::{EMBEDDED, Tables};
 
 use crate::ruleset::{Answers, Load, ModifierInfo, Ruleset, SetUp, TableView};
-use crate::setup::scenario_kind;
+use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, Source, TableFile};
@@ -169,10 +169,14 @@ impl Ruleset for ChainOfCommand {
         Vec::new()
     }
 
-    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
+    fn kinds(&self) -> &'static Sections {
+        scenario::SECTIONS
+    }
+
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp> {
         // An engagement's `[[side]]` is the shared engagement shape, not a `turn`
         // scenario's hand, so it is read by the engagement's own set-up.
-        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+        match kind {
             "engagement" => engagement::set_up(doc, &self.tables),
             k => scenario::set_up(doc, k, &self.tables),
         }

@@ -19,7 +19,7 @@ pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{EMBEDDED, HitResult, Tables};
 
 use crate::ruleset::{Load, ModifierInfo, Peer, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
-use crate::setup::scenario_kind;
+use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, TableFile};
@@ -229,8 +229,12 @@ impl Ruleset for CommandDecision {
         modifier_listing(&self.charts(), AUTOMATIC)
     }
 
-    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
-        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+    fn kinds(&self) -> &'static Sections {
+        scenario::SECTIONS
+    }
+
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp> {
+        match kind {
             "engagement" => engagement::set_up(doc, &self.tables, &self.catalogue),
             k => scenario::set_up(doc, k, &self.tables, &self.catalogue),
         }

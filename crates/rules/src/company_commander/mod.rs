@@ -21,7 +21,7 @@ pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};
 
 use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
-use crate::setup::scenario_kind;
+use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, ModifierTable, TableFile};
@@ -314,8 +314,12 @@ impl Ruleset for CompanyCommander {
         modifier_listing(&self.charts(), scenario::AUTOMATIC)
     }
 
-    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
-        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+    fn kinds(&self) -> &'static Sections {
+        scenario::SECTIONS
+    }
+
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp> {
+        match kind {
             "engagement" => engagement::set_up(doc, &self.tables, &self.catalogue),
             k => scenario::set_up(doc, k, &self.tables, &self.catalogue),
         }

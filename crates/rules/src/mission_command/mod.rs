@@ -19,7 +19,7 @@ pub use tables::{
 };
 
 use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
-use crate::setup::scenario_kind;
+use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{Embedded, ModifierTable, Source, TableFile};
@@ -268,8 +268,12 @@ impl Ruleset for MissionCommand {
         modifier_listing(&self.charts(), AUTOMATIC)
     }
 
-    fn set_up(&self, doc: &Document, kind: &toml::Spanned<String>) -> Result<SetUp> {
-        match scenario_kind(doc, kind, scenario::SECTIONS)? {
+    fn kinds(&self) -> &'static Sections {
+        scenario::SECTIONS
+    }
+
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp> {
+        match kind {
             "engagement" => engagement::set_up(doc, &self.tables, &self.catalogue),
             k => scenario::set_up(doc, k, &self.tables, &self.catalogue),
         }

@@ -17,7 +17,7 @@ use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
 use combat_odds_core::tables::{self, Embedded, Source, TableFile};
 use combat_odds_rules::ruleset::{Load, ModifierInfo, TableView};
-use combat_odds_rules::setup::{count, scenario_kind};
+use combat_odds_rules::setup::{Sections, count};
 use combat_odds_rules::{Ruleset, SetUp};
 use serde::Deserialize;
 use toml::Spanned;
@@ -135,8 +135,11 @@ impl Ruleset for Skirmish {
         Vec::new()
     }
 
-    fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp> {
-        let kind = scenario_kind(doc, kind, &[("fire", &["firer", "target", "range"])])?;
+    fn kinds(&self) -> &'static Sections {
+        &[("fire", &["firer", "target", "range"])]
+    }
+
+    fn set_up_kind(&self, doc: &Document, kind: &'static str) -> Result<SetUp> {
         let file: FireFile = doc.parse()?;
         let settings = Settings::resolve(doc, &file.settings, kind)?;
         let dice = count(doc, &file.firer.dice, "dice", 1, 4, 2)?;

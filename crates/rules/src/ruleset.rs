@@ -99,16 +99,23 @@ pub struct Peer {
     pub by_trial: Box<dyn Experiment>,
 }
 
+/// A modifier chart as a ruleset lists it: (chart name, the file it is loaded from, the
+/// chart).
+pub type Chart<'a> = (&'static str, &'static str, &'a ModifierTable);
+
+/// A chart row the rules apply by themselves: (chart name, row, what applies it).
+pub type Automatic = (&'static str, &'static str, &'static str);
+
 /// A ruleset: its tables, its modifiers, and how it sets a scenario up.
 pub trait Ruleset: Sync + Send {
     /// The name scenarios and the CLI use, e.g. `command-decision`.
     fn name(&self) -> &'static str;
     /// The loaded table files (for the rules hash).
     fn files(&self) -> &[TableFile];
-    /// Every table, for listing.
-    fn listing(&self) -> Vec<TableView>;
-    /// Every modifier with its stable name, value and source.
-    fn modifiers(&self) -> Vec<ModifierInfo>;
+    /// Its tables for listing in their own shapes, those before its modifier charts:
+    /// every table but the charts (listed from [`charts`](Ruleset::charts)) and the
+    /// catalogue (from [`catalogue_views`](Ruleset::catalogue_views)).
+    fn table_views(&self) -> Vec<TableView>;
     /// The kinds of scenario it sets up, each with the sections it takes (an
     /// engagement's are `engagement::scenario::SECTIONS`, shared by every ruleset).
     fn kinds(&self) -> &'static Sections;
@@ -122,6 +129,37 @@ pub trait Ruleset: Sync + Send {
     fn set_up(&self, doc: &Document, kind: &Spanned<String>) -> Result<SetUp> {
         let kind = scenario_kind(doc, kind, self.kinds())?;
         self.set_up_kind(doc, kind)
+    }
+
+    /// Its modifier charts in listing order; none by default (Chain of Command's Command
+    /// Dice carry no modifiers).
+    fn charts(&self) -> Vec<Chart<'_>> {
+        Vec::new()
+    }
+
+    /// The rows of its charts the rules apply by themselves, each (chart name, row, what
+    /// applies it); a row not listed is one a scenario names.
+    fn automatic(&self) -> &'static [Automatic] {
+        &[]
+    }
+
+    /// Its catalogue's listing, after its modifier charts; none by default.
+    fn catalogue_views(&self) -> Vec<TableView> {
+        Vec::new()
+    }
+
+    /// Every table, for listing: its own, then its modifier charts, then its catalogue.
+    fn listing(&self) -> Vec<TableView> {
+        let mut views = self.table_views();
+        views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
+        views.extend(self.catalogue_views());
+        views
+    }
+
+    /// Every modifier of its charts with its stable name, value, source and how it is
+    /// applied.
+    fn modifiers(&self) -> Vec<ModifierInfo> {
+        modifier_listing(&self.charts(), self.automatic())
     }
 
     /// Whether its own play reads a fire's destroy chance as a whole percentage
@@ -168,7 +206,7 @@ pub trait Load: Ruleset + Sized + 'static {
 }
 
 /// A modifier chart as a listing.
-pub(crate) fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
+fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
     let rows = chart.rows();
     let col = |f: &dyn Fn(&Modifier) -> String| rows.iter().map(f).collect::<Vec<_>>();
     let mut columns = vec![
@@ -185,12 +223,8 @@ pub(crate) fn modifier_view(file: &str, chart: &ModifierTable) -> TableView {
     TableView { file: file.to_string(), source: chart.source.clone(), columns }
 }
 
-/// Every modifier of a ruleset's charts as listing entries: `charts` are (chart name,
-/// file, chart) and `automatic` (chart name, row, what applies it).
-pub(crate) fn modifier_listing(
-    charts: &[(&str, &str, &ModifierTable)],
-    automatic: &[(&str, &str, &str)],
-) -> Vec<ModifierInfo> {
+/// Every modifier of a ruleset's charts as listing entries.
+fn modifier_listing(charts: &[Chart], automatic: &[Automatic]) -> Vec<ModifierInfo> {
     charts
         .iter()
         .flat_map(|(name, _, chart)| {

@@ -26,7 +26,7 @@ pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use shooting::{Fire, Firepower, HitEffect, Shooting, ShootingPhases, ShootingTables, Threshold, Thresholds};
 pub use tables::{EMBEDDED, Tables};
 
-use crate::ruleset::{Answers, Load, ModifierInfo, Ruleset, SetUp, TableView};
+use crate::ruleset::{Answers, Load, Ruleset, SetUp, TableView};
 use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
@@ -70,7 +70,7 @@ impl Ruleset for ChainOfCommand {
         &self.files
     }
 
-    fn listing(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let d = &self.tables.dice;
         let yes = |b: bool| if b { "yes".to_string() } else { String::new() };
         let faces = &d.face_labels;
@@ -162,11 +162,6 @@ impl Ruleset for ChainOfCommand {
             )],
         });
         views
-    }
-
-    /// Command Dice carry no modifiers.
-    fn modifiers(&self) -> Vec<ModifierInfo> {
-        Vec::new()
     }
 
     fn kinds(&self) -> &'static Sections {

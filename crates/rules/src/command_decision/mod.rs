@@ -18,7 +18,7 @@ pub use quality::Quality;
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{EMBEDDED, HitResult, Tables};
 
-use crate::ruleset::{Load, ModifierInfo, Peer, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Automatic, Chart, Load, Peer, Ruleset, SetUp, TableView};
 use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
@@ -86,20 +86,6 @@ impl CommandDecision {
     pub fn catalogue(&self) -> &Catalogue {
         &self.catalogue
     }
-
-    fn charts(&self) -> [(&'static str, &'static str, &combat_odds_core::tables::ModifierTable); 8] {
-        let t = &self.tables;
-        [
-            ("rate_of_fire", "rate_of_fire_modifiers.toml", &t.rate_of_fire),
-            ("direct_fire", "direct_fire_modifiers.toml", &t.direct_fire),
-            ("indirect_fire", "indirect_fire_modifiers.toml", &t.indirect_fire),
-            ("artillery_response", "artillery_response.toml", &t.artillery_response.modifiers),
-            ("ammo_depletion", "ammo_depletion.toml", &t.ammo.modifiers),
-            ("ap", "ap_modifiers.toml", &t.ap),
-            ("morale", "morale_modifiers.toml", &t.morale_modifiers),
-            ("orders", "orders.toml", &t.orders),
-        ]
-    }
 }
 
 impl Ruleset for CommandDecision {
@@ -111,7 +97,7 @@ impl Ruleset for CommandDecision {
         &self.files
     }
 
-    fn listing(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let t = &self.tables;
         let hit = TableView {
             file: "hit_results.toml".into(),
@@ -166,8 +152,28 @@ impl Ruleset for CommandDecision {
                 ("other_ranges_at_least".into(), vec![HitResult::NAMES[t.natural.other_ranges as usize].into()]),
             ],
         };
-        let mut views = vec![hit, natural, morale, response, ammo];
-        views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
+        vec![hit, natural, morale, response, ammo]
+    }
+
+    fn charts(&self) -> Vec<Chart<'_>> {
+        let t = &self.tables;
+        vec![
+            ("rate_of_fire", "rate_of_fire_modifiers.toml", &t.rate_of_fire),
+            ("direct_fire", "direct_fire_modifiers.toml", &t.direct_fire),
+            ("indirect_fire", "indirect_fire_modifiers.toml", &t.indirect_fire),
+            ("artillery_response", "artillery_response.toml", &t.artillery_response.modifiers),
+            ("ammo_depletion", "ammo_depletion.toml", &t.ammo.modifiers),
+            ("ap", "ap_modifiers.toml", &t.ap),
+            ("morale", "morale_modifiers.toml", &t.morale_modifiers),
+            ("orders", "orders.toml", &t.orders),
+        ]
+    }
+
+    fn automatic(&self) -> &'static [Automatic] {
+        AUTOMATIC
+    }
+
+    fn catalogue_views(&self) -> Vec<TableView> {
         let c = &self.catalogue;
         let weapons: Vec<&Weapon> = c.weapons.values().collect();
         let band_col = |i: usize| {
@@ -179,7 +185,7 @@ impl Ruleset for CommandDecision {
                 })
                 .collect()
         };
-        views.push(TableView {
+        let weapons_view = TableView {
             file: "catalogue.toml (weapons, illustrative)".into(),
             source: c.source.clone(),
             columns: vec![
@@ -209,9 +215,9 @@ impl Ruleset for CommandDecision {
                         .collect(),
                 ),
             ],
-        });
+        };
         let vehicles: Vec<&Vehicle> = c.vehicles.values().collect();
-        views.push(TableView {
+        let vehicles_view = TableView {
             file: "catalogue.toml (vehicles, illustrative)".into(),
             source: c.source.clone(),
             columns: vec![
@@ -221,12 +227,8 @@ impl Ruleset for CommandDecision {
                 ("afv".into(), vehicles.iter().map(|v| format!("{:?}", v.afv).to_lowercase()).collect()),
                 ("weight_class".into(), vehicles.iter().map(|v| v.weight_class.to_string()).collect()),
             ],
-        });
-        views
-    }
-
-    fn modifiers(&self) -> Vec<ModifierInfo> {
-        modifier_listing(&self.charts(), AUTOMATIC)
+        };
+        vec![weapons_view, vehicles_view]
     }
 
     fn kinds(&self) -> &'static Sections {

@@ -20,11 +20,11 @@ pub use fire::{
 pub use settings::{ENGAGEMENT_SETTINGS, SETTINGS};
 pub use tables::{AP_VALUES, EMBEDDED, Facing, HitKind, QUALITIES, StrengthReading, Tables};
 
-use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Automatic, Chart, Load, Ruleset, SetUp, TableView};
 use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{Embedded, ModifierTable, TableFile};
+use combat_odds_core::tables::{Embedded, TableFile};
 
 /// The loaded ruleset.
 pub struct CompanyCommander {
@@ -53,16 +53,6 @@ impl CompanyCommander {
     pub fn catalogue(&self) -> &Catalogue {
         &self.catalogue
     }
-
-    fn charts(&self) -> [(&'static str, &'static str, &ModifierTable); 4] {
-        let t = &self.tables;
-        [
-            ("all_shooting", "to_hit.toml", &t.to_hit.all_shooting),
-            ("direct_fire", "to_hit.toml", &t.to_hit.direct_fire),
-            ("indirect_fire", "to_hit.toml", &t.to_hit.indirect_fire),
-            ("cover_save", "cover_saves.toml", &t.cover_saves.values),
-        ]
-    }
 }
 
 impl Ruleset for CompanyCommander {
@@ -79,7 +69,7 @@ impl Ruleset for CompanyCommander {
         &self.files
     }
 
-    fn listing(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let t = &self.tables;
         let q = &t.quality;
         let mut views = vec![TableView::new(
@@ -261,7 +251,24 @@ impl Ruleset for CompanyCommander {
                 ("percent", aa.levels.iter().map(|l| format!("{}%", l.percent)).collect()),
             ],
         ));
-        views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
+        views
+    }
+
+    fn charts(&self) -> Vec<Chart<'_>> {
+        let t = &self.tables;
+        vec![
+            ("all_shooting", "to_hit.toml", &t.to_hit.all_shooting),
+            ("direct_fire", "to_hit.toml", &t.to_hit.direct_fire),
+            ("indirect_fire", "to_hit.toml", &t.to_hit.indirect_fire),
+            ("cover_save", "cover_saves.toml", &t.cover_saves.values),
+        ]
+    }
+
+    fn automatic(&self) -> &'static [Automatic] {
+        scenario::AUTOMATIC
+    }
+
+    fn catalogue_views(&self) -> Vec<TableView> {
         let cat = &self.catalogue;
         let weapons: Vec<&Weapon> = cat.weapons.values().collect();
         let c_names: Vec<String> = self.tables.close_assault.weapons.iter().map(|w| w.name.clone()).collect();
@@ -280,7 +287,7 @@ impl Ruleset for CompanyCommander {
                 )
             })
         };
-        views.push(TableView::new(
+        let weapons_view = TableView::new(
             "catalogue.toml (weapons, illustrative)",
             &cat.source,
             vec![
@@ -292,9 +299,9 @@ impl Ruleset for CompanyCommander {
                     weapons.iter().map(|w| w.close_assault.map_or(String::new(), |c| c_names[c].clone())).collect(),
                 ),
             ],
-        ));
+        );
         let vehicles: Vec<&Vehicle> = cat.vehicles.values().collect();
-        views.push(TableView::new(
+        let vehicles_view = TableView::new(
             "catalogue.toml (vehicles, illustrative)",
             &cat.source,
             vec![
@@ -306,12 +313,8 @@ impl Ruleset for CompanyCommander {
                 ("open_topped", vehicles.iter().map(|v| v.open_topped.to_string()).collect()),
                 ("strength", vehicles.iter().map(|v| v.strength.to_string()).collect()),
             ],
-        ));
-        views
-    }
-
-    fn modifiers(&self) -> Vec<ModifierInfo> {
-        modifier_listing(&self.charts(), scenario::AUTOMATIC)
+        );
+        vec![weapons_view, vehicles_view]
     }
 
     fn kinds(&self) -> &'static Sections {

@@ -18,11 +18,11 @@ pub use tables::{
     KoValue, REACTION_RESULTS, RangeClause, Tables, ToHitCell,
 };
 
-use crate::ruleset::{Load, ModifierInfo, Ruleset, SetUp, TableView, modifier_listing, modifier_view};
+use crate::ruleset::{Automatic, Chart, Load, Ruleset, SetUp, TableView};
 use crate::setup::Sections;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
-use combat_odds_core::tables::{Embedded, ModifierTable, Source, TableFile};
+use combat_odds_core::tables::{Embedded, Source, TableFile};
 
 /// The loaded ruleset.
 pub struct MissionCommand {
@@ -66,15 +66,6 @@ impl MissionCommand {
     pub fn catalogue(&self) -> &Catalogue {
         &self.catalogue
     }
-
-    fn charts(&self) -> [(&'static str, &'static str, &ModifierTable); 3] {
-        let t = &self.tables;
-        [
-            ("to_hit", "to_hit_modifiers.toml", &t.to_hit.modifiers),
-            ("reaction", "reaction_modifiers.toml", &t.reaction.modifiers),
-            ("anti_aircraft", "aa_to_hit.toml", &t.anti_aircraft.modifiers),
-        ]
-    }
 }
 
 /// A grid as a listing: a name column, a label column, then one column per heading.
@@ -106,7 +97,7 @@ impl Ruleset for MissionCommand {
         &self.files
     }
 
-    fn listing(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let t = &self.tables;
         let bands: Vec<String> = t.to_hit.ranges_cm.iter().map(|r| format!("up_to_{r}cm")).collect();
         let to_hit_rows: Vec<_> = t.to_hit.rows.iter().map(|r| &r.row).collect();
@@ -223,9 +214,26 @@ impl Ruleset for MissionCommand {
         views.push(grid_view("aa_to_hit.toml", &aa.sources[0], &aa.altitudes, &aa_hit));
         let aa_dmg: Vec<_> = aa.damage.iter().collect();
         views.push(grid_view("aa_damage.toml", &aa.sources[1], &aa.sizes, &aa_dmg));
-        views.extend(self.charts().iter().map(|(_, file, chart)| modifier_view(file, chart)));
+        views
+    }
+
+    fn charts(&self) -> Vec<Chart<'_>> {
+        let t = &self.tables;
+        vec![
+            ("to_hit", "to_hit_modifiers.toml", &t.to_hit.modifiers),
+            ("reaction", "reaction_modifiers.toml", &t.reaction.modifiers),
+            ("anti_aircraft", "aa_to_hit.toml", &t.anti_aircraft.modifiers),
+        ]
+    }
+
+    fn automatic(&self) -> &'static [Automatic] {
+        AUTOMATIC
+    }
+
+    fn catalogue_views(&self) -> Vec<TableView> {
+        let t = &self.tables;
         let weapons: Vec<&Weapon> = self.catalogue.weapons.values().collect();
-        views.push(TableView {
+        vec![TableView {
             file: "catalogue.toml (illustrative)".into(),
             source: self.catalogue.source.clone(),
             columns: vec![
@@ -260,12 +268,7 @@ impl Ruleset for MissionCommand {
                     weapons.iter().map(|w| if w.artillery { "yes".into() } else { String::new() }).collect(),
                 ),
             ],
-        });
-        views
-    }
-
-    fn modifiers(&self) -> Vec<ModifierInfo> {
-        modifier_listing(&self.charts(), AUTOMATIC)
+        }]
     }
 
     fn kinds(&self) -> &'static Sections {

@@ -16,7 +16,7 @@ use combat_odds_core::engine::{Measure, Resolution, Streams};
 use combat_odds_core::error::Result;
 use combat_odds_core::exact::{Dist, TooLarge};
 use combat_odds_core::tables::{self, Embedded, Source, TableFile};
-use combat_odds_rules::ruleset::{Load, ModifierInfo, TableView};
+use combat_odds_rules::ruleset::{Load, TableView};
 use combat_odds_rules::setup::{Sections, count};
 use combat_odds_rules::{Ruleset, SetUp};
 use serde::Deserialize;
@@ -122,17 +122,13 @@ impl Ruleset for Skirmish {
         &self.files
     }
 
-    fn listing(&self) -> Vec<TableView> {
+    fn table_views(&self) -> Vec<TableView> {
         let column = |f: fn(&Band) -> u32| self.hits.band.iter().map(|b| f(b).to_string()).collect();
         vec![TableView::new(
             "hits.toml",
             &self.hits.source,
             vec![("up_to", column(|b| b.up_to)), ("need", column(|b| b.need))],
         )]
-    }
-
-    fn modifiers(&self) -> Vec<ModifierInfo> {
-        Vec::new()
     }
 
     fn kinds(&self) -> &'static Sections {

@@ -1,8 +1,9 @@
 //! Every ruleset by name, as a value: [`Rules`] holds the registered rulesets (the
 //! `rulesets!` list in lib.rs gives the built-in ones, one line each; a ruleset kept out
-//! of the binary, such as the test suite's, is added with [`Rules::with`]) and the
-//! folder overriding their tables, laid out like `rulesets/`. Every command, analysis
-//! and page is handed one, so two in one process may know different rulesets.
+//! of the binary, such as the test suite's, is added with [`Rules::with`]), the folder
+//! overriding their tables, laid out like `rulesets/`, and table files given in memory
+//! over the folder's (a player's own on the page). Every command, analysis and page is
+//! handed one, so two in one process may know different rulesets and tables.
 
 use std::path::{Path, PathBuf};
 
@@ -29,11 +30,14 @@ impl Registered {
     }
 }
 
-/// The rulesets a command may load, by name, and the folder overriding their tables.
+/// The rulesets a command may load, by name, the folder overriding their tables, and
+/// the table files given in memory over the folder's.
 #[derive(Debug, Clone)]
 pub struct Rules {
     registered: Vec<Registered>,
     overrides: Option<PathBuf>,
+    /// (ruleset name, file), each read in place of the ruleset's file of its name.
+    given: Vec<(String, TableFile)>,
 }
 
 impl Default for Rules {
@@ -45,7 +49,7 @@ impl Default for Rules {
 impl Rules {
     /// The rulesets this build ships, with their embedded tables.
     pub fn builtin() -> Self {
-        Rules { registered: crate::builtin(), overrides: None }
+        Rules { registered: crate::builtin(), overrides: None, given: Vec::new() }
     }
 
     /// These rulesets and `R` after them.
@@ -58,6 +62,15 @@ impl Rules {
     /// like `rulesets/`, or embedded alone for `None`.
     pub fn overridden_by(mut self, dir: Option<PathBuf>) -> Self {
         self.overrides = dir;
+        self
+    }
+
+    /// These rulesets with `file` read in place of ruleset `ruleset`'s table file of the
+    /// same name, over the folder's: the in-memory form of a table override. Messages
+    /// about it name it by its `origin` (the page's "your catalogue.toml
+    /// (command-decision)"), as they name a file read from the folder by its path.
+    pub fn with_table(mut self, ruleset: &str, file: TableFile) -> Self {
+        self.given.push((ruleset.to_string(), file));
         self
     }
 
@@ -85,7 +98,11 @@ impl Rules {
         if let Some(dir) = self.overrides() {
             self.check_override_folders(dir)?;
         }
-        (registered.from_files)(tables::load(registered.embedded, self.overrides())?)
+        let mut files = tables::load(registered.embedded, self.overrides())?;
+        for (_, file) in self.given.iter().filter(|(ruleset, _)| ruleset == name) {
+            replace(&mut files, file.clone())?;
+        }
+        (registered.from_files)(files)
     }
 
     /// Every registered ruleset, loaded with its embedded tables.
@@ -119,11 +136,7 @@ impl Rules {
     /// file keeps the text `ruleset` was loaded with (embedded or overridden).
     pub fn with_file(&self, ruleset: &dyn Ruleset, file: TableFile) -> Result<Box<dyn Ruleset>> {
         let mut files = ruleset.files().to_vec();
-        let Some(slot) = files.iter_mut().find(|f| f.name == file.name) else {
-            let known = ruleset.files().iter().map(|f| f.name.as_str());
-            return Err(Error::input(file.origin.clone(), unknown("table file", &file.name, known)));
-        };
-        *slot = file;
+        replace(&mut files, file)?;
         (self.find(ruleset.name())?.from_files)(files)
     }
 
@@ -141,8 +154,21 @@ impl Rules {
     }
 }
 
+/// `file` put in place of the file of its name among `files`; a name none of them has
+/// is refused where `file` comes from, with the nearest name.
+fn replace(files: &mut [TableFile], file: TableFile) -> Result<()> {
+    let Some(at) = files.iter().position(|f| f.name == file.name) else {
+        let known = files.iter().map(|f| f.name.as_str());
+        return Err(Error::input(file.origin.clone(), unknown("table file", &file.name, known)));
+    };
+    files[at] = file;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
+    use combat_odds_core::tables::TableFile;
+
     use super::Rules;
 
     #[test]
@@ -152,5 +178,21 @@ mod tests {
         let peer = rules.peer().unwrap();
         let exact = peer.fire.exact().expect("the peer resolution is exact");
         assert_eq!(peer.by_trial.exact(), Some(exact), "trial by trial, the same resolution");
+    }
+
+    #[test]
+    fn a_table_given_in_memory_is_read_in_place_of_the_ruleset_s_and_named_as_given() {
+        let given = |text: &str| TableFile::new("catalogue.toml", "your catalogue.toml (command-decision)", text);
+        let shipped = Rules::builtin().load("command-decision").unwrap();
+        let catalogue = shipped.files().iter().find(|f| f.name == "catalogue.toml").unwrap();
+        let rules = Rules::builtin().with_table("command-decision", given(&catalogue.text));
+        let loaded = rules.load("command-decision").unwrap();
+        let read = loaded.files().iter().find(|f| f.name == "catalogue.toml").unwrap();
+        assert_eq!(read.origin, "your catalogue.toml (command-decision)");
+        assert!(rules.load("mission-command").unwrap().files().iter().all(|f| f.origin.ends_with("(embedded)")));
+
+        let broken = Rules::builtin().with_table("command-decision", given("[source]\nseed = 1\n"));
+        let line = broken.load("command-decision").map(|_| ()).unwrap_err().to_string();
+        assert!(line.starts_with("your catalogue.toml (command-decision):"), "{line}");
     }
 }

@@ -22,7 +22,7 @@ use combat_odds_rules::Scenario;
 
 use crate::config::Limits;
 use crate::cost::Cost;
-use crate::own_tables::{OwnTables, with_rules};
+use crate::own_tables::{OwnTables, rules_for};
 pub(crate) use crate::refused::Refused;
 use crate::state::{Slot, State, StopOnDrop};
 
@@ -168,7 +168,7 @@ pub(crate) async fn admitted(
 ) -> Result<(Scenario, Document, Option<Slot>), Refused> {
     let rules = state.config.rules.clone();
     let (scenario, doc, cost) = blocking(move || {
-        let scenario = with_rules(&rules, &own, |rules| Ok(Scenario::new(&doc, rules, monte_carlo)?))?;
+        let scenario = Scenario::new(&doc, &rules_for(&rules, &own)?, monte_carlo)?;
         let cost = price(&doc, &scenario)?;
         Ok((scenario, doc, cost))
     })

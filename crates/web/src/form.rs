@@ -12,7 +12,7 @@ use serde::Deserialize;
 use combat_odds_report::form::Form;
 
 use crate::api::{Refused, blocking, document};
-use crate::own_tables::{OwnTables, in_words, with_rules};
+use crate::own_tables::{OwnTables, rules_for};
 use crate::state::State;
 
 /// `POST /api/form`: a scenario file's text.
@@ -37,13 +37,6 @@ pub(crate) async fn form(
     let rules = state.config.rules.clone();
     let doc = document(request.name, request.scenario);
     let own = request.tables;
-    let form = blocking(move || {
-        with_rules(&rules, &own, |rules| {
-            let mut form = Form::of(&doc, rules);
-            form.error = form.error.map(|e| in_words(&e));
-            Ok(form)
-        })
-    })
-    .await?;
+    let form = blocking(move || Ok(Form::of(&doc, &rules_for(&rules, &own)?))).await?;
     Ok(Json(form))
 }

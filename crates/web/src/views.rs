@@ -23,7 +23,7 @@ use crate::api::{
     Refused, ScenarioRequest, admitted, blocking, blocking_run, document, exact_budget, monte_carlo, one_run,
 };
 use crate::cost::Cost;
-use crate::own_tables::{OwnTables, in_words, with_rules};
+use crate::own_tables::{OwnTables, rules_for};
 use crate::state::State;
 use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::document::Document;
@@ -99,12 +99,7 @@ pub(crate) async fn sensitivity(
         admitted(&state, (document(request.name, request.scenario), request.tables), monte_carlo, price).await?;
     let rules = state.config.rules.clone();
     let work = move |progress: &Progress, run: &Run| {
-        let mut found = sensitivity::analyse(&doc, (&plan, &rules), options, &|d, p| progress.set(d, p), run)?;
-        // A change refused in the player's own file is said of their file.
-        for refusal in &mut found.refusals {
-            refusal.reason = in_words(&refusal.reason);
-        }
-        Ok(found)
+        sensitivity::analyse(&doc, (&plan, &rules), options, &|d, p| progress.set(d, p), run)
     };
     Ok(streamed(state, (slot, exact_budget), work, as_found::<Sensitivity>))
 }
@@ -116,9 +111,7 @@ pub(crate) async fn command_dice(
 ) -> Result<Json<Answers>, Refused> {
     let rules = state.config.rules.clone();
     let (doc, own) = request.with_tables();
-    let answers =
-        blocking(move || with_rules(&rules, &own, |rules| Ok(combat_odds_rules::scenario::answers(&doc, rules)?)))
-            .await?;
+    let answers = blocking(move || Ok(combat_odds_rules::scenario::answers(&doc, &rules_for(&rules, &own)?)?)).await?;
     Ok(Json(answers))
 }
 

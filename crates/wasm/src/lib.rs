@@ -15,9 +15,10 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, Mode, MonteCarlo};
+use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_report::compare::{self, Comparison};
+use combat_odds_report::cost::Cost;
 use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
 use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
@@ -335,32 +336,23 @@ struct Shipped {
 }
 
 /// Refuses `runs` runs of `base` (each point or value is the base with one value
-/// changed) past [`TAB_SECONDS`] of this thread, saying what they would cost.
+/// changed) past [`TAB_SECONDS`] of this thread, saying what they would cost (priced
+/// as the server prices work, on the page's clock).
 fn within_a_tab(
     base: &Document,
     (monte_carlo, exact_budget): (MonteCarlo, Duration),
-    runs: (u64, &str),
+    runs: (u64, &'static str),
 ) -> Result<(), String> {
     let scenario = Scenario::new(base, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
-    let experiment = scenario.set_up.experiment.as_ref();
-    let per_trial = engine::seconds_per_trial(experiment, page_clock);
-    let stages = runs.0.saturating_mul(if monte_carlo.mode == Mode::Compiled { 2 } else { 1 });
-    let exact = if experiment.exact_stage_is_long() { stages as f64 * exact_budget.as_secs_f64() } else { 0.0 };
-    let seconds = runs.0.saturating_mul(monte_carlo.trials) as f64 * per_trial + exact;
+    let cost = Cost::of(scenario.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, page_clock), "");
+    let seconds = cost.core_seconds();
     if seconds <= TAB_SECONDS {
         return Ok(());
     }
-    let stages = match exact > 0.0 {
-        true => format!(", and {stages} exact stage(s) of up to {:.0} s each", exact_budget.as_secs_f64()),
-        false => String::new(),
-    };
     Err(format!(
-        "{TOO_HEAVY}: about {:.0} minutes of work on its one thread ({} {} of {} trials at {:.1} µs a trial{stages}), and a tab takes on {:.0} minutes at most",
+        "{TOO_HEAVY}: about {:.0} minutes of work on its one thread ({}), and a tab takes on {:.0} minutes at most",
         (seconds / 60.0).ceil(),
-        runs.0,
-        runs.1,
-        monte_carlo.trials,
-        per_trial * 1e6,
+        cost.parts_in_a_tab(),
         TAB_SECONDS / 60.0
     ))
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
-use combat_odds_core::run::Run;
+use combat_odds_core::run::{Run, monotonic};
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{ExactView, Report, frames};
 use combat_odds_rules::Scenario;
@@ -159,7 +159,7 @@ pub(crate) fn document(name: Option<String>, text: String) -> Document {
 /// the request's `own` files, on the blocking pool; a bad file comes back as its
 /// one-line message) and its work priced
 /// by `price` before any of it starts: refused past the server's limits, and holding
-/// a slot when it is long work (see [`Cost::admit`]).
+/// a slot when it is long work (see [`crate::cost::admit`]).
 pub(crate) async fn admitted(
     state: &Arc<State>,
     (doc, own): (Document, OwnTables),
@@ -173,7 +173,7 @@ pub(crate) async fn admitted(
         Ok((scenario, doc, cost))
     })
     .await?;
-    let slot = cost.admit(state)?;
+    let slot = crate::cost::admit(&cost, state)?;
     Ok((scenario, doc, slot))
 }
 
@@ -185,7 +185,7 @@ pub(crate) fn one_run(
 ) -> impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static {
     move |_, s| {
         let reduce = "fewer trials, or a smaller exact_seconds";
-        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, reduce))
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, (exact_budget, monotonic), reduce))
     }
 }
 

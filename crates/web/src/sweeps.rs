@@ -4,7 +4,7 @@
 //! closes. A sweep names its base scenario by file name: the page's request gives the
 //! base's text, or the name of a shipped scenario; no path is ever opened.
 
-use combat_odds_core::run::Run;
+use combat_odds_core::run::{Run, monotonic};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,7 +62,7 @@ async fn admitted_runs(
     reduce: &'static str,
 ) -> Result<Option<Slot>, Refused> {
     let price = move |_: &Document, s: &Scenario| {
-        Ok(Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce))
+        Ok(Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, monotonic), reduce))
     };
     let (.., slot) = admitted(state, (base, OwnTables::new()), monte_carlo, price).await?;
     Ok(slot)

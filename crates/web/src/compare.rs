@@ -3,7 +3,8 @@
 //! (`POST /api/compare`, answered as server-sent events): kill probability by ruleset, weapon and range, and the
 //! paired differences on common random numbers, as `combat-odds compare` finds them.
 
-use combat_odds_core::run::{Run, monotonic};
+use combat_odds_core::run::Run;
+use combat_odds_report::cost::NATIVE;
 use std::convert::Infallible;
 use std::sync::Arc;
 
@@ -61,9 +62,7 @@ pub(crate) async fn compare(
             let runs = (comparison.runs(), "runs");
             let reduce = "fewer trials, ranges or weapons";
             let cost = match &sample {
-                Some(s) => {
-                    Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, monotonic), reduce)
-                }
+                Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, NATIVE), reduce),
                 None => Cost::nothing(runs, reduce),
             };
             Ok((comparison, cost))

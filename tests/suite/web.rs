@@ -10,11 +10,18 @@ use tower::ServiceExt;
 
 use combat_odds_web::{Config, Limits, router};
 
-use crate::common::cli::{run as cli, stdout_of};
+use crate::common::cli::{replace_once, run as cli, stdout_of};
 
 const DUEL: &str = include_str!("../../experiments/cd_tank_duel.toml");
 const DUEL_ENGAGEMENT: &str = include_str!("../../experiments/cd_engagement_tank_duel.toml");
 const FARMHOUSE: &str = include_str!("../../experiments/cd_engagement_company_at_the_farmhouse.toml");
+const SHERMANS: &str = include_str!("../../experiments/cd_engagement_shermans_vs_panther.toml");
+
+/// A fight whose exact stage is long work by its solver's own bound: five Shermans at
+/// a Panther for 30 turns (up to 5,600 fields, each weighed every turn).
+fn long_fight() -> String {
+    replace_once(&replace_once(SHERMANS, "count = 3", "count = 5"), "turns = 8", "turns = 30")
+}
 
 /// The status and JSON body of one request to a fresh router.
 pub(crate) async fn call(config: Config, request: Request<Body>) -> (StatusCode, Value) {
@@ -163,12 +170,14 @@ fn long_work_is_told_by_its_cost_not_its_trials_whatever_the_endpoint() {
     // No long work may start: a request for some is refused at once, with the reason.
     let config =
         || Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
-    // A fight's exact stage may take its whole budget: long work, however few trials.
+    // A long fight's exact stage is priced long by its solver: long work, however few
+    // trials.
+    let fight = long_fight();
     for request in [
-        fire(json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 })),
-        post("/api/exact", json!({ "scenario": DUEL_ENGAGEMENT })),
-        post("/api/percent", json!({ "scenario": DUEL_ENGAGEMENT, "trials": 1000 })),
-        post("/api/balance", json!({ "scenario": DUEL_ENGAGEMENT, "vary": "engagement.range", "values": [2, 4] })),
+        fire(json!({ "scenario": fight, "trials": 1000 })),
+        post("/api/exact", json!({ "scenario": fight })),
+        post("/api/percent", json!({ "scenario": fight, "trials": 1000 })),
+        post("/api/balance", json!({ "scenario": fight, "vary": "engagement.range", "values": [2, 4] })),
     ] {
         let (status, body) = rt.block_on(call(config(), request));
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
@@ -182,17 +191,18 @@ fn long_work_is_told_by_its_cost_not_its_trials_whatever_the_endpoint() {
 #[test]
 fn work_past_the_cost_one_request_may_ask_is_refused_with_what_to_reduce() {
     let rt = runtime();
-    // A balance of 1,000 values of a fight, one trial each: 1,000 x 2 exact stages of
-    // up to 10 s each are 5.6 hours of one core, whatever its trials.
+    // A balance of 1,000 values of a long fight, one trial each: 1,000 solves priced at
+    // 2.5 s each by the solver's bound, and their compilations at half that, are an hour
+    // of one core, whatever its trials.
     let values: Vec<u64> = (1..=1000).collect();
-    let balance = json!({ "scenario": DUEL_ENGAGEMENT, "vary": "engagement.range", "values": values, "trials": 1 });
+    let balance = json!({ "scenario": long_fight(), "vary": "engagement.range", "values": values, "trials": 1 });
     let (status, body) = rt.block_on(call(Config::default(), post("/api/balance", balance)));
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let error = body["error"].as_str().unwrap();
-    assert!(error.starts_with("this is about 5.6 hours of work for one core (1000 values of 1 trials at "), "{error}");
+    assert!(error.starts_with("this is about 63 minutes of work for one core (1000 values of 1 trials at "), "{error}");
     assert!(
         error.ends_with(
-            "and 2000 exact stage(s) of up to 10 seconds each), and this server takes at most 60 minutes per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
+            "and 2000 exact stage(s) of about 63 minutes in all, each at most 10 seconds), and this server takes at most 60 minutes per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
         ),
         "{error}"
     );
@@ -204,6 +214,28 @@ fn work_past_the_cost_one_request_may_ask_is_refused_with_what_to_reduce() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let error = body["error"].as_str().unwrap();
     assert!(error.starts_with("trials 10000000: ") && error.contains(" changes of them are "), "{error}");
+}
+
+#[test]
+fn a_shipped_sweep_s_exact_stages_are_priced_by_each_point_s_solver_not_the_whole_budget() {
+    let rt = runtime();
+    let sweep = |name: &str| std::fs::read_to_string(format!("experiments/{name}")).unwrap();
+    // Chain of Command's fights stand aside from the solver before it starts: twelve
+    // points of a thousand trials are short work, answered with every long-run slot
+    // taken (each point's two stages were priced at their whole 10 s: long work).
+    let config = Config { limits: Limits { max_runs: 0, ..Limits::default() }, ..Config::default() };
+    let request = post("/api/sweep", json!({ "sweep": sweep("sweep_coc_force_morale_vs_dice.toml"), "trials": 1000 }));
+    let (status, body) = rt.block_on(call(config, request));
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["points"].as_array().unwrap().len(), 12, "{body}");
+    // Command Decision's 40 points, two to five Shermans, each priced by its own bound
+    // on its states (about 22 s in all): admitted by a server that takes five minutes
+    // of work a request (at 40 x 2 stages of 10 s, 13 minutes, it was refused).
+    let limits = Limits { max_cost: Duration::from_secs(300), ..Limits::default() };
+    let request = post("/api/sweep", json!({ "sweep": sweep("sweep_cd_shermans_vs_panther.toml"), "trials": 1000 }));
+    let (status, body) = rt.block_on(call(Config { limits, ..Config::default() }, request));
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["points"].as_array().unwrap().len(), 40, "{body}");
 }
 
 #[test]

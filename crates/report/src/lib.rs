@@ -17,6 +17,8 @@
 //! - [`regress`]: the regression gate over the reference scenarios.
 //! - [`sweep`]: one scenario over a grid of its own parameters, for balance.
 //! - [`bench`](mod@bench): this machine's speed against the README's targets.
+//! - [`cost`]: what a request's work will cost before it starts, priced one way for the
+//!   server and the browser's engine.
 //!
 //! A report is a set-up scenario's exact stage and Monte Carlo run, in the one shape
 //! every output (table, JSON, CSV) renders:
@@ -49,5 +51,6 @@ pub mod regress;
 pub mod sweep;
 #[cfg(feature = "files")]
 pub mod bench;
+pub mod cost;
 
 pub use error::{Error, Result};

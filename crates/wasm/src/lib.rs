@@ -15,9 +15,10 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, Mode, MonteCarlo};
+use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::run::Run;
 use combat_odds_report::compare::{self, Comparison};
+use combat_odds_report::cost::{Cost, Pace, duration};
 use combat_odds_report::export::{ExactView, PercentView, Rendered, Report};
 use combat_odds_report::form::Form;
 use combat_odds_report::sensitivity::{self, Options};
@@ -75,13 +76,19 @@ const DEFAULT_EXACT_SECONDS: f64 = 10.0;
 /// What a sweep's point or a balance's value draws with no `trials`, as the server's.
 const POINT_TRIALS: u64 = 20_000;
 /// The most work a tab takes on for one sweep or balance, in seconds of its one
-/// thread, priced as the server prices work before it starts (its `cost` module): every
-/// trial at the rate a pilot of the scenario runs at in this engine, and every exact
-/// stage that may be long (a fight's chain) at its whole budget. Two minutes: long
-/// enough for a sweep of a dozen fires or a handful of quick fights, short enough
-/// that a person watching a tab's progress bar does not give up on it; past it, the
-/// page names the `combat-odds` command that does the work with every core.
+/// thread, priced as the server prices work before it starts (the report crate's
+/// `cost`): every trial at the rate a pilot of the scenario runs at in this engine,
+/// and every exact stage of a fight at what its solver expects it to take at the tab's
+/// [`PACE`], at most its budget. Two minutes: long enough for every shipped sweep at
+/// the page's trials, short enough that a person watching a tab's progress bar does
+/// not give up on it; past it, the page names the `combat-odds` command that does the
+/// work with every core.
 const TAB_SECONDS: f64 = 120.0;
+/// How a tab runs an exact stage against the native engine it is estimated by: its
+/// pilots timed on the page's clock, and three times slower, the slow end of what
+/// this engine was measured at in headless Chromium (1.3x to 3x the native
+/// single-thread rate), so a tab is promised no work it takes longer at.
+const PACE: Pace = Pace { clock: page_clock, slowdown: 3.0 };
 /// How a refusal for weight begins: the page reads it to name the command instead.
 const TOO_HEAVY: &str = "too heavy for a browser tab";
 
@@ -335,33 +342,29 @@ struct Shipped {
 }
 
 /// Refuses `runs` runs of `base` (each point or value is the base with one value
-/// changed) past [`TAB_SECONDS`] of this thread, saying what they would cost.
+/// changed; a sweep's points, where given, each priced as itself) past
+/// [`TAB_SECONDS`] of this thread, saying what they would cost: priced as the server
+/// prices work, at the tab's [`PACE`].
 fn within_a_tab(
-    base: &Document,
+    (base, points): (&Document, Option<&Sweep>),
     (monte_carlo, exact_budget): (MonteCarlo, Duration),
-    runs: (u64, &str),
+    runs: (u64, &'static str),
 ) -> Result<(), String> {
     let scenario = Scenario::new(base, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
-    let experiment = scenario.set_up.experiment.as_ref();
-    let per_trial = engine::seconds_per_trial(experiment, page_clock);
-    let stages = runs.0.saturating_mul(if monte_carlo.mode == Mode::Compiled { 2 } else { 1 });
-    let exact = if experiment.exact_stage_is_long() { stages as f64 * exact_budget.as_secs_f64() } else { 0.0 };
-    let seconds = runs.0.saturating_mul(monte_carlo.trials) as f64 * per_trial + exact;
+    let cost = Cost::of(scenario.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, PACE), "");
+    let cost = match points {
+        Some(sweep) => cost.by_point(sweep, &Rules::builtin(), monte_carlo, PACE),
+        None => cost,
+    };
+    let seconds = cost.core_seconds();
     if seconds <= TAB_SECONDS {
         return Ok(());
     }
-    let stages = match exact > 0.0 {
-        true => format!(", and {stages} exact stage(s) of up to {:.0} s each", exact_budget.as_secs_f64()),
-        false => String::new(),
-    };
     Err(format!(
-        "{TOO_HEAVY}: about {:.0} minutes of work on its one thread ({} {} of {} trials at {:.1} µs a trial{stages}), and a tab takes on {:.0} minutes at most",
+        "{TOO_HEAVY}: about {:.0} minutes of work on its one thread ({}), and a tab takes on {} at most",
         (seconds / 60.0).ceil(),
-        runs.0,
-        runs.1,
-        monte_carlo.trials,
-        per_trial * 1e6,
-        TAB_SECONDS / 60.0
+        cost.parts(),
+        duration(TAB_SECONDS)
     ))
 }
 
@@ -399,7 +402,7 @@ pub fn sweep(request: &str, shipped: &str, progress: &js_sys::Function) -> Resul
     let stop = AtomicBool::new(false);
     let run = sampling.run(&stop)?;
     let budget = Duration::from_secs_f64(sampling.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS));
-    within_a_tab(&found.base, (monte_carlo, budget), (found.points.len() as u64, "points"))?;
+    within_a_tab((&found.base, Some(&found)), (monte_carlo, budget), (found.points.len() as u64, "points"))?;
     let progress = Progress(progress.clone());
     let heard = |done, planned| progress.call(done, planned);
     let result =
@@ -450,7 +453,7 @@ pub fn balance(request: &str, progress: &js_sys::Function) -> Result<String, Str
     let target = Target { outcome: request.measure.zip(request.outcome), p: request.target.unwrap_or(0.5) };
     let doc = sampling.document();
     let budget = Duration::from_secs_f64(sampling.exact_seconds.unwrap_or(DEFAULT_EXACT_SECONDS));
-    within_a_tab(&doc, (monte_carlo, budget), (span.most_tries(), "values"))?;
+    within_a_tab((&doc, None), (monte_carlo, budget), (span.most_tries(), "values"))?;
     let progress = Progress(progress.clone());
     let heard = |done, planned| progress.call(done, planned);
     let found = balance::balance(&doc, (&request.vary, &span), &target, &Rules::builtin(), monte_carlo, &heard, &run);

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
 use combat_odds_core::run::Run;
+use combat_odds_report::cost::NATIVE;
 use combat_odds_report::error::Error as ReportError;
 use combat_odds_report::export::{ExactView, Report, frames};
 use combat_odds_rules::Scenario;
@@ -159,7 +160,7 @@ pub(crate) fn document(name: Option<String>, text: String) -> Document {
 /// the request's `own` files, on the blocking pool; a bad file comes back as its
 /// one-line message) and its work priced
 /// by `price` before any of it starts: refused past the server's limits, and holding
-/// a slot when it is long work (see [`Cost::admit`]).
+/// a slot when it is long work (see [`crate::cost::admit`]).
 pub(crate) async fn admitted(
     state: &Arc<State>,
     (doc, own): (Document, OwnTables),
@@ -173,7 +174,7 @@ pub(crate) async fn admitted(
         Ok((scenario, doc, cost))
     })
     .await?;
-    let slot = cost.admit(state)?;
+    let slot = crate::cost::admit(&cost, state)?;
     Ok((scenario, doc, slot))
 }
 
@@ -185,7 +186,7 @@ pub(crate) fn one_run(
 ) -> impl FnOnce(&Document, &Scenario) -> Result<Cost, ReportError> + Send + 'static {
     move |_, s| {
         let reduce = "fewer trials, or a smaller exact_seconds";
-        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, exact_budget, reduce))
+        Ok(Cost::of(s.set_up.experiment.as_ref(), (1, "run"), &monte_carlo, (exact_budget, NATIVE), reduce))
     }
 }
 
@@ -221,7 +222,8 @@ pub(crate) async fn exact(
     let monte_carlo = request.monte_carlo(&state.config.limits, 100_000)?;
     let exact_budget = request.exact_budget(&state.config.limits)?;
     // One exact stage and no trial: a fight's solve still holds a slot while it runs.
-    let price = move |_: &Document, s: &Scenario| Ok(Cost::exact_stage(s.set_up.experiment.as_ref(), exact_budget));
+    let price =
+        move |_: &Document, s: &Scenario| Ok(Cost::exact_stage(s.set_up.experiment.as_ref(), (exact_budget, NATIVE)));
     let (scenario, _, slot) = admitted(&state, request.with_tables(), monte_carlo, price).await?;
     let exact = blocking_run(exact_budget, move |run| {
         let _slot = slot;

@@ -4,6 +4,7 @@
 //! paired differences on common random numbers, as `combat-odds compare` finds them.
 
 use combat_odds_core::run::Run;
+use combat_odds_report::cost::NATIVE;
 use std::convert::Infallible;
 use std::sync::Arc;
 
@@ -61,14 +62,14 @@ pub(crate) async fn compare(
             let runs = (comparison.runs(), "runs");
             let reduce = "fewer trials, ranges or weapons";
             let cost = match &sample {
-                Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce),
+                Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, NATIVE), reduce),
                 None => Cost::nothing(runs, reduce),
             };
             Ok((comparison, cost))
         }
     })
     .await?;
-    let slot = cost.admit(&state)?;
+    let slot = crate::cost::admit(&cost, &state)?;
     let work = move |progress: &Progress, run: &Run| {
         compare::compare(comparison, &rules, monte_carlo, &|d, p| progress.set(d, p), run)
     };

@@ -5,6 +5,7 @@
 //! base's text, or the name of a shipped scenario; no path is ever opened.
 
 use combat_odds_core::run::Run;
+use combat_odds_report::cost::NATIVE;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,17 +53,22 @@ pub(crate) struct SweepRequest {
 }
 
 /// Prices `runs` runs of the base scenario `base` (each point or value is the base
-/// with one value changed): refused past the server's limits, holding a slot when it
-/// is long work.
+/// with one value changed; a sweep's points, where given, each priced as itself):
+/// refused past the server's limits, holding a slot when it is long work.
 async fn admitted_runs(
     state: &Arc<State>,
-    base: Document,
+    (base, points): (Document, Option<Sweep>),
     (monte_carlo, exact_budget): (MonteCarlo, Duration),
     runs: (u64, &'static str),
     reduce: &'static str,
 ) -> Result<Option<Slot>, Refused> {
+    let rules = state.config.rules.clone();
     let price = move |_: &Document, s: &Scenario| {
-        Ok(Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, exact_budget, reduce))
+        let cost = Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, NATIVE), reduce);
+        Ok(match &points {
+            Some(sweep) => cost.by_point(sweep, &rules, monte_carlo, NATIVE),
+            None => cost,
+        })
     };
     let (.., slot) = admitted(state, (base, OwnTables::new()), monte_carlo, price).await?;
     Ok(slot)
@@ -91,7 +97,8 @@ pub(crate) async fn sweep(
     let exact_budget = exact_budget(&state.config.limits, request.exact_seconds)?;
     let points = (found.points.len() as u64, "points");
     let reduce = "fewer points or trials, or a smaller exact_seconds";
-    let slot = admitted_runs(&state, found.base.clone(), (monte_carlo, exact_budget), points, reduce).await?;
+    let priced = (found.base.clone(), Some(found.clone()));
+    let slot = admitted_runs(&state, priced, (monte_carlo, exact_budget), points, reduce).await?;
     let rules = state.config.rules.clone();
     let work = move |progress: &Progress, run: &Run| {
         sweep::run(&found, &rules, monte_carlo, (None, 1), &|d, p| progress.set(d, p), run)
@@ -155,7 +162,7 @@ pub(crate) async fn balance(
     let doc = document(request.name, request.scenario);
     let values = (span.most_tries(), "values");
     let reduce = "fewer values or trials, a coarser tolerance, or a smaller exact_seconds";
-    let slot = admitted_runs(&state, doc.clone(), (monte_carlo, exact_budget), values, reduce).await?;
+    let slot = admitted_runs(&state, (doc.clone(), None), (monte_carlo, exact_budget), values, reduce).await?;
     let (key, rules) = (request.vary, state.config.rules.clone());
     let work = move |progress: &Progress, run: &Run| {
         let heard = |d, p| progress.set(d, p);

@@ -29,6 +29,7 @@ use crate::stream::{Progress, as_found, streamed};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::Mode;
 use combat_odds_core::run::Run;
+use combat_odds_report::cost::NATIVE;
 
 /// `POST /api/percent`: what `percent-destroy` prints for the scenario.
 pub(crate) async fn percent(
@@ -91,7 +92,7 @@ pub(crate) async fn sensitivity(
         let changes = sensitivity::changes_to_try(doc, s)? as u64;
         let reduce = "fewer trials, or a smaller exact_seconds (every change of every table is tried)";
         let experiment = s.set_up.experiment.as_ref();
-        let cost = Cost::of(experiment, (changes, "changes"), &monte_carlo, exact_budget, reduce);
+        let cost = Cost::of(experiment, (changes, "changes"), &monte_carlo, (exact_budget, NATIVE), reduce);
         let exact = !experiment.exact_stage_is_long() && experiment.exact().is_some();
         Ok(if exact { cost.exactly() } else { cost })
     };

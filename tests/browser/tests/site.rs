@@ -223,14 +223,14 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     let tried = text_when(client, "balance-tried", |t| t.contains("66.36%")).await;
     assert_eq!(tried.lines().count(), 4, "a header and three values: {tried}");
 
-    // A shipped engagement's sweep (16 points, each exact stage up to 10 s) is more than
-    // a tab takes on: said beside the button, with the command that does it.
-    fill(client, &[("sweep-shipped", "sweep_mc_hmg_vs_rifle_sections.toml"), ("sweep-trials", "20000")]).await;
+    // A shipped engagement's sweep at ten million trials a point (160 million in all)
+    // is more than a tab takes on: said beside the button, with the command that does it.
+    fill(client, &[("sweep-shipped", "sweep_mc_hmg_vs_rifle_sections.toml"), ("sweep-trials", "10000000")]).await;
     click(client, "sweep-start").await;
     let heavy = text_when(client, "sweep-too-heavy", |t| t.contains("combat-odds sweep")).await;
     assert!(heavy.starts_with("Too heavy for a browser tab: about "), "{heavy}");
     assert!(
-        heavy.contains("combat-odds sweep sweep_mc_hmg_vs_rifle_sections.toml --trials 20000 --seed 2026"),
+        heavy.contains("combat-odds sweep sweep_mc_hmg_vs_rifle_sections.toml --trials 10000000 --seed 2026"),
         "{heavy}"
     );
     let disabled = client.execute("return document.getElementById('sweep-start').disabled;", vec![]).await.unwrap();

@@ -113,6 +113,16 @@ pub trait Experiment: Sync + Send {
     fn exact_stage_is_long(&self) -> bool {
         true
     }
+
+    /// Seconds of one core an exact or compiled stage of this experiment is expected
+    /// to take, from what it knows before it starts (a Markov chain's bound on its
+    /// states), or from a pilot of the stage run within `pilot`'s exact budget: what
+    /// work is priced at, each stage still at most its own budget. `None`: as long as
+    /// its budget allows (a pilot that ran out of it). By default, nothing for a stage
+    /// that is not long ([`Experiment::exact_stage_is_long`]), else `None`.
+    fn exact_stage_seconds(&self, _pilot: &Run) -> Option<f64> {
+        (!self.exact_stage_is_long()).then_some(0.0)
+    }
 }
 
 /// The most outcome combinations (every measure at once) a literal chunk counts in

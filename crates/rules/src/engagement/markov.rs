@@ -252,6 +252,21 @@ pub(crate) fn estimate<B: Battle>(engagement: &Engagement<B>) -> Option<u128> {
     Some(states)
 }
 
+/// Seconds of one native core the solver takes for one lumped field's turn (weighed,
+/// or carried on), by [`estimate`]'s bound: the most measured over every shipped
+/// Command Decision engagement and sweep point (1.4e-5 s, five Shermans at a Panther
+/// at 4 in.; most took 2e-6 to 8e-6) on this 2-core machine under a load of 5, rounded
+/// up. Measured by `cargo test --release --test suite sweep::pricing -- --ignored
+/// --nocapture`.
+pub(crate) const SECONDS_PER_STATE_TURN: f64 = 1.5e-5;
+
+/// What a solve of up to `states` lumped fields over `turns` turns is expected to take
+/// before it starts, in seconds of one native core: every field every turn at
+/// [`SECONDS_PER_STATE_TURN`].
+pub(crate) fn seconds(states: u128, turns: u32) -> f64 {
+    states as f64 * f64::from(turns) * SECONDS_PER_STATE_TURN
+}
+
 /// Per-measure weights over one common total: the tallies endings fold into.
 struct Tallies(Vec<Vec<BigUint>>);
 

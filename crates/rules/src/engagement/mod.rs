@@ -24,7 +24,7 @@ use smallvec::SmallVec;
 
 use combat_odds_core::engine::{ExactTable, Experiment, Measure, Streams, Tally};
 use combat_odds_core::exact::{Dist, TooLarge, Weight};
-use combat_odds_core::run::ExactStage;
+use combat_odds_core::run::{ExactStage, Run};
 
 use crate::ruleset::SetUp;
 
@@ -476,6 +476,26 @@ impl<B: Battle> Experiment for Engagement<B> {
                 markov::MAX_BRANCHES
             )
         }))
+    }
+
+    /// Nothing where the solver is refused at once ([`Engagement::refusal`]); where
+    /// the battle bounds its fields, the solver's bound weighed every turn
+    /// ([`markov::seconds`]); else the time a pilot of the solve itself took, where it
+    /// finished within the pilot's budget (the turns it weighed are kept in the chain,
+    /// for this engagement's own solve).
+    fn exact_stage_seconds(&self, pilot: &Run) -> Option<f64> {
+        if self.refusal().is_some() {
+            return Some(0.0);
+        }
+        if let Some(states) = markov::estimate(self) {
+            return Some(markov::seconds(states, self.turns));
+        }
+        let started = pilot.now();
+        let stage = pilot.exact_stage();
+        // Solved, or too large for the solver (it would stand aside as soon): what it
+        // took. Out of the pilot's budget: as long as the stage's own allows.
+        let _ = markov::solve(self, &stage);
+        stage.spent().is_none().then(|| (pilot.now() - started).as_secs_f64())
     }
 
     fn compiled_in(&self, stage: &ExactStage) -> Option<Box<dyn Experiment + '_>> {

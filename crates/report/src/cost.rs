@@ -1,0 +1,268 @@
+//! What a request's work will cost, estimated before any of it starts, and the words
+//! that say so: one pricing for the server (which admits work by it, its `cost`
+//! module) and the browser's engine (which refuses a tab work past its own limit).
+//!
+//! Work is priced in seconds of one core: its Monte Carlo trials in all (every point,
+//! value, change or run of it) at the rate a pilot of its own scenario runs at on the
+//! engine's own clock, plus its exact stages (a solve, and a compilation when sampled
+//! compiled), each at what its experiment expects it to take before it starts
+//! ([`Experiment::exact_stage_seconds`]: nothing for a single resolution's dice or a
+//! fight the solver refuses at once, the solver's bound on its states, or a short pilot
+//! of the solve), times how much slower than natively the engine runs, and at most
+//! the request's exact budget: a stage past it stands aside when the budget is spent
+//! (a compilation after a solve, which walks the turns the solve kept, at half).
+//! A sweep's points are each priced as themselves ([`Cost::by_point`]): five Shermans
+//! cost more than the base's three. Admission (slots, status codes, a tab's limit) is
+//! the caller's.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo};
+use combat_odds_core::run::{Clock, Run, monotonic};
+use combat_odds_rules::Rules;
+
+use crate::sweep::Sweep;
+
+/// Where work runs, as its price needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    /// The engine's clock: pilots are timed on it (a browser's is the page's).
+    pub clock: Clock,
+    /// How many times slower than natively the engine runs an exact stage: what a
+    /// stage's native estimate is multiplied by.
+    pub slowdown: f64,
+}
+
+/// A native engine's pace: the server's, the command line's.
+pub const NATIVE: Pace = Pace { clock: monotonic, slowdown: 1.0 };
+
+/// The most one stage's pilot may run (on the engine's clock) before the stage is
+/// priced at its whole budget: a fight whose solver reaches every shipped sweep's
+/// points in well under a second finishes within it.
+pub const PILOT_STAGE: Duration = Duration::from_secs(1);
+
+/// The most the pilots of one request may run in all: past it, every stage not yet
+/// priced is priced at its budget without a pilot, so a sweep of thousands of points
+/// waits no longer than this to be admitted.
+pub const PILOTS: Duration = Duration::from_secs(10);
+
+/// What a compilation (the second exact stage of a run sampled compiled) is priced at
+/// against the solve before it: it walks the turns the solve weighed and kept, and
+/// took at most 0.36 of the solve's time on every shipped engagement and sweep point.
+const COMPILATION: f64 = 0.5;
+
+/// A request's work, as estimated before it starts.
+#[derive(Debug, Clone)]
+pub struct Cost {
+    /// What the work is made of, as its message names it: "40 points", "1000 values".
+    runs: (u64, &'static str),
+    /// Monte Carlo trials at each run.
+    trials: u64,
+    /// Seconds of one core one trial takes, from a pilot of the scenario.
+    seconds_per_trial: f64,
+    /// Exact stages (a solve, a compilation) each run may start.
+    exact_stages_per_run: u64,
+    /// What all the exact stages are estimated at, in seconds of one core.
+    exact_seconds: f64,
+    /// The most one exact stage may take.
+    exact_budget: Duration,
+    /// What the user can ask for less of, as the message says it.
+    reduce: &'static str,
+}
+
+/// What one request's pilots may still run for.
+struct Pilots {
+    pace: Pace,
+    left: Duration,
+}
+
+impl Pilots {
+    fn new(pace: Pace) -> Self {
+        Pilots { pace, left: PILOTS }
+    }
+
+    /// Seconds one exact stage of `experiment` is priced at: its own estimate at the
+    /// engine's pace, at most `budget`; the whole budget where it cannot say.
+    fn stage(&mut self, experiment: &dyn Experiment, budget: Duration) -> f64 {
+        let stop = AtomicBool::new(false);
+        let pilot = Run::new(&stop, Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
+        let started = pilot.now();
+        let estimate = experiment.exact_stage_seconds(&pilot);
+        self.left = self.left.saturating_sub(pilot.now() - started);
+        estimate.map_or(budget.as_secs_f64(), |s| (s * self.pace.slowdown).min(budget.as_secs_f64()))
+    }
+}
+
+impl Cost {
+    /// The work of `runs` runs of `experiment` under `monte_carlo` (each an exact
+    /// stage, and a compilation when sampled compiled), its trials timed on a pilot
+    /// and its stages priced at `pace`.
+    pub fn of(
+        experiment: &dyn Experiment,
+        runs: (u64, &'static str),
+        monte_carlo: &MonteCarlo,
+        (exact_budget, pace): (Duration, Pace),
+        reduce: &'static str,
+    ) -> Self {
+        let stage = Pilots::new(pace).stage(experiment, exact_budget);
+        Cost {
+            runs,
+            trials: monte_carlo.trials,
+            seconds_per_trial: engine::seconds_per_trial(experiment, pace.clock),
+            exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
+            exact_seconds: runs.0 as f64 * stage * per_run(monte_carlo),
+            exact_budget,
+            reduce,
+        }
+    }
+
+    /// The same work with each point's exact stages priced from the point itself (the
+    /// base with its values written in, set up by `rules`), not from the base: a
+    /// point the rules refuse costs nothing, as the sweep refuses it before any work.
+    pub fn by_point(self, sweep: &Sweep, rules: &Rules, monte_carlo: MonteCarlo, pace: Pace) -> Self {
+        let mut pilots = Pilots::new(pace);
+        let stages: f64 = (0..sweep.points.len())
+            .map(|i| match sweep.set_up(i, rules, monte_carlo) {
+                Ok((_, point)) => pilots.stage(point.set_up.experiment.as_ref(), self.exact_budget),
+                Err(_) => 0.0,
+            })
+            .sum();
+        Cost { exact_seconds: stages * per_run(&monte_carlo), ..self }
+    }
+
+    /// One exact stage of `experiment` and no trial: what a loaded link's exact answer
+    /// costs.
+    pub fn exact_stage(experiment: &dyn Experiment, (exact_budget, pace): (Duration, Pace)) -> Self {
+        Cost {
+            runs: (1, "exact stage"),
+            trials: 0,
+            seconds_per_trial: 0.0,
+            exact_stages_per_run: 1,
+            exact_seconds: Pilots::new(pace).stage(experiment, exact_budget),
+            exact_budget,
+            reduce: "a smaller exact_seconds",
+        }
+    }
+
+    /// Runs that draw no trial and solve nothing: a comparison no ruleset answers.
+    pub fn nothing(runs: (u64, &'static str), reduce: &'static str) -> Self {
+        Cost {
+            runs,
+            trials: 0,
+            seconds_per_trial: 0.0,
+            exact_stages_per_run: 0,
+            exact_seconds: 0.0,
+            exact_budget: Duration::ZERO,
+            reduce,
+        }
+    }
+
+    /// The same work answered exactly throughout: no trial is drawn.
+    pub fn exactly(self) -> Self {
+        Cost { trials: 0, ..self }
+    }
+
+    /// What the work is made of: how many runs, and what a run is called.
+    pub fn runs(&self) -> (u64, &'static str) {
+        self.runs
+    }
+
+    /// Monte Carlo trials at each run.
+    pub fn trials(&self) -> u64 {
+        self.trials
+    }
+
+    /// What the user can ask for less of.
+    pub fn reduce(&self) -> &'static str {
+        self.reduce
+    }
+
+    /// Monte Carlo trials in all.
+    pub fn total_trials(&self) -> u64 {
+        self.runs.0.saturating_mul(self.trials)
+    }
+
+    /// Seconds of one core the work is estimated at.
+    pub fn core_seconds(&self) -> f64 {
+        self.total_trials() as f64 * self.seconds_per_trial + self.exact_seconds
+    }
+
+    /// Where the cost comes from, in words: the trials, and the exact stages where
+    /// they cost anything.
+    pub fn parts(&self) -> String {
+        let (runs, what) = self.runs;
+        let trials = format!("{runs} {what} of {} trials at {} a trial", self.trials, duration(self.seconds_per_trial));
+        match self.exact_seconds > 0.0 {
+            false => trials,
+            true => format!(
+                "{trials}, and {} exact stage(s) of about {} in all, each at most {}",
+                runs.saturating_mul(self.exact_stages_per_run),
+                duration(self.exact_seconds),
+                duration(self.exact_budget.as_secs_f64())
+            ),
+        }
+    }
+}
+
+/// A run's exact stages against one solve: the solve, and a compilation when sampled
+/// compiled.
+fn per_run(monte_carlo: &MonteCarlo) -> f64 {
+    if monte_carlo.mode == Mode::Compiled { 1.0 + COMPILATION } else { 1.0 }
+}
+
+/// Seconds as a person reads them: "3.2 hours", "24.70 µs".
+pub fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s >= 7200.0 => format!("{:.1} hours", s / 3600.0),
+        s if s >= 120.0 => format!("{:.0} minutes", s / 60.0),
+        s if s >= 1.0 => format!("{s:.0} seconds"),
+        s if s >= 1e-3 => format!("{:.1} ms", s * 1e3),
+        s => format!("{:.2} µs", s * 1e6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use combat_odds_core::engine::{ExactTable, Measure, Streams, Tally};
+    use combat_odds_core::run::ExactStage;
+
+    /// An experiment whose stage expects what it is told to.
+    struct Expecting(Option<f64>);
+
+    impl Experiment for Expecting {
+        fn measures(&self) -> &[Measure] {
+            &[]
+        }
+        fn kill(&self) -> (usize, usize) {
+            (0, 0)
+        }
+        fn simulate(&self, _: &mut Streams, _: u64, _: &mut Tally) {}
+        fn exact_in(&self, _: &ExactStage) -> Option<ExactTable> {
+            None
+        }
+        fn exact_stage_seconds(&self, _: &Run) -> Option<f64> {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_stage_is_priced_at_its_own_estimate_at_the_engines_pace_and_at_most_its_budget() {
+        let mut tab = Pilots::new(Pace { clock: monotonic, slowdown: 3.0 });
+        let budget = Duration::from_secs(10);
+        assert_eq!(tab.stage(&Expecting(Some(0.5)), budget), 1.5);
+        assert_eq!(tab.stage(&Expecting(Some(0.0)), budget), 0.0);
+        // Past its budget it stands aside when the budget is spent; unknown, it may
+        // take all of it.
+        assert_eq!(tab.stage(&Expecting(Some(4.0)), budget), 10.0);
+        assert_eq!(tab.stage(&Expecting(None), budget), 10.0);
+    }
+
+    #[test]
+    fn a_duration_reads_as_a_person_says_it() {
+        assert_eq!(duration(20_600.0), "5.7 hours");
+        assert_eq!(duration(600.0), "10 minutes");
+        assert_eq!(duration(3e-5), "30.00 µs");
+    }
+}

@@ -21,7 +21,7 @@ const name = "experiments/cd_tank_duel.toml";
 const scenario = readFileSync(new URL(`../../${name}`, import.meta.url), "utf8");
 
 for (const mode of ["compiled", "literal"]) {
-  test(`the browser's engine prints the default fire's ${mode} report as the CLI does, byte for byte but its p-values`, () => {
+  test(`the browser's engine prints the default fire's ${mode} report as the CLI does, byte for byte`, () => {
     const [trials, seed] = [200000, 7];
     const cli = execFileSync(bin, ["fire", "--format", "json", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode],
       { encoding: "utf8" });

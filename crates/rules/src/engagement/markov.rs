@@ -256,8 +256,7 @@ pub(crate) fn estimate<B: Battle>(engagement: &Engagement<B>) -> Option<u128> {
 /// or carried on), by [`estimate`]'s bound: the most measured over every shipped
 /// Command Decision engagement and sweep point (1.4e-5 s, five Shermans at a Panther
 /// at 4 in.; most took 2e-6 to 8e-6) on this 2-core machine under a load of 5, rounded
-/// up. Measured by `cargo test --release --test suite sweep::pricing -- --ignored
-/// --nocapture`.
+/// up. Measured by `cargo run --release --example pricing_calibration`.
 pub(crate) const SECONDS_PER_STATE_TURN: f64 = 1.5e-5;
 
 /// What a solve of up to `states` lumped fields over `turns` turns is expected to take

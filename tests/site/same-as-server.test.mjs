@@ -40,8 +40,17 @@ const experiment = (name) => readFileSync(new URL(`../../experiments/${name}`, i
 // The server's bytes for a quick endpoint (its JSON body) or a long one (the data of its
 // `result` event), and whether it answered.
 async function served(path, body) {
-  const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" },
+  const post = () => fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body) });
+  // The engine runs on this thread, a shipped sweep for seconds, and the server closes a
+  // connection idle past its header timeout (10 s) as it should; the fetch after such a
+  // run may be sent on that closed connection before this thread has heard it close. It
+  // is sent once more, on a new one, when it could not be sent at all.
+  const response = await post().catch(async (error) => {
+    if (error.message !== "fetch failed") throw error;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return post();
+  });
   const text = await response.text();
   if (!(response.headers.get("content-type") || "").startsWith("text/event-stream")) return { ok: response.ok, text };
   const result = text.split("\n\n").find((block) => block.startsWith("event: result") || block.startsWith("event: error"));

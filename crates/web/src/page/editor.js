@@ -332,9 +332,12 @@ export function editor(prefix, shipped, firstName, changed) {
       select.addEventListener("change", () => { text.value = withSetting(text.value, u.key, select.value); refreshForm(false); changed(); });
       form.append(labelled(`settings.${u.key}`, words, select));
     }
+    // The own-tables box is redrawn first: it clears its message, and a message about
+    // the player's file this answer brings must not be cleared after it is placed
+    // (a fire's answer that came first says the same, and is placed again here).
+    showOwn();
     if (f.error) place(f.error);
     showTools();
-    showOwn();
   };
 
   // Marks the answer on screen as one for other inputs.

@@ -11,7 +11,7 @@
 //! of the solve), times how much slower than natively the engine runs, and at most
 //! the request's exact budget: a stage past it stands aside when the budget is spent
 //! (a compilation after a solve, which walks the turns the solve kept, at half).
-//! A sweep's points are each priced as themselves ([`Cost::by_point`]): five Shermans
+//! A sweep's points are each priced as themselves ([`Cost::of_points`]): five Shermans
 //! cost more than the base's three. Admission (slots, status codes, a tab's limit) is
 //! the caller's.
 
@@ -105,30 +105,51 @@ impl Cost {
         (exact_budget, pace): (Duration, Pace),
         reduce: &'static str,
     ) -> Self {
-        let stage = Pilots::new(pace).stage(experiment, exact_budget);
+        let stages = runs.0 as f64 * Pilots::new(pace).stage(experiment, exact_budget);
+        Self::priced(experiment, (runs, monte_carlo), (exact_budget, pace), stages, reduce)
+    }
+
+    /// The work of a sweep's points, its trials timed on a pilot of the base
+    /// `experiment` and each point's exact stages priced from the point itself (the
+    /// base with its values written in, set up by `rules`; five Shermans cost more than
+    /// the base's three), the base's own never piloted: a point the rules refuse costs
+    /// nothing, as the sweep refuses it before any work.
+    pub fn of_points(
+        experiment: &dyn Experiment,
+        (sweep, rules): (&Sweep, &Rules),
+        runs: (u64, &'static str),
+        monte_carlo: &MonteCarlo,
+        (exact_budget, pace): (Duration, Pace),
+        reduce: &'static str,
+    ) -> Self {
+        let mut pilots = Pilots::new(pace);
+        let stages: f64 = (0..sweep.points.len())
+            .map(|i| match sweep.set_up(i, rules, *monte_carlo) {
+                Ok((_, point)) => pilots.stage(point.set_up.experiment.as_ref(), exact_budget),
+                Err(_) => 0.0,
+            })
+            .sum();
+        Self::priced(experiment, (runs, monte_carlo), (exact_budget, pace), stages, reduce)
+    }
+
+    /// `runs` runs of `experiment`'s trials, timed on a pilot, and solves priced at
+    /// `stages` seconds in all (a compilation after each, when sampled compiled).
+    fn priced(
+        experiment: &dyn Experiment,
+        (runs, monte_carlo): ((u64, &'static str), &MonteCarlo),
+        (exact_budget, pace): (Duration, Pace),
+        stages: f64,
+        reduce: &'static str,
+    ) -> Self {
         Cost {
             runs,
             trials: monte_carlo.trials,
             seconds_per_trial: engine::seconds_per_trial(experiment, pace.clock),
             exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
-            exact_seconds: runs.0 as f64 * stage * per_run(monte_carlo),
+            exact_seconds: stages * per_run(monte_carlo),
             exact_budget,
             reduce,
         }
-    }
-
-    /// The same work with each point's exact stages priced from the point itself (the
-    /// base with its values written in, set up by `rules`), not from the base: a
-    /// point the rules refuse costs nothing, as the sweep refuses it before any work.
-    pub fn by_point(self, sweep: &Sweep, rules: &Rules, monte_carlo: MonteCarlo, pace: Pace) -> Self {
-        let mut pilots = Pilots::new(pace);
-        let stages: f64 = (0..sweep.points.len())
-            .map(|i| match sweep.set_up(i, rules, monte_carlo) {
-                Ok((_, point)) => pilots.stage(point.set_up.experiment.as_ref(), self.exact_budget),
-                Err(_) => 0.0,
-            })
-            .sum();
-        Cost { exact_seconds: stages * per_run(&monte_carlo), ..self }
     }
 
     /// One exact stage of `experiment` and no trial: what a loaded link's exact answer

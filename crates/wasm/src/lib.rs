@@ -351,10 +351,12 @@ fn within_a_tab(
     runs: (u64, &'static str),
 ) -> Result<(), String> {
     let scenario = Scenario::new(base, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
-    let cost = Cost::of(scenario.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, PACE), "");
+    let experiment = scenario.set_up.experiment.as_ref();
     let cost = match points {
-        Some(sweep) => cost.by_point(sweep, &Rules::builtin(), monte_carlo, PACE),
-        None => cost,
+        Some(sweep) => {
+            Cost::of_points(experiment, (sweep, &Rules::builtin()), runs, &monte_carlo, (exact_budget, PACE), "")
+        }
+        None => Cost::of(experiment, runs, &monte_carlo, (exact_budget, PACE), ""),
     };
     let seconds = cost.core_seconds();
     if seconds <= TAB_SECONDS {

@@ -64,10 +64,10 @@ async fn admitted_runs(
 ) -> Result<Option<Slot>, Refused> {
     let rules = state.config.rules.clone();
     let price = move |_: &Document, s: &Scenario| {
-        let cost = Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, NATIVE), reduce);
+        let (experiment, pace) = (s.set_up.experiment.as_ref(), (exact_budget, NATIVE));
         Ok(match &points {
-            Some(sweep) => cost.by_point(sweep, &rules, monte_carlo, NATIVE),
-            None => cost,
+            Some(sweep) => Cost::of_points(experiment, (sweep, &rules), runs, &monte_carlo, pace, reduce),
+            None => Cost::of(experiment, runs, &monte_carlo, pace, reduce),
         })
     };
     let (.., slot) = admitted(state, (base, OwnTables::new()), monte_carlo, price).await?;

@@ -565,30 +565,52 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
 }
 
 /// Seconds of one core that one literal trial of `experiment` takes, timed on this
-/// thread over a pilot that doubles from 64 trials until it has run for
-/// [`PILOT_TIME`] (or [`PILOT_TRIALS`] trials): what work is priced at before it
-/// starts. Its streams are a pilot's own, so no study's numbers depend on it. Timed
-/// on `clock` (a browser's is the page's: it has no `Instant`).
+/// thread: what work is priced at before it starts. Batches double from 64 trials
+/// until one runs for [`PILOT_ROUND`]; batches of that size then run until the pilot
+/// has run for [`PILOT_TIME`] (or [`PILOT_ROUNDS`] of them), and the fastest batch
+/// gives the price. The fastest, not the mean: a batch the scheduler paused reads slow
+/// (a tab sharing two cores with two others read a fast fight's 2 ms pilot five times
+/// slow, and refused a sweep it would have finished), and the pause is the machine's,
+/// not the work's. Its streams are a pilot's own, so no study's numbers depend on it.
+/// Timed on `clock` (a browser's is the page's: it has no `Instant`).
 pub fn seconds_per_trial(experiment: &dyn Experiment, clock: Clock) -> f64 {
     let layout = layout(experiment.measures());
     let mut tally = Tally::new(&layout);
     let started = clock();
-    let (mut ran, mut batch) = (0, 64);
-    while ran < PILOT_TRIALS && clock() - started < PILOT_TIME {
+    let (mut ran, mut batch, mut rounds, mut fastest) = (0, 64, 0, f64::INFINITY);
+    loop {
         let mut streams = Streams::for_chunk(PILOT_SEED, ran);
+        let before = clock();
         experiment.simulate(&mut streams, batch, &mut tally);
+        let took = clock() - before;
         ran += batch;
-        batch *= 2;
+        // Shorter batches are a clock's tick or two (a browser's ticks are 0.1 ms):
+        // they only find the size worth timing.
+        if took < PILOT_ROUND && batch < PILOT_BATCH {
+            batch *= 2;
+            continue;
+        }
+        fastest = fastest.min(took.as_secs_f64() / batch as f64);
+        rounds += 1;
+        if rounds == PILOT_ROUNDS || clock() - started >= PILOT_TIME {
+            return fastest;
+        }
     }
-    (clock() - started).as_secs_f64() / ran as f64
 }
 
-/// How long a pilot of [`seconds_per_trial`] runs at least: long enough to see a
-/// trial of a whole fight (tens of microseconds) a hundred times over.
-pub const PILOT_TIME: std::time::Duration = std::time::Duration::from_millis(5);
+/// How long a timed batch of a pilot runs at least: ten ticks of a browser's clock.
+pub const PILOT_ROUND: std::time::Duration = std::time::Duration::from_millis(1);
 
-/// The most trials a pilot runs: a single fire's trials take nanoseconds.
-pub const PILOT_TRIALS: u64 = 1 << 16;
+/// How long a pilot of [`seconds_per_trial`] runs at least: long enough to see a
+/// trial of a whole fight (tens of microseconds) a hundred times over, and a fast one
+/// in several batches, one of which the scheduler leaves alone.
+pub const PILOT_TIME: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// The most batches a pilot times: it ends on a clock that does not move.
+pub const PILOT_ROUNDS: u32 = 16;
+
+/// The largest batch a pilot runs: a single fire's trials take nanoseconds.
+const PILOT_BATCH: u64 = 1 << 20;
 
 /// The pilot's seed, apart from any study's (a study's seed is the user's).
 const PILOT_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -673,6 +695,7 @@ pub fn run_paired(first: &dyn Experiment, second: &dyn Experiment, plan: &MonteC
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn nested_phases_run_on_the_pool_their_run_entered() {
@@ -683,6 +706,72 @@ mod tests {
         })
         .unwrap();
         assert_eq!(inner, (2, Some(2)), "no pool of its own inside the run's pool");
+    }
+
+    /// A clock the tests move by hand (a pilot's clock is a plain function).
+    mod hand_clock {
+        use std::cell::Cell;
+        use std::time::Duration;
+        thread_local!(static NOW: Cell<Duration> = const { Cell::new(Duration::ZERO) });
+        pub fn now() -> Duration {
+            NOW.with(Cell::get)
+        }
+        pub fn advance(by: Duration) {
+            NOW.with(|now| now.set(now.get() + by));
+        }
+    }
+
+    /// Trials of exactly one microsecond each on the hand clock, one of whose batches
+    /// (the `paused`-th) the scheduler stops for 50 ms, or a clock that never moves.
+    struct Timed {
+        measures: Vec<Measure>,
+        paused: Option<u32>,
+        calls: std::sync::atomic::AtomicU32,
+    }
+
+    impl Timed {
+        fn new(paused: Option<u32>) -> Self {
+            let measures = vec![Measure::new("target", ["no_effect", "eliminated"])];
+            Timed { measures, paused, calls: Default::default() }
+        }
+    }
+
+    impl Experiment for Timed {
+        fn measures(&self) -> &[Measure] {
+            &self.measures
+        }
+        fn kill(&self) -> (usize, usize) {
+            (0, 1)
+        }
+        fn simulate(&self, _: &mut Streams, trials: u64, _: &mut Tally) {
+            let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            hand_clock::advance(Duration::from_micros(trials));
+            if Some(call) == self.paused {
+                hand_clock::advance(Duration::from_millis(50));
+            }
+        }
+        fn exact_in(&self, _: &ExactStage) -> Option<ExactTable> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_pilot_prices_a_trial_at_its_own_time_not_a_pause_of_the_machine() {
+        // Batches of 64, 128, 256 and 512 trials (µs) only find the size; the fifth, of
+        // 1024 (1.024 ms), is timed at 1 µs a trial; the sixth, 1024 more, is paused
+        // 50 ms and ends the pilot (1984 + 1024 + 50,000 µs in all). A mean over the
+        // whole pilot would read 53,008 µs over 3,008 trials: 17.6 µs a trial.
+        let price = seconds_per_trial(&Timed::new(Some(5)), hand_clock::now);
+        assert!((price - 1e-6).abs() < 1e-12, "a trial is 1 µs, read {price}");
+    }
+
+    fn frozen() -> Duration {
+        Duration::ZERO
+    }
+
+    #[test]
+    fn a_pilot_on_a_clock_that_never_moves_ends_and_prices_a_trial_at_nothing() {
+        assert_eq!(seconds_per_trial(&Timed::new(None), frozen), 0.0);
     }
 
     #[test]

@@ -104,7 +104,17 @@ pub async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -
                 Ok(e) => e.text().await.unwrap_or_default(),
                 Err(_) => "(no element)".into(),
             };
-            panic!("#{id} never became what was waited for; it reads: {seen}");
+            // What the page said instead: its error lines and refusals beside buttons.
+            let said = client
+                .execute(
+                    "return [...document.querySelectorAll('.error, [id$=\"-too-heavy\"]')]\
+                     .filter((e) => e.textContent.trim()).map((e) => `#${e.id}: ${e.textContent}`).join(' | ');",
+                    vec![],
+                )
+                .await
+                .map(|said| said.as_str().unwrap_or_default().to_owned())
+                .unwrap_or_default();
+            panic!("#{id} never became what was waited for; it reads: {seen}; the page says: {said}");
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -571,10 +571,12 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
 /// [`PILOT_ROUNDS`] in all), and the fastest batch gives the price. The fastest, not
 /// the mean, and never the first alone: a first batch pays for what runs once (a
 /// browser compiles WebAssembly a function at a time, on its first call), and a batch
-/// the scheduler paused reads slow; neither is the work's. A tab's first batch of a
-/// Command Decision fight read 40 times its rate on a loaded machine, and its sweep
-/// was refused as too heavy. Its streams are a pilot's own, so no study's numbers
-/// depend on it. Timed on `clock` (a browser's is the page's: it has no `Instant`).
+/// the scheduler paused reads slow; neither is the work's. Priced from whatever batches
+/// a 5 ms pilot ran, the browser's engine (in Node, on the V8 a tab runs) read a trial
+/// of the Shermans sweep at 3.9 to 162 µs on a loaded machine, and refused the sweep
+/// as too heavy for a tab; now at 3.9 to 13. Its streams are a pilot's own, so no
+/// study's numbers depend on it. Timed on `clock` (a browser's is the page's: it has
+/// no `Instant`).
 pub fn seconds_per_trial(experiment: &dyn Experiment, clock: Clock) -> f64 {
     let layout = layout(experiment.measures());
     let mut tally = Tally::new(&layout);

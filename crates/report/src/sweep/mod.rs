@@ -24,7 +24,9 @@ mod spool;
 
 #[cfg(feature = "files")]
 use std::io::Write;
-use std::path::{Path, PathBuf};
+#[cfg(feature = "files")]
+use std::path::Path;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;

@@ -574,7 +574,7 @@ fn run_chunk(experiment: &dyn Experiment, plan: &MonteCarlo, layout: &[usize], c
 /// the scheduler paused reads slow; neither is the work's. Priced from whatever batches
 /// a 5 ms pilot ran, the browser's engine (in Node, on the V8 a tab runs) read a trial
 /// of the Shermans sweep at 3.9 to 162 µs on a loaded machine, and refused the sweep
-/// as too heavy for a tab; now at 3.9 to 13. Its streams are a pilot's own, so no
+/// as too heavy for a tab; now at 3.9 to 12. Its streams are a pilot's own, so no
 /// study's numbers depend on it. Timed on `clock` (a browser's is the page's: it has
 /// no `Instant`).
 pub fn seconds_per_trial(experiment: &dyn Experiment, clock: Clock) -> f64 {

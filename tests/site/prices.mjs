@@ -5,8 +5,9 @@
 //
 // Node runs the same WebAssembly on the same V8 as Chromium's worker: the first sweep
 // is priced by a fresh engine, as a tab's first is, the rest by a warm one. The engine
-// says a price only when it refuses, so each sweep is asked at a trillion trials a point and its price read from
-// the refusal's parts: a trial's price, and its exact stages' in all.
+// says a price only when it refuses, so each sweep is asked at a trillion trials a
+// point and its price read from the refusal's parts: a trial's price, and its exact
+// stages' in all.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 

@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { sameReport } from "./same.mjs";
 
 const site = process.env.COMBAT_ODDS_SITE;
 const bin = process.env.COMBAT_ODDS_BIN;
@@ -119,17 +118,17 @@ for (const [what, path, answer, body] of cases) {
     if (path === "/api/sweep") {
       // A sweep's answer also holds the number and names of the files the server kept.
       const points = (text) => text.slice(text.indexOf('"name":'), text.indexOf(',"files":'));
-      sameReport(points(browser.text), points(server.text));
+      assert.equal(points(browser.text), points(server.text));
       assert.deepEqual(JSON.parse(browser.text).files, []);
       const { points: answered, trials } = JSON.parse(browser.text);
       return assert.deepEqual(browser.last, [answered.length * trials, answered.length * trials]);
     }
-    if (path !== "/api/run") return sameReport(browser.text, server.text);
+    if (path !== "/api/run") return assert.equal(browser.text, server.text);
     // An engagement's answer also holds its wall time, and the server's the number and
     // names of the files it kept on its disk (a browser keeps none): its report is the
     // same bytes.
     const report = (text) => text.slice(text.indexOf('"report":'), text.indexOf(',"wall_time_s":'));
-    sameReport(report(browser.text), report(server.text));
+    assert.equal(report(browser.text), report(server.text));
     assert.deepEqual(JSON.parse(browser.text).files, []);
     assert.deepEqual(browser.last, [body.trials, body.trials]);
   });

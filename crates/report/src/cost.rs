@@ -11,7 +11,7 @@
 //! of the solve), times how much slower than natively the engine runs, and at most
 //! the request's exact budget: a stage past it stands aside when the budget is spent
 //! (a compilation after a solve, which walks the turns the solve kept, at half).
-//! A sweep's points are each priced as themselves ([`Cost::of_points`]): five Shermans
+//! A sweep's points are each priced as themselves ([`Cost::of_base`]): five Shermans
 //! cost more than the base's three. Admission (slots, status codes, a tab's limit) is
 //! the caller's.
 
@@ -109,19 +109,24 @@ impl Cost {
         Self::priced(experiment, (runs, monte_carlo), (exact_budget, pace), stages, reduce)
     }
 
-    /// The work of a sweep's points, its trials timed on a pilot of the base
-    /// `experiment` and each point's exact stages priced from the point itself (the
-    /// base with its values written in, set up by `rules`; five Shermans cost more than
-    /// the base's three), the base's own never piloted: a point the rules refuse costs
-    /// nothing, as the sweep refuses it before any work.
-    pub fn of_points(
+    /// The work of `runs` runs of a base scenario's `experiment`, each the base with
+    /// values written in (a sweep's points, a balance's values), its trials timed on a
+    /// pilot of the base. Where a sweep's `points` are given (set up by their rules),
+    /// each point's exact stages are priced from the point itself (five Shermans cost
+    /// more than the base's three), the base's own never piloted, and a point the rules
+    /// refuse costs nothing, as the sweep refuses it before any work; else every run's
+    /// as the base's.
+    pub fn of_base(
         experiment: &dyn Experiment,
-        (sweep, rules): (&Sweep, &Rules),
+        points: Option<(&Sweep, &Rules)>,
         runs: (u64, &'static str),
         monte_carlo: &MonteCarlo,
         (exact_budget, pace): (Duration, Pace),
         reduce: &'static str,
     ) -> Self {
+        let Some((sweep, rules)) = points else {
+            return Self::of(experiment, runs, monte_carlo, (exact_budget, pace), reduce);
+        };
         let mut pilots = Pilots::new(pace);
         let stages: f64 = (0..sweep.points.len())
             .map(|i| match sweep.set_up(i, rules, *monte_carlo) {

@@ -341,23 +341,18 @@ struct Shipped {
     text: String,
 }
 
-/// Refuses `runs` runs of `base` (each point or value is the base with one value
-/// changed; a sweep's points, where given, each priced as itself) past
-/// [`TAB_SECONDS`] of this thread, saying what they would cost: priced as the server
-/// prices work, at the tab's [`PACE`].
+/// Refuses `runs` runs of `base` (a sweep's points, where given, each priced as
+/// itself: `Cost::of_base`) past [`TAB_SECONDS`] of this thread, saying what they
+/// would cost: priced as the server prices work, at the tab's [`PACE`].
 fn within_a_tab(
     (base, points): (&Document, Option<&Sweep>),
     (monte_carlo, exact_budget): (MonteCarlo, Duration),
     runs: (u64, &'static str),
 ) -> Result<(), String> {
     let scenario = Scenario::new(base, &Rules::builtin(), monte_carlo).map_err(|e| e.to_string())?;
-    let experiment = scenario.set_up.experiment.as_ref();
-    let cost = match points {
-        Some(sweep) => {
-            Cost::of_points(experiment, (sweep, &Rules::builtin()), runs, &monte_carlo, (exact_budget, PACE), "")
-        }
-        None => Cost::of(experiment, runs, &monte_carlo, (exact_budget, PACE), ""),
-    };
+    let rules = Rules::builtin();
+    let points = points.map(|sweep| (sweep, &rules));
+    let cost = Cost::of_base(scenario.set_up.experiment.as_ref(), points, runs, &monte_carlo, (exact_budget, PACE), "");
     let seconds = cost.core_seconds();
     if seconds <= TAB_SECONDS {
         return Ok(());

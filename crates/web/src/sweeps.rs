@@ -52,9 +52,9 @@ pub(crate) struct SweepRequest {
     pub exact_seconds: Option<f64>,
 }
 
-/// Prices `runs` runs of the base scenario `base` (each point or value is the base
-/// with one value changed; a sweep's points, where given, each priced as itself):
-/// refused past the server's limits, holding a slot when it is long work.
+/// Prices `runs` runs of the base scenario `base` as [`Cost::of_base`] does (a
+/// sweep's points, where given, each as itself): refused past the server's limits,
+/// holding a slot when it is long work.
 async fn admitted_runs(
     state: &Arc<State>,
     (base, points): (Document, Option<Sweep>),
@@ -64,11 +64,8 @@ async fn admitted_runs(
 ) -> Result<Option<Slot>, Refused> {
     let rules = state.config.rules.clone();
     let price = move |_: &Document, s: &Scenario| {
-        let (experiment, pace) = (s.set_up.experiment.as_ref(), (exact_budget, NATIVE));
-        Ok(match &points {
-            Some(sweep) => Cost::of_points(experiment, (sweep, &rules), runs, &monte_carlo, pace, reduce),
-            None => Cost::of(experiment, runs, &monte_carlo, pace, reduce),
-        })
+        let points = points.as_ref().map(|sweep| (sweep, &rules));
+        Ok(Cost::of_base(s.set_up.experiment.as_ref(), points, runs, &monte_carlo, (exact_budget, NATIVE), reduce))
     };
     let (.., slot) = admitted(state, (base, OwnTables::new()), monte_carlo, price).await?;
     Ok(slot)

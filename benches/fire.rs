@@ -14,7 +14,7 @@ use combat_odds_core::dice::{D6, D10, D20, D100, Die};
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{self, ByTrial, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
 use combat_odds_core::run::Run;
-use combat_odds_rules::command_decision::{CommandDecision, FireResolution};
+use combat_odds_rules::ruleset::Peer;
 use combat_odds_rules::{Rules, Scenario};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -23,10 +23,11 @@ const ROLLS: u64 = 1024;
 /// Trials of the end-to-end engine bench.
 const ENGINE_TRIALS: u64 = 1_000_000;
 
-/// The peer comparison's resolution (see `CommandDecision::peer_resolution`) on the shipped
-/// tables.
-fn resolution() -> FireResolution {
-    CommandDecision::load(None).expect("embedded tables load").peer_resolution()
+/// The peer comparison's resolution on the shipped tables, as the registry gives it (no
+/// ruleset is named outside its folder and the registry), with the same resolution run
+/// trial by trial.
+fn peer() -> Peer {
+    Rules::builtin().peer().expect("embedded tables load")
 }
 
 fn dice(c: &mut Criterion) {
@@ -100,15 +101,13 @@ fn shipped(c: &mut Criterion, group: &str, cases: &[(&str, &str)]) {
 }
 
 fn cd_resolution(c: &mut Criterion) {
-    let fire = resolution();
+    let Peer { fire, by_trial } = peer();
     let mut group = c.benchmark_group("cd_fire");
     group.throughput(Throughput::Elements(1));
-    let mut streams = Streams::for_chunk(1, 0);
-    group.bench_function("literal_trial_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).trial(&mut streams)));
     group.bench_function("exact_rof3_hit5_regular", |b| b.iter(|| black_box(&fire).exact()));
     group.throughput(Throughput::Elements(engine::CHUNK_TRIALS));
-    group.bench_function("literal_chunk_rof3_hit5_regular", |b| chunk(b, &fire));
-    group.bench_function("literal_by_trial_chunk_rof3_hit5_regular", |b| chunk(b, &ByTrial(&fire)));
+    group.bench_function("literal_chunk_rof3_hit5_regular", |b| chunk(b, fire.as_ref()));
+    group.bench_function("literal_by_trial_chunk_rof3_hit5_regular", |b| chunk(b, by_trial.as_ref()));
     let compiled = fire.compiled().expect("a single fire compiles");
     group.bench_function("compiled_chunk_rof3_hit5_regular", |b| chunk(b, compiled.as_ref()));
     group.finish();
@@ -171,7 +170,7 @@ fn engagements(c: &mut Criterion) {
 /// `run` end to end (chunks, streams, merge) on 1 to all threads, in both modes: the
 /// literal single fire and the compiled tank duel.
 fn run_threads(c: &mut Criterion) {
-    let fire = resolution();
+    let fire = peer().fire;
     let duel = experiment("cd_tank_duel", include_str!("../experiments/cd_engagement_tank_duel.toml"));
     let all = std::thread::available_parallelism().map_or(1, usize::from);
     let mut group = c.benchmark_group("run");
@@ -180,7 +179,7 @@ fn run_threads(c: &mut Criterion) {
     // group inside its budget.
     group.sample_size(10);
     let cases: [(&str, &dyn Experiment, Mode); 2] =
-        [("cd_fire_literal", &fire, Mode::Literal), ("cd_tank_duel_compiled", duel.as_ref(), Mode::Compiled)];
+        [("cd_fire_literal", fire.as_ref(), Mode::Literal), ("cd_tank_duel_compiled", duel.as_ref(), Mode::Compiled)];
     for (name, experiment, mode) in cases {
         for threads in 1..=all {
             let plan = MonteCarlo { trials: ENGINE_TRIALS, seed: 2026, threads: Some(threads), mode };

@@ -39,7 +39,8 @@ pub struct Form {
     /// What the ruleset's table files call the entries the choices offer, by the
     /// choices' list (`weapon`, `vehicle`: a list of the files of that name) and id.
     labels: BTreeMap<String, BTreeMap<String, Label>>,
-    /// The ruleset's own views of a fire's answer beside its odds (`percent`, where
+    /// The ruleset's own views of a fire's answer beside its odds (`answers`, where the
+    /// file is of the kind the ruleset answers of its own; `percent`, where
     /// its screen gives whole percentages: [`combat_odds_rules::Ruleset::shows_percent`]).
     views: Vec<&'static str>,
     /// Why the file cannot be run as it stands, if it cannot: the offers up to that
@@ -83,6 +84,21 @@ struct Value {
     end: usize,
 }
 
+/// The ruleset's own views of `doc`'s answer: `percent` where its screen shows a
+/// whole percentage, `answers` where the file is of the kind the ruleset answers of its
+/// own (a hand of Command Dice).
+fn views(doc: &Document, ruleset: &dyn combat_odds_rules::Ruleset) -> Vec<&'static str> {
+    let kind = DeTable::parse(&doc.text)
+        .ok()
+        .and_then(|t| t.get_ref().get("kind").and_then(|k| k.get_ref().as_str().map(str::to_string)));
+    let answers = ruleset.answers_kind().is_some_and(|own| kind.as_deref() == Some(own));
+    [(ruleset.shows_percent(), "percent"), (answers, "answers")]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, v)| v)
+        .collect()
+}
+
 impl Form {
     /// The form over `doc`, its ruleset loaded from `rules` (tables overridden as
     /// `--rules` does). Never fails: a file the rules refuse still has the offers up
@@ -93,7 +109,7 @@ impl Form {
         let (scale, views, error) = match Scenario::new(doc, rules, plan) {
             Ok(scenario) => (
                 Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale),
-                if scenario.ruleset.shows_percent() { vec!["percent"] } else { Vec::new() },
+                views(doc, scenario.ruleset.as_ref()),
                 None,
             ),
             Err(e) => (None, Vec::new(), Some(e.to_string())),

@@ -19,6 +19,9 @@
 //! - [`bench`](mod@bench): this machine's speed against the README's targets.
 //! - [`cost`]: what a request's work will cost before it starts, priced one way for the
 //!   server and the browser's engine.
+//! - [`request`]: the one request layer: every endpoint of the page, its request read,
+//!   defaulted, validated, priced and run the same way by the server and the browser's
+//!   engine.
 //!
 //! A report is a set-up scenario's exact stage and Monte Carlo run, in the one shape
 //! every output (table, JSON, CSV) renders:
@@ -52,5 +55,6 @@ pub mod sweep;
 #[cfg(feature = "files")]
 pub mod bench;
 pub mod cost;
+pub mod request;
 
 pub use error::{Error, Result};

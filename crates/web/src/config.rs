@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use combat_odds_report::request;
 use combat_odds_rules::Rules;
 
 /// Work estimated past this holds a long-run slot unless the server is told otherwise:
@@ -11,7 +12,9 @@ use combat_odds_rules::Rules;
 /// stage or trials far longer.
 pub const LONG_WORK: Duration = Duration::from_secs(2);
 
-/// What the server is allowed to do for one request.
+/// What the server is allowed to do for one request: the request layer's limits
+/// (trials, cost, exact budget, the same a browser tab keeps), and what the server adds
+/// to them, its long-run slots.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// The most Monte Carlo trials one request may ask for.
@@ -22,24 +25,38 @@ pub struct Limits {
     pub max_runs: usize,
     /// Work estimated past this (in seconds of one core) is long work and holds one of
     /// the `max_runs` slots until it has stopped: [`LONG_WORK`] unless told.
-    pub long_work: std::time::Duration,
+    pub long_work: Duration,
     /// The most work one request may be estimated at, in seconds of one core: its
     /// trials in all at its scenario's pace, and the most its exact stages may take.
-    pub max_cost: std::time::Duration,
+    pub max_cost: Duration,
     /// The most one exact stage (a Markov chain solved or compiled) of a request may
     /// take (`--exact-seconds`); a request may ask for less. Each request's stages
     /// keep their own clock.
-    pub exact_budget: std::time::Duration,
+    pub exact_budget: Duration,
+}
+
+impl Limits {
+    /// The request layer's limits, as this server sets them.
+    pub(crate) fn request(&self) -> request::Limits {
+        request::Limits {
+            max_trials: self.max_trials,
+            max_cost: self.max_cost,
+            exact_budget: self.exact_budget,
+            ..request::Limits::SERVER
+        }
+    }
 }
 
 impl Default for Limits {
+    /// The request layer's server limits, four long runs at once.
     fn default() -> Self {
+        let server = request::Limits::SERVER;
         Limits {
-            max_trials: 10_000_000,
+            max_trials: server.max_trials,
             max_runs: 4,
             long_work: LONG_WORK,
-            max_cost: std::time::Duration::from_secs(3600),
-            exact_budget: std::time::Duration::from_secs(10),
+            max_cost: server.max_cost,
+            exact_budget: server.exact_budget,
         }
     }
 }

@@ -7,24 +7,15 @@
 //!   bounds, as the binary's flags set them.
 //! - `state`: what every request shares: the configuration, the long-run slots, the
 //!   finished runs' files.
-//! - `refused`: a request refused, as its status and one line of JSON.
-//! - `cost`: what a request will cost, estimated before it starts, and what the server
-//!   admits by it.
-//! - `own_tables`: table files of a player's own (a catalogue loaded on the page), read
-//!   for one request in place of the rules' own.
-//! - `api`: the quick endpoints (`GET /api/scenarios`, `POST /api/fire`,
-//!   `POST /api/exact`, `GET /api/rulesets`, `GET /api/tables/{ruleset}`), their limits
-//!   and their errors.
+//! - `refused`: a request refused, as its status and the request layer's one line of
+//!   JSON.
+//! - `api`: the fixed answers (`GET /api/scenarios`, `/api/rulesets`, `/api/words`,
+//!   `/api/tables/{ruleset}`, `/api/modifiers/{ruleset}`).
+//! - `work`: every endpoint of the request layer's list
+//!   ([`combat_odds_report::request::Endpoint::ALL`]), answered by one handler:
+//!   admission by cost and slot, the request's own run, the answer as JSON or events.
 //! - `stream`: long work answered as server-sent events, cancelled with its stream.
-//! - `views`: the command line's other answers (`POST /api/percent`,
-//!   `POST /api/sensitivity`, `POST /api/command-dice`, `GET /api/modifiers/{ruleset}`).
-//! - `form`: what the page offers in place of each value of a scenario file
-//!   (`POST /api/form`), from the lists the rules checked it against.
-//! - `compare`: comparisons across rulesets (`GET /api/words`, `POST /api/compare`).
-//! - `sweeps`: scenario balance (`POST /api/sweep`, `POST /api/balance`), answered as
-//!   server-sent events.
-//! - `runs`: long runs (`POST /api/run`, answered with server-sent events) and their
-//!   files (`GET /api/results/{id}/{file}`).
+//! - `runs`: a finished run's or sweep's files (`GET /api/results/{id}/{file}`).
 //! - `guard`: who the server answers (its own host names, its own page's origin), the
 //!   headers every answer carries, and refusals as JSON.
 //! - `listen`: connections: how many may be open, and how long one may take to send.
@@ -46,14 +37,9 @@
 mod config;
 mod state;
 mod refused;
-mod cost;
-mod own_tables;
 mod api;
 mod stream;
-mod views;
-mod form;
-mod compare;
-mod sweeps;
+mod work;
 mod runs;
 mod guard;
 mod listen;
@@ -63,10 +49,13 @@ use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::Path;
-use axum::http::{StatusCode, Uri, header};
+use axum::body::Bytes;
+use axum::extract::{Path, State as Shared};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::Html;
 use axum::routing::{get, post};
+
+use combat_odds_report::request::Endpoint;
 
 pub use config::{Config, Connections, LONG_WORK, Limits};
 pub use guard::BODY_LIMIT;
@@ -80,7 +69,8 @@ pub fn router(config: Config) -> Router {
 fn app(config: Config, listening: Option<IpAddr>) -> Router {
     let guard = guard::Guard { hosts: guard::Hosts::new(&config.hosts, listening), connections: config.connections };
     let state = state::State::new(config);
-    Router::new()
+    let state = Arc::new(state);
+    let mut router = Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/page/{file}", get(page_file))
         .route(
@@ -89,24 +79,27 @@ fn app(config: Config, listening: Option<IpAddr>) -> Router {
         )
         .route("/api/scenarios", get(api::scenarios))
         .route("/api/rulesets", get(api::rulesets))
-        .route("/api/fire", post(api::fire))
-        .route("/api/exact", post(api::exact))
         .route("/api/tables/{ruleset}", get(api::tables))
-        .route("/api/percent", post(views::percent))
-        .route("/api/sensitivity", post(views::sensitivity))
-        .route("/api/command-dice", post(views::command_dice))
-        .route("/api/modifiers/{ruleset}", get(views::modifiers))
-        .route("/api/form", post(form::form))
-        .route("/api/words", get(compare::words))
-        .route("/api/compare", post(compare::compare))
-        .route("/api/sweep", post(sweeps::sweep))
-        .route("/api/balance", post(sweeps::balance))
-        .route("/api/run", post(runs::run))
+        .route("/api/modifiers/{ruleset}", get(api::modifiers))
+        .route("/api/words", get(api::words));
+    // The work the page asks for: the request layer's endpoints, each at its path and
+    // the names it answered at before.
+    for endpoint in Endpoint::ALL {
+        for path in std::iter::once(endpoint.path()).chain(endpoint.aliases().iter().copied()) {
+            router = router.route(
+                path,
+                post(move |Shared(state): Shared<Arc<state::State>>, headers: HeaderMap, body: Bytes| {
+                    work::answer(state, endpoint, headers, body)
+                }),
+            );
+        }
+    }
+    router
         .route("/api/results/{id}/{file}", get(runs::file))
         .fallback(|uri: Uri| async move {
             api::Refused::new(StatusCode::NOT_FOUND, format!("{}: no such page or endpoint", uri.path()))
         })
-        .with_state(Arc::new(state))
+        .with_state(state)
         .layer(axum::middleware::from_fn_with_state(Arc::new(guard), guard::guard))
 }
 

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use combat_odds_report::error::Error as ReportError;
+use combat_odds_report::request::Downloads;
 
 use crate::config::Config;
 
@@ -98,6 +99,17 @@ impl State {
     /// Run `id`'s files, while they are kept.
     pub(crate) fn kept(&self, id: u64) -> Option<Files> {
         self.kept_now().files.iter().find(|(n, _)| *n == id).map(|(_, files)| files.clone())
+    }
+}
+
+/// The request layer's work keeps a finished run's or sweep's files here.
+impl Downloads for State {
+    fn keep(
+        &self,
+        write: &mut dyn FnMut(&Path) -> Result<Vec<String>, ReportError>,
+    ) -> Result<(u64, Vec<(String, u64)>), ReportError> {
+        let (id, files) = State::keep(self, write)?;
+        Ok((id, files.listed))
     }
 }
 

@@ -11,13 +11,12 @@ use std::time::Duration;
 
 use axum::response::sse::{Event, Sse};
 use futures_util::Stream;
-use serde::Serialize;
 use tokio::task::JoinHandle;
 
 use combat_odds_core::run::Run;
-use combat_odds_report::error::Error as ReportError;
+use combat_odds_report::request::{self, Job, Kind};
 
-use crate::state::{Slot, State, StopOnDrop};
+use crate::state::{Slot, StopOnDrop};
 
 /// How often progress is sent.
 const TICK: Duration = Duration::from_millis(200);
@@ -37,40 +36,26 @@ impl Progress {
     }
 }
 
-/// What a finished piece of work sends, made on the server's side (a run keeps its
-/// files there first, on disk: on the blocking pool with the work).
-type Finish<T, R> = fn(&State, T) -> Result<R, ReportError>;
-
 /// Work under way, as its event stream holds it.
-struct Running<R> {
-    work: JoinHandle<Result<R, ReportError>>,
+struct Running {
+    work: JoinHandle<Result<String, request::Refused>>,
     progress: Arc<Progress>,
     /// Dropped with the stream: a client gone stops the work.
     _stop: StopOnDrop,
 }
 
-/// Runs `work` on the blocking pool, holding `slot` (if it needs one) until it ends,
-/// and answers with its events; `finish` turns what it found into the `result` event.
-/// The work is the request's own run: stopped when its client leaves, each exact
-/// stage bounded by `exact_budget`.
-pub(crate) fn streamed<T, R>(
-    state: Arc<State>,
-    (slot, exact_budget): (Option<Slot>, Duration),
-    work: impl FnOnce(&Progress, &Run) -> Result<T, ReportError> + Send + 'static,
-    finish: Finish<T, R>,
-) -> Sse<impl Stream<Item = Result<Event, Infallible>>>
-where
-    T: Send + 'static,
-    R: Serialize + Send + 'static,
-{
+/// Runs `job` on the blocking pool, holding `slot` (if it needs one) until it ends,
+/// and answers with its events. The work is the request's own run: stopped when its
+/// client leaves, each exact stage bounded by the job's budget.
+pub(crate) fn streamed(slot: Option<Slot>, job: Job) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(Progress::default());
     let work = tokio::task::spawn_blocking({
         let (stop, progress) = (stop.clone(), progress.clone());
         move || {
             let _slot = slot;
-            let found = work(&progress, &Run::new(&stop, Some(exact_budget)))?;
-            finish(&state, found)
+            let budget = Some(job.exact_budget);
+            job.run(&Run::new(&stop, budget), &|done, planned| progress.set(done, planned))
         }
     });
     let running = Running { work, progress, _stop: StopOnDrop(stop) };
@@ -79,33 +64,24 @@ where
 
 /// The stream's next event: the result or its failure when the work has ended (and
 /// then the end of the stream), else progress after a tick.
-async fn next_event<R: Serialize>(
-    running: Option<Running<R>>,
-) -> Option<(Result<Event, Infallible>, Option<Running<R>>)> {
+async fn next_event(running: Option<Running>) -> Option<(Result<Event, Infallible>, Option<Running>)> {
     let mut running = running?;
     match tokio::time::timeout(TICK, &mut running.work).await {
         Err(_) => {
             let done = running.progress.done.load(Ordering::Relaxed);
             let planned = running.progress.planned.load(Ordering::Relaxed);
-            let event = json_event("progress", &serde_json::json!({ "done": done, "planned": planned }));
-            Some((Ok(event), Some(running)))
+            let event = serde_json::json!({ "done": done, "planned": planned }).to_string();
+            Some((Ok(Event::default().event("progress").data(event)), Some(running)))
         }
         Ok(ended) => {
-            let result = ended.map_err(|e| format!("the work failed: {e}")).and_then(|r| r.map_err(|e| e.to_string()));
-            let event = match result {
-                Ok(found) => json_event("result", &found),
-                Err(error) => json_event("error", &serde_json::json!({ "error": error })),
+            let ended = ended.map_err(|e| request::Refused::new(Kind::Failed, format!("the work failed: {e}")));
+            let event = match ended.and_then(|answer| answer) {
+                // The answer's JSON as the request layer wrote it: the bytes the
+                // browser's engine answers too.
+                Ok(answer) => Event::default().event("result").data(answer),
+                Err(refused) => Event::default().event("error").data(refused.to_json()),
             };
             Some((Ok(event), None))
         }
     }
-}
-
-fn json_event(name: &str, data: &impl Serialize) -> Event {
-    Event::default().event(name).json_data(data).expect("the events are plain JSON")
-}
-
-/// A `finish` for work whose finding is its result as it stands.
-pub(crate) fn as_found<T>(_: &State, found: T) -> Result<T, ReportError> {
-    Ok(found)
 }

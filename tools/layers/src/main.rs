@@ -4,18 +4,23 @@
 //! (inline `mod x { }`, `#[path]`, and the modules the rules crate's `rulesets!` line
 //! declares), and every path in it (use trees, expression, type and pattern paths, macro
 //! paths, and the paths inside macro bodies and calls, `$crate` included) is resolved,
-//! through re-exports and glob imports, to the modules it reaches. It prints, for each
-//! crate, its top-level modules in their declared order (lowest first, as the crate root
-//! lists them) with the modules each one names, and fails (exit 1), one line per
-//! violation (file:line: what: why), on:
+//! through re-exports and glob imports, to the modules it reaches. So is every Rust file
+//! under `benches/`, `examples/` and `fuzz/` (not in a `target/` folder), each a root of
+//! its own (see "Benches, examples and fuzz targets" below). It prints, for each crate,
+//! its top-level modules in their declared order (lowest first, as the crate root lists
+//! them) with the modules each one names, then the benches, examples and fuzz targets
+//! read, and fails (exit 1), one line per violation (file:line: what: why), on:
 //!   - an upward import: a module naming one declared after it in its crate;
 //!   - a module naming an item defined in its crate root (see "The crate root" below);
 //!   - a cycle between modules of one folder (top-level or inside a module's folder);
-//!   - one ruleset naming another (the rulesets are peers), or any module outside the
-//!     registry, in any crate, naming a ruleset's module (see "Rulesets" below);
+//!   - one ruleset naming another (the rulesets are peers), or anything outside the
+//!     registry naming a ruleset's module: any module or crate root, in any crate, and
+//!     any bench, example or fuzz target (see "Rulesets" below);
 //!   - a crate depending on a crate above it, core or rules depending on polars,
 //!     plotters, clap or tokio, or report or web depending on clap (from `cargo tree`);
-//!   - a flag name (`--word` in a string) or an exit code outside the binary's src/.
+//!   - a flag name (`--word` in a string) or an exit code in a crate other than the
+//!     binary (src/); the benches, examples and fuzz targets are programs of their own
+//!     and may take flags and exit with codes.
 //!
 //! # The crate root
 //! The crate root declares the modules, so it is above all of them: a module that names
@@ -31,6 +36,22 @@
 //! that names a ruleset's module. Everything else asks the registry through the
 //! `Ruleset` trait, with no exception: a ruleset's own answers and views are offered
 //! through the trait (issue 34).
+//!
+//! The crate roots are held to it too (issue 42): a root is above its modules, so it is
+//! not checked for upward imports or for naming its own items, but it is not the registry,
+//! and a `use combat_odds_rules::chain_of_command::...` in `crates/web/src/lib.rs` or
+//! `src/main.rs` leaks a ruleset as surely as one in a module. The rules crate's root is
+//! held to it outside the registry line itself (which the walker leaves unread).
+//!
+//! # Benches, examples and fuzz targets
+//! They are compiled against the crates like any user of them, and a bench that names a
+//! ruleset's module to reach what the trait does not offer leaks it past the registry
+//! as much as the binary would (issue 42). Each Rust file under `benches/`, `examples/`
+//! and `fuzz/` is read as a root of its own, following its `mod` declarations (a file
+//! that a root declares as a module is read there, not as a root), and `target/` folders
+//! (build output) are left out. Only the ruleset rule applies to them: they are apart
+//! from the layers (no crate here imports them, so none is above or below them), and,
+//! being programs, they may take flags and exit with codes.
 //!
 //! Usage: `layers [--no-cargo] [ROOT]` (ROOT: the workspace, the current directory
 //! unless told; `--no-cargo` skips the `cargo tree` checks).
@@ -54,6 +75,9 @@ const CRATES: &[(&str, &str, &str)] = &[
     ("combat-odds-web", "crates/web/src", "lib.rs"),
     ("combat-odds", "src", "main.rs"),
 ];
+/// The programs beside the crates, each of their Rust files read as a root of its own
+/// (folder, what a root there is called): see "Benches, examples and fuzz targets" above.
+const PROGRAMS: &[(&str, &str)] = &[("benches", "the bench"), ("examples", "the example"), ("fuzz", "the fuzz target")];
 /// The crate holding the rulesets and the macro whose line registers them.
 const RULES: &str = "combat-odds-rules";
 const REGISTRY_MACRO: &str = "rulesets";
@@ -128,9 +152,14 @@ struct Module {
 }
 
 struct Crate {
-    name: &'static str,
-    src: &'static str,
-    root_file: &'static str,
+    /// The package name; for a program beside the crates, its root file (which no path
+    /// can name as a crate).
+    name: String,
+    src: String,
+    root_file: String,
+    /// For a program beside the crates (a bench, an example, a fuzz target), what its
+    /// root is called; none for a crate of the workspace.
+    program: Option<&'static str>,
     modules: Vec<Module>,
     /// The parsed file of each module whose body is a whole file.
     files: BTreeMap<usize, syn::File>,
@@ -197,21 +226,85 @@ fn use_leaves(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<(Opti
     }
 }
 
+/// The Rust files under `dir`, leaving out `target` folders (build output).
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(|e| format!("{}: {e}", path.display()))?;
+        if kind.is_dir() {
+            if entry.file_name() != "target" {
+                rust_files(&path, out)?;
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 impl Workspace {
     fn load(root: &Path) -> Result<Workspace, String> {
         let mut crates = Vec::new();
         for &(name, src, root_file) in CRATES {
-            let mut krate =
-                Crate { name, src, root_file, modules: Vec::new(), files: BTreeMap::new(), rulesets: BTreeSet::new() };
+            let mut krate = Crate::new(name.to_string(), src.to_string(), root_file.to_string(), None);
             let dir = root.join(src);
             krate.load_file(None, String::new(), dir.join(root_file), dir, false)?;
             crates.push(krate);
         }
+        for &(folder, called) in PROGRAMS {
+            crates.extend(Self::programs(root, folder, called)?);
+        }
         Ok(Workspace { crates })
+    }
+
+    /// The programs in `folder`: each Rust file in it is read as a root, following its
+    /// `mod` declarations, unless a root declares it as a module (it is read there, in its
+    /// place in that root's tree). Which files are roots is settled by reading them all as
+    /// roots, then only those no root declares, until that no longer changes (a module
+    /// read as a root may declare a file beside it that it never reaches from its parent).
+    fn programs(root: &Path, folder: &str, called: &'static str) -> Result<Vec<Crate>, String> {
+        let dir = root.join(folder);
+        if !dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        let mut files = Vec::new();
+        rust_files(&dir, &mut files)?;
+        files.sort();
+        let mut roots = files.clone();
+        for _ in 0..8 {
+            let read: Vec<(PathBuf, Result<Crate, String>)> =
+                roots.iter().map(|f| (f.clone(), Self::program(root, f, called))).collect();
+            let modules: BTreeSet<&PathBuf> = read
+                .iter()
+                .filter_map(|(_, r)| r.as_ref().ok())
+                .flat_map(|p| p.modules[1..].iter().filter(|m| m.from_file).map(|m| &m.file))
+                .collect();
+            let next: Vec<PathBuf> = files.iter().filter(|f| !modules.contains(f)).cloned().collect();
+            if next == roots {
+                return read.into_iter().map(|(_, r)| r).collect();
+            }
+            roots = next;
+        }
+        Err(format!("{folder}/: which of its files are roots does not settle (modules declaring each other?)"))
+    }
+
+    /// One program: its root file and the modules it declares.
+    fn program(root: &Path, file: &Path, called: &'static str) -> Result<Crate, String> {
+        let rel = file.strip_prefix(root).unwrap_or(file).display().to_string();
+        let (src, root_file) = rel.rsplit_once('/').unwrap_or(("", &rel));
+        let mut krate = Crate::new(rel.clone(), src.to_string(), root_file.to_string(), Some(called));
+        krate.load_file(None, String::new(), file.to_path_buf(), file.parent().unwrap().to_path_buf(), false)?;
+        Ok(krate)
     }
 }
 
 impl Crate {
+    fn new(name: String, src: String, root_file: String, program: Option<&'static str>) -> Crate {
+        Crate { name, src, root_file, program, modules: Vec::new(), files: BTreeMap::new(), rulesets: BTreeSet::new() }
+    }
+
     fn add(
         &mut self,
         parent: Option<usize>,
@@ -492,6 +585,15 @@ impl Walker<'_> {
 }
 
 impl<'ast> Visit<'ast> for Walker<'_> {
+    fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
+        // The registry line: the one place that names the rulesets' modules, and only
+        // that (`registry_line` reads it as `module::Type, ...`).
+        if self.module == 0 && self.krate.name == RULES && m.ident.is_none() && m.mac.path.is_ident(REGISTRY_MACRO) {
+            return;
+        }
+        visit::visit_item_macro(self, m);
+    }
+
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
         for a in &m.attrs {
             self.visit_attribute(a);
@@ -568,6 +670,13 @@ struct Reach {
 }
 
 impl Workspace {
+    /// The ruleset module `m` of crate `k` is in, if it is in one.
+    fn ruleset(&self, k: usize, m: usize) -> Option<&str> {
+        let krate = &self.crates[k];
+        let top = krate.top(m)?;
+        (krate.name == RULES && krate.rulesets.contains(top)).then_some(top)
+    }
+
     /// Resolves `segs` as written in module `from` of crate `k`.
     fn resolve(&self, k: usize, from: usize, lead: bool, segs: &[String], out: &mut Reach, depth: usize) {
         if depth > 16 || segs.is_empty() {
@@ -596,18 +705,31 @@ impl Workspace {
                 let module = &krate.modules[from];
                 let local = module.children.contains_key(first)
                     || module.defined.contains(first)
-                    || module.uses.iter().any(|u| u.name.as_deref() == Some(first))
-                    // A name a glob brings in, when it leads to more (a glob of the
-                    // crate root is itself refused, so a lone name needs no search).
-                    || (segs.len() > 1 && module.uses.iter().any(|u| u.name.is_none()));
-                if local { self.walk(k, from, segs, out, depth) } else { self.external(segs, out, depth) }
+                    || module.uses.iter().any(|u| u.name.as_deref() == Some(first));
+                if local {
+                    return self.walk(k, from, segs, out, depth);
+                }
+                // A name a glob brings in, when it leads to more (a glob of the crate root
+                // is itself refused, so a lone name needs no search); if no glob brings it
+                // in, an extern crate's name (`use wasm_bindgen::prelude::*;` beside
+                // `combat_odds_rules::x::Y` in an expression).
+                if segs.len() > 1 && module.uses.iter().any(|u| u.name.is_none()) {
+                    let mut through = Reach::default();
+                    self.walk(k, from, segs, &mut through, depth);
+                    if through.root_item.is_some() || through.modules.iter().any(|&km| km != (k, from)) {
+                        out.modules.extend(through.modules);
+                        out.root_item = out.root_item.take().or(through.root_item);
+                        return;
+                    }
+                }
+                self.external(segs, out, depth)
             }
         }
     }
 
     /// A path through another crate of the workspace (nothing if it names none).
     fn external(&self, segs: &[String], out: &mut Reach, depth: usize) {
-        if let Some(k) = self.crates.iter().position(|c| lib_name(c.name) == segs[0]) {
+        if let Some(k) = self.crates.iter().position(|c| c.program.is_none() && lib_name(&c.name) == segs[0]) {
             let mut other = Reach::default();
             self.walk(k, 0, &segs[1..], &mut other, depth);
             out.modules.extend(other.modules);
@@ -754,7 +876,10 @@ impl Check {
                 module: 0,
                 file: PathBuf::new(),
                 refs: Vec::new(),
-                terms: k + 1 < ws.crates.len(),
+                // Flag names and exit codes are the binary's (the last crate); the programs
+                // beside the crates are programs of their own (see "Benches, examples and
+                // fuzz targets").
+                terms: krate.program.is_none() && k + 1 < CRATES.len(),
                 term_hits: Vec::new(),
             };
             for (&m, file) in &krate.files {
@@ -805,8 +930,21 @@ impl Check {
                 } else {
                     ws.resolve(k, r.module, r.lead, &r.segs, &mut reach, 0);
                 }
-                let Some(top) = krate.top(r.module) else {
-                    continue; // the root is above every module and is the registry
+                let top = match (krate.program, krate.top(r.module)) {
+                    (None, Some(top)) => top,
+                    // The crate root is above its modules (it may name any of them and its
+                    // own items), and a program beside the crates is apart from the layers:
+                    // both only keep to the registry (the walker leaves out the registry
+                    // line itself, in the rules crate's root).
+                    (program, _) => {
+                        let who = program.unwrap_or("the crate root");
+                        for &(tk, tm) in &reach.modules {
+                            if let Some(ruleset) = ws.ruleset(tk, tm) {
+                                self.leak(&file, r.line, who, ruleset, &written);
+                            }
+                        }
+                        continue;
+                    }
                 };
                 if let Some(item) = &reach.root_item {
                     let allowed = ROOT_ITEMS_ALLOWED.iter().any(|&(c, i, m)| c == krate.name && i == item && m == top);
@@ -857,6 +995,13 @@ impl Check {
                         }
                     }
                 }
+            }
+            if krate.program.is_some() {
+                if ws.crates[k - 1].program.is_none() {
+                    println!("benches, examples and fuzz targets (each a root of its own), read for ruleset names:");
+                }
+                println!("  {} ({})", krate.name, krate.program.unwrap_or_default());
+                continue;
             }
             println!("{} ({}), lowest first:", krate.name, krate.src);
             for n in order {

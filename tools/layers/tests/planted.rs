@@ -29,7 +29,8 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A scratch copy of what the check reads: the manifests, the lock, every crate's
-/// sources, and the files the root manifest names (empty: nothing is compiled).
+/// sources, and the files the root manifest names (empty: nothing is compiled). The
+/// benches, examples and fuzz targets are not copied: the tests plant their own.
 struct Copy(PathBuf);
 
 impl Drop for Copy {
@@ -117,6 +118,7 @@ fn the_clean_workspace_passes_and_prints_its_import_graph() {
     assert!(passed, "{text}");
     assert!(text.contains("combat-odds-rules (crates/rules/src), lowest first:"), "{text}");
     assert!(text.contains("  registry           -> crate::builtin, ruleset"), "{text}");
+    assert!(text.contains("  benches/fire.rs (the bench)"), "{text}");
     assert!(
         text.contains("combat-odds-web depends on: combat-odds-core, combat-odds-rules, combat-odds-report"),
         "{text}"
@@ -241,10 +243,10 @@ fn a_ruleset_named_by_a_path_from_the_extern_root_fails() {
 fn a_ruleset_named_inside_a_macro_call_fails() {
     let copy = Copy::new();
     let line = copy.append(
-        "crates/web/src/form.rs",
+        "crates/report/src/form.rs",
         "fn planted() { println!(\"{}\", combat_odds_rules::company_commander::PLANTED); }",
     );
-    copy.fails_with(&format!("crates/web/src/form.rs:{line}: form names ruleset company_commander"));
+    copy.fails_with(&format!("crates/report/src/form.rs:{line}: form names ruleset company_commander"));
 }
 
 // The four places that named a ruleset before the Ruleset trait offered its own answers
@@ -275,10 +277,96 @@ fn bench_naming_a_ruleset_for_its_peer_resolution_fails() {
 }
 
 #[test]
-fn the_web_views_naming_a_ruleset_for_its_answers_fails() {
+fn the_request_layer_naming_a_ruleset_for_its_answers_fails() {
     let copy = Copy::new();
-    let line = copy.append("crates/web/src/views.rs", "use combat_odds_rules::chain_of_command::Planted;");
-    copy.fails_with(&format!("crates/web/src/views.rs:{line}: views names ruleset chain_of_command"));
+    let line =
+        copy.append("crates/report/src/request/endpoints.rs", "use combat_odds_rules::chain_of_command::Planted;");
+    copy.fails_with(&format!("crates/report/src/request/endpoints.rs:{line}: request names ruleset chain_of_command"));
+}
+
+// A crate root is checked for ruleset names like any module (issue 42): the root is
+// above every module, but not above the registry.
+
+#[test]
+fn a_ruleset_named_in_the_web_crate_root_fails() {
+    let copy = Copy::new();
+    let line = copy.append("crates/web/src/lib.rs", "use combat_odds_rules::chain_of_command::Planted;");
+    copy.fails_with(&format!("crates/web/src/lib.rs:{line}: the crate root names ruleset chain_of_command"));
+}
+
+#[test]
+fn a_ruleset_named_in_the_binary_root_fails() {
+    let copy = Copy::new();
+    let line = copy.append("src/main.rs", "use combat_odds_rules::mission_command::{self as planted};");
+    copy.fails_with(&format!("src/main.rs:{line}: the crate root names ruleset mission_command"));
+}
+
+#[test]
+fn a_ruleset_named_in_the_rules_crate_root_past_its_registry_line_fails() {
+    let copy = Copy::new();
+    let line = copy.append("crates/rules/src/lib.rs", "pub use chain_of_command::ChainOfCommand;");
+    copy.fails_with(&format!("crates/rules/src/lib.rs:{line}: the crate root names ruleset chain_of_command"));
+}
+
+#[test]
+fn a_ruleset_named_in_the_wasm_crate_root_fails() {
+    let copy = Copy::new();
+    let line = copy.append(
+        "crates/wasm/src/lib.rs",
+        "fn planted() { let _ = combat_odds_rules::company_commander::CompanyCommander::load; }",
+    );
+    copy.fails_with(&format!("crates/wasm/src/lib.rs:{line}: the crate root names ruleset company_commander"));
+}
+
+// The programs beside the crates (benches/, examples/, fuzz/) are read too, each file
+// a root of its own, for ruleset names only (issue 42).
+
+#[test]
+fn a_ruleset_named_in_an_example_fails() {
+    let copy = Copy::new();
+    let line = copy.append(
+        "examples/planted.rs",
+        "use combat_odds_rules::{Rules, chain_of_command::ChainOfCommand};\nfn main() {}",
+    );
+    copy.fails_with(&format!("examples/planted.rs:{line}: the example names ruleset chain_of_command"));
+}
+
+#[test]
+fn a_ruleset_named_in_a_bench_fails() {
+    let copy = Copy::new();
+    let line = copy.append(
+        "benches/fire.rs",
+        "fn planted() { let _ = combat_odds_rules::command_decision::CommandDecision::peer_resolution; }",
+    );
+    copy.fails_with(&format!("benches/fire.rs:{line}: the bench names ruleset command_decision"));
+}
+
+#[test]
+fn a_ruleset_named_in_a_fuzz_target_fails() {
+    let copy = Copy::new();
+    let line = copy.append(
+        "fuzz/fuzz_targets/planted.rs",
+        "fuzz_target!(|data: &[u8]| { let _ = combat_odds_rules::mission_command::MissionCommand::load; });",
+    );
+    copy.fails_with(&format!("fuzz/fuzz_targets/planted.rs:{line}: the fuzz target names ruleset mission_command"));
+}
+
+#[test]
+fn a_ruleset_named_in_a_module_of_a_bench_through_its_root_fails() {
+    let copy = Copy::new();
+    copy.append("benches/fire.rs", "use combat_odds_rules as planted_rules;\nmod planted;");
+    copy.append("benches/planted.rs", "use super::planted_rules::chain_of_command::Planted;");
+    copy.fails_with("benches/planted.rs:1: the bench names ruleset chain_of_command");
+}
+
+#[test]
+fn a_target_folder_of_the_fuzz_targets_is_not_read() {
+    let copy = Copy::new();
+    copy.append("fuzz/target/planted.rs", "use combat_odds_rules::chain_of_command::Planted; not rust");
+    copy.append("fuzz/fuzz_targets/planted.rs", "use combat_odds_rules::Rules;");
+    let (passed, text) = copy.check(false);
+    assert!(passed, "{text}");
+    assert!(text.contains("  fuzz/fuzz_targets/planted.rs (the fuzz target)"), "{text}");
 }
 
 #[test]

@@ -50,7 +50,7 @@ export function restore(p, linked) {
 // it is about (a trials field) or above the result; in the static site, work too
 // heavy for a tab is said beside its button, with the command that does it.
 function say(prefix, message) {
-  if (inBrowser && message.startsWith(TOO_HEAVY)) return tooHeavy(prefix, message);
+  if (inBrowser && message.includes(TOO_HEAVY)) return tooHeavy(prefix, message);
   const r = refusal(message);
   $(r.setting && $(`${prefix}-${r.setting}-error`) ? `${prefix}-${r.setting}-error` : `${prefix}-error`).textContent = r.words;
 }
@@ -164,9 +164,9 @@ async function findBalance() {
   }
 }
 
-// How the static site's engine begins a refusal of work too heavy for a tab (its
-// limit and how it prices work are the engine's, crates/wasm).
-const TOO_HEAVY = "too heavy for a browser tab";
+// How a refusal of work too heavy for a tab says so (the request layer's words,
+// crates/report/src/request: a tab's limit is lower than a server's).
+const TOO_HEAVY = "and a browser tab takes at most";
 
 // The command that does page `prefix`'s work with every core, written from the fields
 // as they stand.
@@ -185,6 +185,6 @@ const COMMANDS = {
 // engine's `message`, with its estimate) and names the command that does it.
 function tooHeavy(prefix, message) {
   const note = el("p", { class: "muted", id: `${prefix}-too-heavy` }, `${message[0].toUpperCase()}${message.slice(1)}: `,
-    el("code", {}, COMMANDS[prefix]((k) => $(k).value.trim())), " does it with every core, or `combat-odds serve` runs it from this page.");
+    el("code", {}, COMMANDS[prefix]((k) => $(k).value.trim())), " (or combat-odds serve, to run it from this page).");
   $(`${prefix}-start`).parentElement.after(note);
 }

@@ -4,7 +4,7 @@
 // the rules refuse keeps the form and what the user typed, is explained beside its
 // field, and marks the answer on screen as no longer the form's.
 import { $, el, download } from "./dom.js";
-import { get, post, inBrowser } from "./net.js";
+import { get, post } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
 import {
@@ -42,16 +42,12 @@ export function editor(prefix, shipped, firstName, changed) {
   const forget = el("button", { id: `${prefix}-tables-forget`, type: "button" }, "Use the rules' own");
   const ownStatus = el("span", { id: `${prefix}-tables-status`, role: "status" });
   const ownError = el("div", { id: `${prefix}-tables-error`, class: "error", role: "alert" });
-  // The static site's engine reads the tables built into it only: the page says
-  // which command reads a file of one's own instead.
+  // Read in memory by whichever engine answers (the server's, or the static site's in
+  // this tab): nothing is uploaded anywhere else.
   const ownBox = el("details", { id: `${prefix}-tables` },
     el("summary", {}, "Your own catalogue (weapons and vehicles of your own, in place of the rules' file)"),
-    ...(inBrowser
-      ? [el("p", { id: `${prefix}-tables-status` }, "This page's engine reads the rules' own tables only. To use a catalogue "
-        + "of your own, run combat-odds on your machine: combat-odds serve (then load it here), or combat-odds fire "
-        + "SCENARIO --rules DIR with the file in DIR/<ruleset>/.")]
-      : [el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
-        ownStatus, ownError]));
+    el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
+    ownStatus, ownError);
   $(`${prefix}-editor`).append(
     el("div", { class: "row" }, el("label", {}, "Open a shipped scenario ", pick),
       el("label", {}, "or a scenario file ", file), save),
@@ -134,10 +130,9 @@ export function editor(prefix, shipped, firstName, changed) {
   // ruleset (none at all otherwise, so the request has no `tables`).
   const tables = () => {
     const ruleset = rulesetOf(text.value);
-    return !inBrowser && own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
+    return own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
   };
   const showOwn = async () => {
-    if (inBrowser) return;
     ownError.textContent = "";
     forget.hidden = !own;
     const ruleset = own ? own.ruleset : rulesetOf(text.value);
@@ -379,7 +374,12 @@ export function editor(prefix, shipped, firstName, changed) {
   });
   file.addEventListener("change", async () => { if (file.files[0]) open(await file.files[0].text()); });
   text.addEventListener("change", () => { refreshForm(false); changed(); });
-  save.addEventListener("click", () => download(pick.value || "scenario.toml", text.value, "application/toml"));
+  // Whether the file in hand is no longer a shipped one as shipped, and the name it is
+  // saved by: an edited shipped file is saved as the player's own, never by the name of
+  // the file it came from.
+  const edited = () => text.value !== shipped.find((s) => s.name === pick.value)?.text;
+  const savedName = () => (!pick.value ? "scenario.toml" : edited() ? `my_${pick.value}` : pick.value);
+  save.addEventListener("click", () => download(savedName(), text.value, "application/toml"));
   return {
     text: () => text.value,
     tables,
@@ -402,6 +402,17 @@ export function editor(prefix, shipped, firstName, changed) {
       for (const span of errors.values()) span.textContent = "";
       const result = $(`${prefix}-result`);
       if (result) result.classList.remove("stale");
+    },
+    // The command line that answers what is on screen (`sub` with `flags`): the shipped
+    // file while it is as shipped, else the file as Download scenario saves it, and the
+    // player's own table file in a rules folder where it is read; `files` says what
+    // each file named is.
+    command: (sub, flags) => {
+      const file = edited() ? savedName() : `experiments/${pick.value}`;
+      const mine = tables() ? own : null;
+      const files = [edited() ? `${file} is the scenario as on screen (Download scenario saves it)` : null,
+        mine ? `my_rules/${mine.ruleset}/${mine.name} is your ${mine.file}` : null].filter((f) => f);
+      return { line: `combat-odds ${sub} ${file}${flags ? ` ${flags}` : ""}${mine ? " --rules my_rules" : ""}`, files };
     },
     // The illustrative entries (invented data) the form's choices now name.
     invented: () => fields.filter((f) => f.what && labels[f.what]?.[value(f.key)]?.illustrative)

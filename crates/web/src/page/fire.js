@@ -56,33 +56,38 @@ export async function compute() {
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showReport(answer.body, $("fire-result"), "p-kill", fireEditor.invented());
-    if (answer.text) offerReport(answer.text, body);
+    offerReport(answer.text, body);
     // When each answer was on screen, for tests/page/bench.mjs.
     performance.mark("fire-answer");
     $("fire-status").textContent = ONE_THREAD ? `done (${ONE_THREAD})` : "done";
     extras(answer.body, fireRequest.signal);
   } catch (e) {
-    if (e.name !== "AbortError") $("fire-status").textContent = `failed: ${e.message}`;
+    if (e.name === "AbortError") return;
+    // Whatever failed, the answer on screen is no longer the form's.
+    fireEditor.stale();
+    $("fire-status").textContent = `failed: ${e.message}`;
   }
 }
 
-// The static site's engine answers a fire with the very text `fire --format json`
-// prints: offered as a file, and beside it the CSV `--format csv` prints, which the
-// engine writes when asked (`body`, the fire's request, drawn again on its seed).
+// Either engine answers a fire with the very text `fire --format json` prints: offered
+// as a file, and beside it the CSV `--format csv` prints, which the engine writes when
+// asked (`body`, the fire's request, drawn again on its seed), with the command that
+// prints both for what is on screen.
 let reportUrl = null;
 function offerReport(text, body) {
   if (reportUrl) URL.revokeObjectURL(reportUrl);
   reportUrl = URL.createObjectURL(new Blob([`${text}\n`], { type: "application/json" }));
   const { trials, seed, mode } = settings("fire");
-  const command = `combat-odds fire ${$("fire-shipped").value || "scenario.toml"} --trials ${trials} --seed ${seed} --mode ${mode}`;
+  const command = fireEditor.command("fire", `--trials ${trials} --seed ${seed} --mode ${mode}`);
   const csv = el("button", { type: "button", id: "fire-report-csv" }, "report.csv");
   csv.addEventListener("click", async () => {
     const answer = await post("/api/fire.csv", body);
     if (answer.ok) download("report.csv", answer.body, "text/csv");
   });
+  const files = command.files.length ? `; ${command.files.join("; ")}` : "";
   $("fire-result").append(el("p", { class: "downloads", id: "fire-downloads" }, "Download: ",
     el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"), " ", csv,
-    ` (what ${command} prints with --format json and --format csv)`));
+    " (what ", el("code", { id: "fire-command" }, command.line), ` prints with --format json and --format csv${files})`));
 }
 
 // The exact answer alone, as a loaded link gets it: the link may ask for any number
@@ -104,26 +109,27 @@ export async function computeExact() {
 }
 
 // What the command line says besides fire about the same file, where it is the
-// ruleset's own view (the form says which): the destroy chance as its screen shows
-// it, a whole percentage, or every allocation policy of a hand of Command Dice.
+// ruleset's own view (the form says which): the ruleset's own answers about the file
+// (every allocation policy of a hand of Command Dice), or the destroy chance as its
+// screen shows it, a whole percentage.
 async function extras(report, signal) {
-  const kind = report.kind;
   const into = $("fire-extra");
   into.replaceChildren();
   const body = { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") };
   try {
-    if (kind === "command_dice") {
-      const { mode, trials, seed, ...hand } = body;
-      const answer = await post("/api/command-dice", hand, signal);
+    const views = await fireEditor.views();
+    if (views.includes("answers")) {
+      const { mode, trials, seed, ...file } = body;
+      const answer = await post("/api/answers", file, signal);
       if (!answer.ok) return;
-      const table = el("table", { id: "command-dice" }, el("tr", {}, el("th", {}, "policy"), el("th", {}, "answer"),
+      const table = el("table", { id: "own-answers" }, el("tr", {}, el("th", {}, "policy"), el("th", {}, "answer"),
         el("th", {}, "value"), el("th", {}, "exact fraction")));
       for (const a of answer.body.answers)
         table.append(el("tr", {}, el("td", {}, a.policy.replace(/_/g, " ")), el("td", {}, a.answer), el("td", {}, a.value.toFixed(4)), el("td", {}, a.exact_fraction)));
-      into.append(el("h3", {}, "Every way to allocate the dice, exactly"), el("div", { class: "scroll" }, table));
+      into.append(el("h3", {}, `${rulesetName(report.ruleset)}'s own answers, exactly`), el("div", { class: "scroll" }, table));
       return;
     }
-    if (!(await fireEditor.views()).includes("percent")) return;
+    if (!views.includes("percent")) return;
     const answer = await post("/api/percent", body, signal);
     if (!answer.ok) return; // not a fire at a target: nothing to show as a percentage
     const v = answer.body;

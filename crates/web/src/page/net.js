@@ -71,8 +71,12 @@ export async function post(path, body, signal) {
   }
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), signal });
-  const json = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  return { ok: response.ok, body: json };
+  // The answer's text as well as its JSON: a fire's is the very text the command line
+  // prints, offered as a download.
+  const text = await response.text();
+  let json;
+  try { json = JSON.parse(text); } catch (e) { json = { error: `the server answered ${response.status}` }; }
+  return { ok: response.ok, body: json, text };
 }
 
 // POSTs `body` to an endpoint that answers with server-sent events; `progress` hears

@@ -1,25 +1,25 @@
 //! A request's own table files: a player's catalogue (or any other table file of a
 //! ruleset) loaded on the page in place of the rules' own. They are handed to the rules
-//! in memory for the one request, over the server's own `--rules` override where it
-//! has one, each named as the player's file ("your catalogue.toml (command-decision)"),
+//! in memory for the one request, over the front door's own `--rules` override
+//! where it has one, each named as the player's file ("your catalogue.toml (command-decision)"),
 //! so they are checked by the same loader as `--rules DIR`, with the same one-line
 //! messages, and a message names the player's file with nothing to rewrite.
 
 use std::collections::BTreeMap;
 
+use crate::error::Error as ReportError;
 use combat_odds_core::error::{Error as CoreError, unknown};
 use combat_odds_core::tables::TableFile;
-use combat_odds_report::error::Error as ReportError;
 use combat_odds_rules::Rules;
 
 /// Table files by ruleset, then by the name of the file each replaces:
 /// `{"command-decision": {"catalogue.toml": "..."}}`.
-pub(crate) type OwnTables = BTreeMap<String, BTreeMap<String, String>>;
+pub type OwnTables = BTreeMap<String, BTreeMap<String, String>>;
 
 /// The rules a request is read by: the server's own (`server`), with the request's own
 /// table files read in place of the rules' files of the same names. A ruleset or file
 /// name the rules do not have is refused by the player's name for the file.
-pub(crate) fn rules_for(server: &Rules, own: &OwnTables) -> Result<Rules, ReportError> {
+pub fn rules_for(server: &Rules, own: &OwnTables) -> Result<Rules, ReportError> {
     let mut rules = server.clone();
     for (ruleset, files) in own.iter().filter(|(_, files)| !files.is_empty()) {
         let loaded = server.clone().overridden_by(None).load(ruleset)?;

@@ -1,0 +1,129 @@
+use std::sync::atomic::AtomicBool;
+
+use combat_odds_rules::defaults;
+
+use super::*;
+
+/// The context a test's requests are answered in: the rules' own tables, nothing
+/// shipped, nothing kept.
+fn answer(endpoint: Endpoint, body: serde_json::Value, limits: Limits) -> Result<String, Refused> {
+    let rules = Rules::builtin();
+    let context = Context { rules: &rules, limits, shipped: &|_| None, downloads: None };
+    let job = prepare(endpoint, &body.to_string(), &context)?;
+    limits.admit(&job)?;
+    let stop = AtomicBool::new(false);
+    job.run(&Run::new(&stop, Some(Duration::from_secs(10))), &|_, _| {})
+}
+
+fn duel() -> String {
+    defaults::FIRE.1.to_string()
+}
+
+#[test]
+fn every_endpoint_has_a_path_of_its_own_and_is_found_by_it_and_its_aliases() {
+    let mut paths: Vec<&str> =
+        Endpoint::ALL.iter().flat_map(|e| std::iter::once(e.path()).chain(e.aliases().iter().copied())).collect();
+    let all = paths.len();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), all, "no path is answered twice");
+    for e in Endpoint::ALL {
+        assert_eq!(Endpoint::at(e.path()), Some(e));
+    }
+    assert_eq!(Endpoint::at("/api/command-dice"), Some(Endpoint::Answers), "the old name still answers");
+    assert_eq!(Endpoint::at("/api/nothing"), None);
+}
+
+#[test]
+fn too_many_trials_are_refused_before_the_file_is_read_in_the_front_door_s_words() {
+    // A file that is not TOML at all: the trials are refused first, nothing set up.
+    let body = serde_json::json!({ "scenario": "not = [toml", "trials": 99_999_999_999u64 });
+    let server = answer(Endpoint::Fire, body.clone(), Limits::SERVER).unwrap_err();
+    assert_eq!(server.kind, Kind::TooMuch);
+    assert_eq!(server.message, "trials 99999999999: at most 10000000 per request");
+    let tab = answer(Endpoint::Fire, body, Limits::tab(crate::cost::NATIVE)).unwrap_err();
+    assert_eq!(tab, server, "a tab refuses them in the same words");
+}
+
+#[test]
+fn a_comparison_s_runs_count_together_against_the_trials_one_request_may_ask() {
+    let limits = Limits { max_trials: 10_000, ..Limits::SERVER };
+    let body = serde_json::json!({ "scenario": defaults::COMPARISON.1, "trials": 5000 });
+    let refused = answer(Endpoint::Compare, body, limits).unwrap_err();
+    // Each run takes 5000, within the limit; the comparison's many runs together do not.
+    assert!(refused.message.starts_with("trials 5000: "), "{}", refused.message);
+    assert!(refused.message.contains(" runs of them are "), "{}", refused.message);
+    assert!(
+        refused
+            .message
+            .contains("and this server takes at most 10000 per request; ask for fewer trials, ranges or weapons"),
+        "{}",
+        refused.message
+    );
+}
+
+#[test]
+fn an_exact_budget_of_any_size_is_held_to_the_front_door_s_and_a_bad_one_is_named() {
+    let limits = Limits::SERVER;
+    let huge = Sampling { exact_seconds: Some(1.9e19), ..Sampling::default() };
+    assert_eq!(huge.exact_budget(&limits).unwrap(), limits.exact_budget);
+    let small = Sampling { exact_seconds: Some(0.25), ..Sampling::default() };
+    assert_eq!(small.exact_budget(&limits).unwrap(), Duration::from_millis(250));
+    for bad in [-1.0, f64::NAN] {
+        let e = Sampling { exact_seconds: Some(bad), ..Sampling::default() }.exact_budget(&limits).unwrap_err();
+        assert!(e.message.starts_with(&format!("exact_seconds {bad}: give the most seconds")), "{}", e.message);
+    }
+}
+
+#[test]
+fn a_field_of_the_wrong_type_or_an_unknown_one_is_named_by_its_path() {
+    let wrong = answer(Endpoint::Fire, serde_json::json!({ "scenario": duel(), "trials": "many" }), Limits::SERVER);
+    let wrong = wrong.unwrap_err();
+    assert_eq!(wrong.kind, Kind::Invalid);
+    assert!(wrong.message.starts_with("trials: invalid type: string \"many\", expected u64"), "{}", wrong.message);
+    let unknown =
+        answer(Endpoint::Fire, serde_json::json!({ "scenario": duel(), "path": "/etc/passwd" }), Limits::SERVER);
+    assert!(unknown.unwrap_err().message.starts_with("the request: unknown field `path`"));
+    let cut = prepare(
+        Endpoint::Fire,
+        "{\"scenario\": ",
+        &Context { rules: &Rules::builtin(), limits: Limits::SERVER, shipped: &|_| None, downloads: None },
+    );
+    assert!(cut.err().unwrap().message.starts_with("the request: EOF while parsing"));
+}
+
+#[test]
+fn a_fire_answers_the_very_text_fire_prints_and_its_csv_the_csv() {
+    let body = serde_json::json!({ "scenario": duel(), "name": defaults::FIRE.0, "trials": 2000, "seed": 7 });
+    let fired = answer(Endpoint::Fire, body.clone(), Limits::SERVER).unwrap();
+    let monte_carlo = MonteCarlo { trials: 2000, seed: 7, threads: None, mode: Mode::Compiled };
+    let doc = Document::new(defaults::FIRE.0, defaults::FIRE.0, duel());
+    let report =
+        crate::export::Report::of(combat_odds_rules::Scenario::new(&doc, &Rules::builtin(), monte_carlo).unwrap())
+            .unwrap();
+    use crate::export::Rendered;
+    assert_eq!(fired, report.to_json());
+    let csv: String = serde_json::from_str(&answer(Endpoint::FireCsv, body, Limits::SERVER).unwrap()).unwrap();
+    assert_eq!(csv, report.csv());
+}
+
+#[test]
+fn a_refusal_is_one_json_line_with_its_error() {
+    let refused = Refused::new(Kind::Invalid, "page.toml:1:1: \"quoted\"");
+    assert_eq!(refused.to_json(), r#"{"error":"page.toml:1:1: \"quoted\""}"#);
+}
+
+#[test]
+fn work_past_a_tab_s_two_minutes_is_refused_with_its_price_and_what_else_to_do() {
+    // A million trials of the duel at a pace a thousand times slow is far past 120 s.
+    let slow = Pace { clock: combat_odds_core::run::monotonic, slowdown: 1000.0 };
+    let limits = Limits { max_cost: Duration::from_millis(1), ..Limits::tab(slow) };
+    let e = answer(Endpoint::Fire, serde_json::json!({ "scenario": duel(), "trials": 1_000_000 }), limits).unwrap_err();
+    assert_eq!(e.kind, Kind::TooMuch);
+    assert!(e.message.starts_with("this is about "), "{}", e.message);
+    assert!(
+        e.message.contains("and a browser tab takes at most 1.0 ms per request; ask for fewer trials"),
+        "{}",
+        e.message
+    );
+}

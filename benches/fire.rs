@@ -6,13 +6,12 @@
 //!
 //! Run with `cargo bench --bench fire` (add `-- --quick` for a fast pass).
 
-use combat_odds_rules::ruleset::Load;
 use std::hint::black_box;
 use std::time::Duration;
 
 use combat_odds_core::dice::{D6, D10, D20, D100, Die};
 use combat_odds_core::document::Document;
-use combat_odds_core::engine::{self, ByTrial, Experiment, Mode, MonteCarlo, Resolution, Stream, Streams};
+use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo, Stream, Streams};
 use combat_odds_core::run::Run;
 use combat_odds_rules::ruleset::Peer;
 use combat_odds_rules::{Rules, Scenario};

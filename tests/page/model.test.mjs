@@ -57,7 +57,7 @@ test("trials and seed are checked as the server will take them", () => {
 });
 
 test("the server's refusals lose their request words and status codes", () => {
-  const body = "Failed to deserialize the JSON body into the target type: seed: invalid value: integer `-1`, expected u64 at line 1 column 613";
+  const body = "seed: invalid value: integer `-1`, expected u64 at line 1 column 613";
   assert.deepEqual(refusal(body), { setting: "seed", words: "Seed must be a whole number, 0 or more" });
   assert.deepEqual(refusal("exact_seconds 99 is more than the server's 10"),
     { setting: "exact_seconds", words: "The time the exact answer may take 99 is more than the server's 10" });

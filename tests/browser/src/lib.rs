@@ -144,3 +144,107 @@ pub async fn engagement(client: &Client, address: &str, scenario: &str, trials: 
                   document.getElementById('run-mode').value = 'literal';";
     client.execute(script, vec![scenario.into(), trials.into()]).await.unwrap();
 }
+
+/// What the server's page and the static site must both do with a catalogue of the
+/// player's own, on the page at `address`: the KwK 42's long band hitting on 3, not 5,
+/// loaded beside the form, read by the answer exactly as `combat-odds fire --rules DIR`
+/// reads it, a fault in it told beside it by its name and line, and the rules' own read
+/// again when it is dropped.
+pub async fn own_catalogue_read_by_the_answer(client: &Client, address: &str) {
+    let embedded = std::fs::read_to_string(repository().join("rulesets/command-decision/catalogue.toml")).unwrap();
+    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
+    let gun = gun
+        .replacen(
+            "long = { range = 20, hit = 5, anti_armour = 8 }",
+            "long = { range = 20, hit = 3, anti_armour = 8 }",
+            1,
+        )
+        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
+    let own = format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""));
+    let dir = std::env::temp_dir().join(format!("combat-odds-page-catalogue-{}-{}", std::process::id(), free_port()));
+    std::fs::create_dir_all(dir.join("rules/command-decision")).unwrap();
+    let (mine, broken) = (dir.join("my_tanks.toml"), dir.join("broken.toml"));
+    std::fs::write(&mine, &own).unwrap();
+    std::fs::write(dir.join("rules/command-decision/catalogue.toml"), &own).unwrap();
+    std::fs::write(&broken, own.replacen("rof = \"2\"", "rof = \"two\"", 1)).unwrap();
+
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    // Folded away until asked for: a player with no file of their own is not asked.
+    client.execute("document.getElementById('fire-tables').open = true;", vec![]).await.unwrap();
+    let status = text_when(client, "fire-tables-status", |t| !t.is_empty()).await;
+    assert_eq!(status, "The rules' own tables are read.");
+    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    input.send_keys(mine.to_str().unwrap()).await.unwrap();
+    // Their file stands in for the catalogue, by its own name and the table's title.
+    let status = text_when(client, "fire-tables-status", |t| t.starts_with("Your my_tanks.toml")).await;
+    assert!(status.contains("in place of Example weapon and vehicle catalogue (Command Decision)"), "{status}");
+    // 16 in. is the long band, and a hit is a d10 at or under the hit number: 3 +1
+    // veteran = 4 hits 4/10 a die, not 6/10. A hit eliminates 7/10 (d10 +3 on the
+    // regular row), so each of the 2 dice kills 0.28 and the turn 1 - 0.72^2 = 48.16%,
+    // where the rules' file gives 1 - (1 - 0.42)^2 = 66.36%. The form names the gun as
+    // their file does.
+    text_when(client, "p-kill", |t| t.contains("exact 48.16%")).await;
+    text_when(client, "fire-form", |t| t.contains("My KwK 42")).await;
+    // The command line reads the same file in a rules folder to the same answer, and
+    // the page names that command.
+    let cli = Command::new(repository().join("target/release/combat-odds"))
+        .args(["fire", "--format", "json", "--rules"])
+        .arg(dir.join("rules"))
+        .output()
+        .expect("the binary runs");
+    let report: serde_json::Value = serde_json::from_slice(&cli.stdout).expect("fire's JSON");
+    let exact = report["p_kill"]["exact"].as_f64().expect("an exact p_kill");
+    assert!((exact - 0.4816).abs() < 1e-12, "1 - 0.72^2 = 0.4816: {report}");
+    let command = text_when(client, "fire-command", |t| t.contains("--rules")).await;
+    assert!(command.starts_with("combat-odds fire experiments/cd_tank_duel.toml "), "{command}");
+
+    // A fault in their file is said beside it, by its name and line, not a path.
+    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    input.send_keys(broken.to_str().unwrap()).await.unwrap();
+    let error = text_when(client, "fire-tables-error", |t| !t.is_empty()).await;
+    assert!(error.starts_with("In your broken.toml, line "), "{error}");
+    assert!(!error.contains("/tmp") && !error.contains("combat-odds-own"), "{error}");
+
+    // Back to the rules' own: the rules' answer again.
+    click(client, "fire-tables-forget").await;
+    text_when(client, "fire-tables-status", |t| t == "The rules' own tables are read.").await;
+    text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What the server's page and the static site must both do with a request refused, on
+/// the page at `address`: too many trials said beside the trials field, an unknown
+/// weapon beside the file, and each time the answer on screen marked as no longer the
+/// form's (never a "failed" line over a number that looks current).
+pub async fn refusals_said_beside_their_field_grey_the_answer(client: &Client, address: &str) {
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    let script = "document.getElementById('fire-trials').value = arguments[0]; \
+                  document.getElementById('fire-compute').click();";
+    client.execute(script, vec!["99999999999".into()]).await.unwrap();
+    let beside = text_when(client, "fire-trials-error", |t| !t.is_empty()).await;
+    assert_eq!(beside, "Monte Carlo trials 99999999999: at most 10000000 per request");
+    text_when(client, "fire-stale", |t| t.starts_with("This answer is for the inputs before")).await;
+
+    // Trials the engine takes again: the answer is the form's once more.
+    client.execute(script, vec!["20000".into()]).await.unwrap();
+    text_when(client, "fire-status", |t| t.starts_with("done")).await;
+    assert!(client.find(Locator::Id("fire-stale")).await.is_err(), "a fresh answer is not marked stale");
+    let edit = "const t = document.getElementById('fire-scenario'); \
+                t.value = t.value.replace(/weapon = \"[^\"]+\"/, 'weapon = \"tiger_88\"'); \
+                t.dispatchEvent(new Event('change'));";
+    client.execute(edit, vec![]).await.unwrap();
+    text_when(client, "fire-stale", |t| t.starts_with("This answer is for the inputs before")).await;
+    let said = client
+        .execute(
+            "return [...document.querySelectorAll('#fire-editor .error')].map((e) => e.textContent).join(' | ');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let said = said.as_str().unwrap_or_default().to_string();
+    assert!(said.contains("tiger_88"), "the unknown weapon is named beside the file: {said}");
+    let status = client.find(Locator::Id("fire-status")).await.unwrap().text().await.unwrap();
+    assert!(!status.starts_with("failed"), "{status}");
+}

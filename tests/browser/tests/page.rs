@@ -9,7 +9,10 @@
 
 use std::time::{Duration, Instant};
 
-use combat_odds_browser_tests::{Running, browser, click, engagement, repository, serve_with, set_field, text_when};
+use combat_odds_browser_tests::{
+    Running, browser, click, engagement, own_catalogue_read_by_the_answer,
+    refusals_said_beside_their_field_grey_the_answer, repository, serve_with, set_field, text_when,
+};
 use fantoccini::{Client, Locator};
 
 /// The page's server and a browser session on it.
@@ -564,55 +567,14 @@ async fn a_loaded_link_shows_exact_answers_and_starts_no_long_work() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_catalogue_of_the_player_s_own_is_loaded_beside_the_form_and_read_by_the_answer() {
-    // Command Decision's catalogue with the KwK 42's long band hitting on 3, not 5, and
-    // named as the player's own; a second copy with a rate of fire the rules refuse.
-    let embedded = std::fs::read_to_string(repository().join("rulesets/command-decision/catalogue.toml")).unwrap();
-    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
-    let gun = gun
-        .replacen(
-            "long = { range = 20, hit = 5, anti_armour = 8 }",
-            "long = { range = 20, hit = 3, anti_armour = 8 }",
-            1,
-        )
-        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
-    let own = format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""));
-    let dir = std::env::temp_dir().join(format!("combat-odds-page-catalogue-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (mine, broken) = (dir.join("my_tanks.toml"), dir.join("broken.toml"));
-    std::fs::write(&mine, &own).unwrap();
-    std::fs::write(&broken, own.replacen("rof = \"2\"", "rof = \"two\"", 1)).unwrap();
-
     let (_server, _driver, client, address) = session().await;
-    client.goto(&address).await.unwrap();
-    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
-    // Folded away until asked for: a player with no file of their own is not asked.
-    client.execute("document.getElementById('fire-tables').open = true;", vec![]).await.unwrap();
-    let status = text_when(&client, "fire-tables-status", |t| !t.is_empty()).await;
-    assert_eq!(status, "The rules' own tables are read.");
-    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
-    input.send_keys(mine.to_str().unwrap()).await.unwrap();
-    // Their file stands in for the catalogue, by its own name and the table's title.
-    let status = text_when(&client, "fire-tables-status", |t| t.starts_with("Your my_tanks.toml")).await;
-    assert!(status.contains("in place of Example weapon and vehicle catalogue (Command Decision)"), "{status}");
-    // 16 in. is the long band, and a hit is a d10 at or under the hit number: 3 +1
-    // veteran = 4 hits 4/10 a die, not 6/10. A hit eliminates 7/10 (d10 +3 on the
-    // regular row), so each of the 2 dice kills 0.28 and the turn 1 - 0.72^2 = 48.16%,
-    // where the rules' file gives 1 - (1 - 0.42)^2 = 66.36%. The form names the gun as
-    // their file does.
-    text_when(&client, "p-kill", |t| t.contains("exact 48.16%")).await;
-    text_when(&client, "fire-form", |t| t.contains("My KwK 42")).await;
-
-    // A fault in their file is said beside it, by its name and line, not a path.
-    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
-    input.send_keys(broken.to_str().unwrap()).await.unwrap();
-    let error = text_when(&client, "fire-tables-error", |t| !t.is_empty()).await;
-    assert!(error.starts_with("In your broken.toml, line "), "{error}");
-    assert!(!error.contains("/tmp") && !error.contains("combat-odds-own"), "{error}");
-
-    // Back to the rules' own: the rules' answer again.
-    click(&client, "fire-tables-forget").await;
-    text_when(&client, "fire-tables-status", |t| t == "The rules' own tables are read.").await;
-    text_when(&client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    own_catalogue_read_by_the_answer(&client, &address).await;
     client.close().await.unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_request_is_said_beside_its_field_and_greys_the_answer_on_screen() {
+    let (_server, _driver, client, address) = session().await;
+    refusals_said_beside_their_field_grey_the_answer(&client, &address).await;
+    client.close().await.unwrap();
 }

@@ -3,7 +3,8 @@
 //! changed value, which cells matter, an engagement and its Cancel, a comparison and
 //! the tables, sweeps and balance with their progress and Cancel, every one answered by
 //! the engine in the page's worker (a sweep too heavy for a tab naming the command that
-//! does it), and not one request sent to `/api`
+//! does it), a catalogue of the player's own and the refusals as the server's page has
+//! them (the same functions test both), and not one request sent to `/api`
 //! (the static server's log and the page's own Performance API both say so).
 //!
 //! Needs `COMBAT_ODDS_SITE`, a folder `scripts/build-site` wrote (.ci/run builds it),
@@ -12,7 +13,10 @@
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use combat_odds_browser_tests::{Running, browser, click, engagement, free_port, listening, set_field, text_when};
+use combat_odds_browser_tests::{
+    Running, browser, click, engagement, free_port, listening, own_catalogue_read_by_the_answer,
+    refusals_said_beside_their_field_grey_the_answer, set_field, text_when,
+};
 use fantoccini::{Client, Locator};
 
 /// The static server, its log, the driver and a browser session on the site.
@@ -283,5 +287,19 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     );
     let disabled = client.execute("return document.getElementById('sweep-start').disabled;", vec![]).await.unwrap();
     assert_eq!(disabled, serde_json::json!(false), "another sweep can still be asked for");
+    site.close_having_asked_nothing_of_api().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_reads_a_catalogue_of_the_player_s_own_as_fire_rules_dir_does() {
+    let site = site().await;
+    own_catalogue_read_by_the_answer(&site.client, &site.address).await;
+    site.close_having_asked_nothing_of_api().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_refuses_as_the_server_does_beside_the_field_and_greys_the_answer() {
+    let site = site().await;
+    refusals_said_beside_their_field_grey_the_answer(&site.client, &site.address).await;
     site.close_having_asked_nothing_of_api().await;
 }

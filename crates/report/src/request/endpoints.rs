@@ -332,7 +332,7 @@ fn of_base(
 fn kept(
     downloads: Option<&dyn super::Downloads>,
     write: impl FnOnce(&std::path::Path) -> crate::Result<Vec<String>>,
-) -> Result<(Option<u64>, Vec<(String, u64)>), Refused> {
+) -> Result<(Option<u64>, super::Listed), Refused> {
     let Some(downloads) = downloads else { return Ok((None, Vec::new())) };
     let mut write = Some(write);
     let mut once = |dir: &std::path::Path| match write.take() {

@@ -253,6 +253,9 @@ impl Default for Limits {
     }
 }
 
+/// Files kept for download: each one's name and size in bytes.
+pub type Listed = Vec<(String, u64)>;
+
 /// A finished run's files, kept by the front door that can keep them (the server's
 /// downloads; a browser tab keeps none).
 pub trait Downloads: Send + Sync {
@@ -261,7 +264,7 @@ pub trait Downloads: Send + Sync {
     fn keep(
         &self,
         write: &mut dyn FnMut(&Path) -> Result<Vec<String>, ReportError>,
-    ) -> Result<(u64, Vec<(String, u64)>), ReportError>;
+    ) -> Result<(u64, Listed), ReportError>;
 }
 
 /// What every request of one front door is answered with.

@@ -121,7 +121,8 @@ export function checkNumber(kind, text, key) {
 // A refusal of the server in the page's words, and the setting it is about (null for
 // the scenario itself): no field names of the request, no status codes.
 export function refusal(message) {
-  const body = message.match(/^Failed to deserialize the JSON body[^:]*: (\w+): /);
+  // A value of the wrong type, as the request layer names it by its field.
+  const body = message.match(/^(\w+): invalid (?:type|value|length): /);
   if (body && SETTINGS[body[1]]) {
     const [label, rule] = SETTINGS[body[1]];
     return { setting: body[1], words: `${label} must be ${rule}` };

@@ -17,9 +17,6 @@ pub struct Args {
 }
 
 /// The subcommands.
-// `CommandDice` is Chain of Command's own term (its Command Dice), not "a command
-// about dice", so the variant keeps the name clap turns into `command-dice`.
-#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Resolve one fire (or morale check) scenario: exact odds and a seeded Monte Carlo estimate.
@@ -44,12 +41,16 @@ pub enum Command {
     /// range (one turn's fire and one shot), paired differences on common random
     /// numbers, as frames (CSV, Parquet) and a chart.
     Compare(CompareArgs),
-    /// The chance a fire destroys its target, as a whole percentage the way Company
-    /// Commander's screen shows it, with the exact fraction behind it.
-    PercentDestroy(FireArgs),
-    /// What a Chain of Command hand of Command Dice gives, exactly, under every
-    /// allocation policy: activations, Orders, Chain of Command points, the sixes.
-    CommandDice(ViewArgs),
+    /// The chance a fire destroys its target, as a whole percentage the way a ruleset's
+    /// game screen shows it (Company Commander's), with the exact fraction behind it.
+    /// Also answers as `percent-destroy`.
+    #[command(alias = "percent-destroy")]
+    Percent(FireArgs),
+    /// A ruleset's own answers about a scenario, exactly, where it has some (a Chain of
+    /// Command hand of Command Dice: activations, Orders, Chain of Command points and
+    /// the sixes under every allocation policy). Also answers as `command-dice`.
+    #[command(alias = "command-dice")]
+    Answers(ViewArgs),
     /// Serve the page: a local web server answering in the browser what `fire` and
     /// `tables` answer here. It listens on 127.0.0.1 only unless `--listen` says
     /// otherwise.
@@ -367,10 +368,11 @@ pub struct SensitivityArgs {
     pub out: OutputArgs,
 }
 
-/// Flags of `command-dice`: exact answers only, so no trials or seed.
+/// Flags of `answers`: exact answers only, so no trials or seed.
 #[derive(Debug, clap::Args)]
 pub struct ViewArgs {
-    /// A chain-of-command `command_dice` scenario; without one, the embedded five-dice hand.
+    /// A scenario of the kind its ruleset answers of its own; without one, the embedded
+    /// five-dice hand of Command Dice.
     pub file: Option<PathBuf>,
     /// Directory of table overrides, laid out like `rulesets/`.
     #[arg(long)]

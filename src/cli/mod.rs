@@ -5,7 +5,7 @@
 
 pub mod args;
 mod bar;
-mod command_dice;
+mod answers;
 mod failure;
 
 use std::path::{Path, PathBuf};
@@ -40,9 +40,9 @@ pub fn run(args: Args) -> Result<()> {
         Command::Compare(a) => compare(&a),
         Command::Regress(a) => regress(&a),
         Command::DiffTables(a) => diff_tables(&a),
-        Command::PercentDestroy(a) => percent_destroy(&a),
+        Command::Percent(a) => percent(&a),
         Command::Bench(a) => bench(&a),
-        Command::CommandDice(a) => command_dice(&a),
+        Command::Answers(a) => answers(&a),
         Command::Serve(a) => serve(&a),
         Command::Tables(a) => list(&a, true),
         Command::Modifiers(a) => list(&a, false),
@@ -59,6 +59,12 @@ fn document(file: Option<&Path>, (path, text): (&str, &str)) -> Result<Document>
             Ok(Document::new(name, format!("{path} (embedded default)"), text))
         }
     }
+}
+
+/// The command's one run where it has no exact budget (merging, writing, the gate, the
+/// bench): stopped by Ctrl-C, the one process-wide signal.
+fn ctrl_c() -> Run<'static> {
+    Run::new(interrupt::flag(), None)
 }
 
 impl TrialArgs {
@@ -121,7 +127,7 @@ fn study(a: &RunArgs) -> Result<()> {
     let result = StudyResult::run(plan, exact, started, &|done, planned| bar.show(done, planned), &run);
     bar.finish();
     let result = result?;
-    result.write(&out, a.results.force)?;
+    result.write(&out, a.results.force, &run)?;
     print_study(&result, &out)
 }
 
@@ -164,10 +170,11 @@ fn compare(a: &CompareArgs) -> Result<()> {
     let out = a.results.destination(&doc, None)?;
     let bar = Bar::new("runs");
     let progress = |done, planned| bar.show(done, planned);
-    let compared = combat_odds_report::compare::compare(comparison, &rules, monte_carlo, &progress, &a.trials.run());
+    let run = a.trials.run();
+    let compared = combat_odds_report::compare::compare(comparison, &rules, monte_carlo, &progress, &run);
     bar.finish();
     let compared = compared?;
-    let written = compared.write(&out, a.results.force)?;
+    let written = compared.write(&out, a.results.force, &run)?;
     Ok(directory::print(&format!("{}wrote {}: {}\n", compared.text()?, out.display(), written.join(", ")))?)
 }
 
@@ -196,9 +203,9 @@ fn regress(a: &RegressArgs) -> Result<()> {
         directory::check_file_free(diff, a.force)?;
     }
     let rulesets = Rulesets::load(&rules(&a.trials.rules))?;
-    let now = evaluate(&suite, &rulesets, &monte_carlo)?;
+    let now = evaluate(&suite, &rulesets, &monte_carlo, &ctrl_c())?;
     let Some(baseline) = baseline else {
-        write_baseline(&a.baseline, &now)?;
+        write_baseline(&a.baseline, &now, &ctrl_c())?;
         directory::print(&format!(
             "wrote {} and its Parquet: {} rows from {} scenarios\n",
             a.baseline.display(),
@@ -233,7 +240,7 @@ fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     let suite = suite(a.suite.as_deref())?;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None, mode: Mode::Compiled };
     monte_carlo.validate()?;
-    let changes = combat_odds_report::regress::diff_tables(&Rules::builtin(), (&a.old, &a.new), &suite, &monte_carlo)?;
+    let changes = combat_odds_report::regress::diff_tables(&Rules::builtin(), (&a.old, &a.new), &suite, (&monte_carlo, &ctrl_c()))?;
     let mut text = String::new();
     if changes.is_empty() {
         text += &format!("no table cell differs between {} and {}\n", a.old.display(), a.new.display());
@@ -274,7 +281,7 @@ fn sweep(a: &SweepArgs) -> Result<()> {
     let ran = combat_odds_report::sweep::run(&sweep, &rules, monte_carlo, (shard, a.split), &progress, &run);
     bar.finish();
     let result = ran?;
-    result.write(&out, a.results.force)?;
+    result.write(&out, a.results.force, &run)?;
     print_sweep(&result, &out)
 }
 
@@ -365,12 +372,12 @@ fn merge(a: &MergeArgs) -> Result<()> {
             })
             .collect::<Result<Vec<_>>>()?;
         let result = SweepResult::merge(parts)?;
-        result.write(&a.out, a.force)?;
+        result.write(&a.out, a.force, &ctrl_c())?;
         return print_sweep(&result, &a.out);
     }
     let parts = a.dirs.iter().map(|d| Ok((d.clone(), study::read_summary(d)?))).collect::<Result<Vec<_>>>()?;
     let result = StudyResult::merge(parts)?;
-    result.write(&a.out, a.force)?;
+    result.write(&a.out, a.force, &ctrl_c())?;
     print_study(&result, &a.out)
 }
 
@@ -450,7 +457,7 @@ fn fire(a: &FireArgs) -> Result<()> {
 /// What a game screen shows for a fire: the chance of destroying the target, and of at
 /// least the mildest effect, each as a whole percentage (exact where the exact engine
 /// reaches, else the Monte Carlo estimate).
-fn percent_destroy(a: &FireArgs) -> Result<()> {
+fn percent(a: &FireArgs) -> Result<()> {
     a.out.check()?;
     let doc = document(a.file.as_deref(), defaults::FIRE)?;
     let mut scenario = a.trials.scenario(&doc)?;
@@ -480,7 +487,7 @@ fn bench(a: &BenchArgs) -> Result<()> {
         duel: duel.set_up.experiment.as_ref(),
         platoon: platoon.set_up.experiment.as_ref(),
     };
-    write(&combat_odds_report::bench::measure(options, work)?, &a.out)
+    write(&combat_odds_report::bench::measure(options, work, &ctrl_c())?, &a.out)
 }
 
 /// Every one-step change of the scenario's tables and named modifiers, ranked by how
@@ -496,17 +503,18 @@ fn sensitivity(a: &SensitivityArgs) -> Result<()> {
     let bar = Bar::new("changes");
     let progress = |done, planned| bar.show(done, planned);
     // No exact budget: each change's exact answer is what the ranking compares.
-    let run = Run::new(interrupt::flag(), None);
+    let run = ctrl_c();
     let found = combat_odds_report::sensitivity::analyse(&doc, (&scenario, &rules), options, &progress, &run);
     bar.finish();
     write(&found?, &a.out)
 }
 
-/// Every answer about one hand of Command Dice, exactly, for every allocation policy.
-fn command_dice(a: &ViewArgs) -> Result<()> {
+/// A ruleset's own answers about a scenario, exactly (every allocation policy of a hand
+/// of Command Dice).
+fn answers(a: &ViewArgs) -> Result<()> {
     a.out.check()?;
     let doc = document(a.file.as_deref(), defaults::HAND)?;
-    write(&command_dice::answers(&doc, &rules(&a.rules))?, &a.out)
+    write(&answers::answers(&doc, &rules(&a.rules))?, &a.out)
 }
 
 /// `serve`: the page on a local web server, until Ctrl-C.
@@ -585,7 +593,7 @@ fn list(a: &ListArgs, tables: bool) -> Result<()> {
 /// [`directory::write_file_whole`]).
 fn emit(text: &str, output: Option<&Path>, force: bool) -> Result<()> {
     match output {
-        Some(path) => Ok(directory::write_file_whole(path, force, text.as_bytes())?),
+        Some(path) => Ok(directory::write_file_whole(path, force, text.as_bytes(), &ctrl_c())?),
         None => Ok(directory::print(text)?),
     }
 }

@@ -157,3 +157,7 @@ test("a unit written inline or with dotted keys has no table to write into", () 
   assert.equal(countEdit('firer = [{ name = "x" }]\n', "firer[0]", "stands", 2), null);
   assert.equal(countEdit('target.name = "x"\n', "target", "stands", 2), null);
 });
+
+test("a key of the file's own making, quoted with parentheses, is labelled as written, not a failure", () => {
+  assert.equal(fieldLabel('firer[0]."odd (key)".range'), 'Firer 1, "odd (key)": range');
+});

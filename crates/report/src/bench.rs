@@ -75,10 +75,8 @@ fn best_seconds(repeats: u32, mut work: impl FnMut()) -> f64 {
 }
 
 /// Trials per second of `experiment` run as given through the engine.
-fn rate(experiment: &dyn Experiment, trials: u64, threads: usize, repeats: u32) -> Result<f64> {
+fn rate(experiment: &dyn Experiment, (trials, threads): (u64, usize), repeats: u32, run: &Run) -> Result<f64> {
     let plan = MonteCarlo { trials, seed: 2026, threads: Some(threads), mode: Mode::Literal };
-    // The bench is the CLI's one run, stopped by Ctrl-C.
-    let run = Run::new(combat_odds_core::interrupt::flag(), None);
     let mut failed = None;
     let seconds = best_seconds(repeats, || {
         if let Err(e) = engine::run_as_given(experiment, &plan, &run) {
@@ -105,7 +103,8 @@ pub struct Work<'a> {
 }
 
 /// Measures every figure.
-pub fn measure(options: Options, work: Work) -> Result<Bench> {
+/// The bench is one run (the CLI's, stopped by Ctrl-C).
+pub fn measure(options: Options, work: Work, run: &Run) -> Result<Bench> {
     let Options { trials, repeats, peer } = options;
     let all = std::thread::available_parallelism().map_or(1, usize::from);
     let fire = work.fire;
@@ -131,16 +130,16 @@ pub fn measure(options: Options, work: Work) -> Result<Bench> {
             });
             black_box(sum);
         });
-    let literal = rate(fire, trials, 1, repeats)?;
-    let by_trial = rate(work.fire_by_trial, trials, 1, repeats)?;
-    let compiled = rate(compiled_fire.as_ref(), trials * 4, 1, repeats)?;
+    let literal = rate(fire, (trials, 1), repeats, run)?;
+    let by_trial = rate(work.fire_by_trial, (trials, 1), repeats, run)?;
+    let compiled = rate(compiled_fire.as_ref(), (trials * 4, 1), repeats, run)?;
     let solves = 200;
     let exact_us =
         best_seconds(repeats, || (0..solves).for_each(|_| drop(black_box(fire.exact())))) * 1e6 / f64::from(solves);
-    let duel_rate = rate(duel.as_ref(), trials, 1, repeats)?;
-    let platoon_rate = rate(platoon.as_ref(), trials, 1, repeats)?;
-    let run_one = rate(fire, trials * 2, 1, repeats)?;
-    let run_all = rate(fire, trials * 2, all, repeats)?;
+    let duel_rate = rate(duel.as_ref(), (trials, 1), repeats, run)?;
+    let platoon_rate = rate(platoon.as_ref(), (trials, 1), repeats, run)?;
+    let run_one = rate(fire, (trials * 2, 1), repeats, run)?;
+    let run_all = rate(fire, (trials * 2, all), repeats, run)?;
 
     let per_core = |measure: &str, value: f64, target: Option<f64>| Figure {
         measure: measure.to_string(),

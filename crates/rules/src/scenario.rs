@@ -131,7 +131,7 @@ pub fn answers(doc: &Document, rules: &Rules) -> Result<Answers> {
             rules.answering()?.into_iter().map(|(name, kind)| format!("a {name} scenario of kind {kind}")).collect();
         return Err(doc.error_at(
             head.ruleset.span().start,
-            format!("command-dice reads {}, not `{}`", offered.join(" or "), head.ruleset.get_ref()),
+            format!("the rules answer of their own about {}, not `{}`", offered.join(" or "), head.ruleset.get_ref()),
         ));
     }
     ruleset.answers(doc, &head.kind, head.scenario(doc))

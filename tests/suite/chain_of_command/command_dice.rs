@@ -85,7 +85,7 @@ fn a_scenario_of_another_kind_or_ruleset_is_refused() {
     );
     let out = run(&["command-dice", turn.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2));
-    assert_contains(&error_line(&out), &["turn.toml", "command-dice reads a command_dice scenario"]);
+    assert_contains(&error_line(&out), &["turn.toml", "the rules answer of their own about a command_dice scenario"]);
     let cd = write(dir.path(), "cd.toml", "ruleset = \"command-decision\"\nkind = \"direct_fire\"\n");
     let out = run(&["command-dice", cd.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2));

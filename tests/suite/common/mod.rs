@@ -12,6 +12,12 @@ use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Measure, Mode, MonteCarlo};
 use combat_odds_rules::{Rules, Scenario};
 
+/// A run nothing stops, with no exact budget: a test's one run.
+pub fn unstopped() -> combat_odds_core::run::Run<'static> {
+    static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    combat_odds_core::run::Run::new(&NEVER, None)
+}
+
 /// The path of `name` in the experiments/ folder.
 pub fn experiment_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments").join(name)

@@ -96,7 +96,7 @@ fn fire_and_run_answer_the_hand_computed_odds_exactly_and_by_monte_carlo() {
     let result = StudyResult::run(plan, exact, started, &|_, _| {}, &this_run).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
-    result.write(&out, false).unwrap();
+    result.write(&out, false, &crate::common::unstopped()).unwrap();
     assert_eq!(study::read_summary(&out).unwrap().p_kill.exact, Some(0.25));
 
     // A reading that is not one is refused with the readings, as any ruleset's is.
@@ -135,7 +135,7 @@ fn sweep_and_balance_vary_its_scenario() {
     let sweep = Sweep::read(&doc(text), |_| Ok(doc(FIRE)), 1).unwrap();
     let swept = sweep::run(&sweep, &rules(), mc(2_000), (None, 1), &|_, _| {}, &run()).unwrap();
     let out = dir.path().join("sweep");
-    swept.write(&out, false).unwrap();
+    swept.write(&out, false, &crate::common::unstopped()).unwrap();
     let summary = sweep::read_summary(&out).unwrap().expect("a sweep summary");
     let exact: Vec<Option<f64>> = summary.results.iter().map(|p| p.summary.p_kill.exact).collect();
     assert_eq!(exact, [Some(4.0 / 9.0), Some(0.25), Some(1.0 / 9.0)]);
@@ -153,10 +153,10 @@ fn regress_and_tables_know_it() {
     std::fs::write(dir.path().join("skirmish_fire.toml"), FIRE).unwrap();
     let suite = Suite::experiments(dir.path()).unwrap();
     let rulesets = Rulesets::load(&rules()).unwrap();
-    let baseline = evaluate(&suite, &rulesets, &mc(2_000)).unwrap();
+    let baseline = evaluate(&suite, &rulesets, &mc(2_000), &crate::common::unstopped()).unwrap();
     let destroyed = baseline.iter().find(|r| r.outcome == "destroyed").expect("a destroyed row");
     assert_eq!((destroyed.ruleset.as_str(), destroyed.exact.as_deref()), ("skirmish", Some("1/4")));
-    let now = evaluate(&suite, &rulesets, &MonteCarlo { seed: 7, ..mc(2_000) }).unwrap();
+    let now = evaluate(&suite, &rulesets, &MonteCarlo { seed: 7, ..mc(2_000) }, &crate::common::unstopped()).unwrap();
     assert!(check(&baseline, &now, 0.001, "baseline.csv").unwrap().iter().all(|d| !d.verdict.moved()));
 
     let loaded = rules().load("skirmish").unwrap();

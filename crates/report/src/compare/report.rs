@@ -8,6 +8,8 @@ use polars::prelude::*;
 use super::{Answer, Compared, Odds};
 use crate::charts::{self, Footer, Panel, Point, Series};
 use crate::error::{Error, Result};
+use combat_odds_core::run::Run;
+
 use crate::export::{invented_line, write_frame, write_whole};
 
 /// Adds `point` to the series `label` in the panel `ruleset`, making either as needed,
@@ -206,12 +208,12 @@ impl Compared {
     /// Writes the frames (`compare`, and `differences` where weapons were paired) as
     /// CSV and Parquet, and their charts, into `dir`, whole or not at all. Returns the
     /// names of the files written.
-    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
+    pub fn write(&self, dir: &Path, force: bool, run: &Run) -> Result<Vec<String>> {
         let polars = Error::frame("the comparison frame");
-        write_whole(dir, force, |tmp| {
-            write_frame(tmp, "compare", &mut self.frame().map_err(polars)?, &self.metadata())?;
+        write_whole(dir, force, run, |tmp| {
+            write_frame(tmp, "compare", &mut self.frame().map_err(polars)?, (&self.metadata(), run))?;
             if !self.differences.is_empty() {
-                write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?, &self.metadata())?;
+                write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?, (&self.metadata(), run))?;
             }
             self.chart(tmp)?;
             self.differences_chart(tmp)

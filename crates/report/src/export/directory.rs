@@ -25,6 +25,7 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Output, Refusal, Result};
+use combat_odds_core::run::Run;
 use combat_odds_core::user_file::{self, Limit};
 
 /// The marker file every results directory this tool writes carries.
@@ -61,7 +62,7 @@ pub fn check_free(dir: &Path, force: bool) -> Result<()> {
 /// `force`, and only when this tool wrote it (see [`check_free`]); a failure anywhere
 /// removes the temporary directory and leaves `dir` as it was. Returns the names of
 /// the files written, as the marker lists them.
-pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Vec<String>> {
+pub fn write_whole(dir: &Path, force: bool, run: &Run, fill: impl FnOnce(&Path) -> Result<()>) -> Result<Vec<String>> {
     let destination = Destination::new(dir, Output::Directory)?;
     let replacing = destination.check(force)?;
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
@@ -69,13 +70,13 @@ pub fn write_whole(dir: &Path, force: bool, fill: impl FnOnce(&Path) -> Result<(
     let filling = Filling::new(&tmp);
     std::fs::create_dir(&tmp).map_err(|e| io(&tmp, e))?;
     let filled = mark(&tmp, &[]).and_then(|()| fill(&tmp)).and_then(|()| {
-        combat_odds_core::interrupt::check()?;
+        run.check()?;
         let files = listing(&tmp)?;
         mark(&tmp, &files)?;
         Ok(files)
     });
     let placed = filled.and_then(|files| {
-        let _held = filling.hold()?;
+        let _held = filling.hold(run)?;
         destination.place(&tmp, replacing).map(|()| files)
     });
     if placed.is_err() {
@@ -93,8 +94,9 @@ pub fn check_file_free(path: &Path, force: bool) -> Result<()> {
 }
 
 /// Writes `bytes` to `path` whole or not at all: into a temporary file beside it, then
-/// renamed over it. An existing file is replaced only with `force`.
-pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8]) -> Result<()> {
+/// renamed over it. An existing file is replaced only with `force`; a stopped `run`
+/// (the CLI's by Ctrl-C) puts nothing in place.
+pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8], run: &Run) -> Result<()> {
     let destination = Destination::new(path, Output::File)?;
     destination.check_file(force)?;
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
@@ -106,7 +108,7 @@ pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8]) -> Result<()> {
     let synced = file.write_all(bytes).and_then(|()| file.sync_all());
     drop(file);
     let written = synced.map_err(|e| io(path, e)).and_then(|()| {
-        let _held = filling.hold()?;
+        let _held = filling.hold(run)?;
         std::fs::rename(&tmp, path).map_err(|e| io(path, e))
     });
     if written.is_err() {
@@ -136,10 +138,10 @@ impl Filling {
 
     /// The list held while the temporary is put in place, so a Ctrl-C handler removes
     /// it either before (and the write reports the interruption) or not at all; `Err`
-    /// once Ctrl-C has been pressed.
-    fn hold(&self) -> Result<MutexGuard<'static, Vec<PathBuf>>> {
+    /// once the run has been stopped (the CLI's run by Ctrl-C).
+    fn hold(&self, run: &Run) -> Result<MutexGuard<'static, Vec<PathBuf>>> {
         let held = filling();
-        combat_odds_core::interrupt::check()?;
+        run.check()?;
         Ok(held)
     }
 }
@@ -174,8 +176,13 @@ pub fn print(text: &str) -> Result<()> {
 
 /// Writes `frame` into `dir` as `<name>.csv` and `<name>.parquet`, the Parquet file
 /// carrying `metadata` as file-level key-value pairs.
-pub fn write_frame(dir: &Path, name: &str, frame: &mut DataFrame, metadata: &[(String, String)]) -> Result<()> {
-    combat_odds_core::interrupt::check()?;
+pub fn write_frame(
+    dir: &Path,
+    name: &str,
+    frame: &mut DataFrame,
+    (metadata, run): (&[(String, String)], &Run),
+) -> Result<()> {
+    run.check()?;
     let (csv, parquet) = frame_bytes(frame, metadata).map_err(Error::frame("a results frame"))?;
     write_files(dir, &[(format!("{name}.csv"), csv), (format!("{name}.parquet"), parquet)])
 }

@@ -19,7 +19,6 @@ pub use percent::{Basis, Percent, PercentView};
 use serde::Serialize;
 
 use combat_odds_core::engine::{self, ExactTable, Measure, Mode, MonteCarlo, Shard, Study, Tally};
-use combat_odds_core::interrupt;
 use combat_odds_core::run::Run;
 use combat_odds_core::stats::{CONFIDENCE, GoodnessOfFit, goodness_of_fit, interval};
 use combat_odds_rules::{Header, Scenario};
@@ -231,9 +230,12 @@ impl Report {
     }
 
     /// The whole report of `scenario`: its exact stage, with no time budget, then its
-    /// Monte Carlo run, both stopped by Ctrl-C: for a library caller's one run.
+    /// Monte Carlo run, on a run of its own that nothing stops: for a library caller
+    /// that wants the answer however long it takes ([`Report::run`] takes a run that
+    /// can be stopped).
     pub fn of(mut scenario: Scenario) -> Result<Report> {
-        let run = Run::new(interrupt::flag(), None);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let run = Run::new(&stop, None);
         let exact = scenario.exact(&run)?;
         Report::run(scenario, exact, &|_, _| {}, &run)
     }

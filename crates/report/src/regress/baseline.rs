@@ -7,6 +7,8 @@ use polars::prelude::*;
 
 use super::Row;
 use crate::error::{Error, Result};
+use combat_odds_core::run::Run;
+
 use crate::export::directory::{frame_bytes, write_file_whole};
 use combat_odds_core::user_file::{self, Limit};
 
@@ -41,11 +43,11 @@ fn parquet_of(csv: &Path) -> PathBuf {
 
 /// Writes `rows` to `csv` and the Parquet beside it, each whole or not at all
 /// (see [`write_file_whole`]).
-pub fn write_baseline(csv: &Path, rows: &[Row]) -> Result<()> {
+pub fn write_baseline(csv: &Path, rows: &[Row], run: &Run) -> Result<()> {
     let polars = Error::frame("the baseline frame");
     let (text, parquet) = frame_bytes(&mut frame(rows).map_err(polars)?, &[]).map_err(polars)?;
-    write_file_whole(&parquet_of(csv), true, &parquet)?;
-    write_file_whole(csv, true, &text)
+    write_file_whole(&parquet_of(csv), true, &parquet, run)?;
+    write_file_whole(csv, true, &text, run)
 }
 
 /// How large a baseline's Parquet may be: a row per reference outcome, tens of KB.

@@ -186,16 +186,18 @@ impl Rulesets {
 
 /// Evaluates every scenario of `suite`: exact where the engine reaches, and
 /// `monte_carlo` trials.
-pub fn evaluate(suite: &Suite, rulesets: &Rulesets, monte_carlo: &MonteCarlo) -> Result<Vec<Row>> {
+/// The gate is one run (the CLI's, stopped by Ctrl-C); its exact values are the
+/// baseline's, so `run` gives them no time budget.
+pub fn evaluate(suite: &Suite, rulesets: &Rulesets, monte_carlo: &MonteCarlo, run: &Run) -> Result<Vec<Row>> {
     let mut rows = Vec::new();
     for path in &suite.scenarios {
-        rows.extend(evaluate_one(path, rulesets, monte_carlo)?);
+        rows.extend(evaluate_one(path, rulesets, monte_carlo, run)?);
     }
     Ok(rows)
 }
 
 /// The rows of one scenario.
-pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &MonteCarlo) -> Result<Vec<Row>> {
+pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &MonteCarlo, run: &Run) -> Result<Vec<Row>> {
     let doc = Document::read(path)?;
     let head = header(&doc)?;
     let ruleset = rulesets.get(head.ruleset.get_ref()).ok_or_else(|| {
@@ -206,10 +208,7 @@ pub(crate) fn evaluate_one(path: &Path, rulesets: &Rulesets, monte_carlo: &Monte
     })?;
     let compiled = ruleset.set_up(&doc, &head.kind)?;
     let experiment = compiled.experiment.as_ref();
-    // The gate is the CLI's one run, stopped by Ctrl-C; its exact values are the
-    // baseline's, so no time budget may cut them short.
-    let run = Run::new(combat_odds_core::interrupt::flag(), None);
-    let (tally, _) = engine::run(experiment, monte_carlo, &run)?;
+    let (tally, _) = engine::run(experiment, monte_carlo, run)?;
     let exact = experiment.exact_in(&run.exact_stage());
     let rules_hash = combat_odds_core::tables::rules_hash(ruleset.files());
     let scenario = path.to_string_lossy().replace('\\', "/");

@@ -14,6 +14,7 @@ use super::{Rulesets, Suite, evaluate_one};
 use crate::error::Result;
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::MonteCarlo;
+use combat_odds_core::run::Run;
 use combat_odds_rules::Rules;
 
 /// One changed cell of one table file.
@@ -128,7 +129,7 @@ pub fn diff_tables(
     rules: &Rules,
     (old_dir, new_dir): (&Path, &Path),
     suite: &Suite,
-    monte_carlo: &MonteCarlo,
+    (monte_carlo, run): (&MonteCarlo, &Run),
 ) -> Result<Vec<CellChange>> {
     let old = Rulesets::load(&rules.clone().overridden_by(Some(old_dir.to_path_buf())))?;
     let new = Rulesets::load(&rules.clone().overridden_by(Some(new_dir.to_path_buf())))?;
@@ -153,7 +154,7 @@ pub fn diff_tables(
             leaf_diffs("", Some(&Value::Table(ta.clone())), Some(&Value::Table(tb)), &mut cells);
             if reference.is_none() {
                 reference =
-                    Some(scenarios.iter().map(|p| evaluate_one(p, &old, monte_carlo)).collect::<Result<Vec<_>>>()?);
+                    Some(scenarios.iter().map(|p| evaluate_one(p, &old, monte_carlo, run)).collect::<Result<Vec<_>>>()?);
             }
             let reference = reference.as_ref().expect("just made");
             for (cell, x, y) in cells {
@@ -172,7 +173,7 @@ pub fn diff_tables(
                     // The rules hash differs by construction; the odds are what count.
                     let odds =
                         |rows: &[super::Row]| rows.iter().map(|r| (r.exact.clone(), r.count)).collect::<Vec<_>>();
-                    if odds(&evaluate_one(path, &variant, monte_carlo)?) != odds(rows) {
+                    if odds(&evaluate_one(path, &variant, monte_carlo, run)?) != odds(rows) {
                         reaches.push(path.to_string_lossy().replace('\\', "/"));
                     }
                 }

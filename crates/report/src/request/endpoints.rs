@@ -169,7 +169,7 @@ pub fn prepare(endpoint: Endpoint, body: &str, context: &Context) -> Result<Job,
                     let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
                     let study = StudyResult::run(plan, exact, started, heard, run)?;
                     #[cfg(feature = "files")]
-                    let (id, files) = kept(downloads.as_deref(), |dir| study.write(dir, false))?;
+                    let (id, files) = kept(downloads.as_deref(), |dir| study.write(dir, false, run))?;
                     #[cfg(not(feature = "files"))]
                     let (id, files) = {
                         drop(downloads);
@@ -281,7 +281,7 @@ fn sweep(body: &str, context: &Context) -> Result<Job, Refused> {
     Ok(Job::new(cost, exact_budget, move |run, heard| {
         let result = sweep::run(&found, &rules, monte_carlo, (None, 1), heard, run)?;
         #[cfg(feature = "files")]
-        let (id, files) = kept(downloads.as_deref(), |dir| result.write(dir, false))?;
+        let (id, files) = kept(downloads.as_deref(), |dir| result.write(dir, false, run))?;
         #[cfg(not(feature = "files"))]
         let (id, files) = {
             drop(downloads);

@@ -390,8 +390,8 @@ impl StudyResult {
     /// see the `charts` submodule) into `dir`, whole or not at all: into a
     /// temporary directory beside it, then renamed into place. An existing `dir` is
     /// replaced only with `force`. Returns the names of the files written.
-    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
-        directory::write_whole(dir, force, |tmp| self.write_into(tmp))
+    pub fn write(&self, dir: &Path, force: bool, run: &Run) -> Result<Vec<String>> {
+        directory::write_whole(dir, force, run, |tmp| self.write_into(tmp, run))
     }
 
     #[cfg(feature = "files")]
@@ -454,8 +454,8 @@ impl StudyResult {
     }
 
     #[cfg(feature = "files")]
-    fn write_into(&self, dir: &Path) -> Result<()> {
-        combat_odds_core::interrupt::check()?;
+    fn write_into(&self, dir: &Path, run: &Run) -> Result<()> {
+        run.check()?;
         directory::write_files(dir, &self.files()?)?;
         // Inside the temporary directory too, so the charts arrive with the frames or not at all.
         charts::study_charts(dir, &self.summary).map(drop)

@@ -151,7 +151,7 @@ pub fn balance(
     let table: Table = base.parse()?;
     let set_up = |value: &Value| -> Result<(Document, Scenario)> {
         let mut t = table.clone();
-        set(&mut t, key, value.clone()).map_err(|m| base.error(format!("`{key}`: {m}")))?;
+        set(&mut t, key, value.clone()).map_err(|m| base.error(format!("{}: {m}", super::quoted(key))))?;
         let text = toml::to_string(&t).map_err(|e| base.error(format!("cannot write the scenario: {e}")))?;
         let name = format!("{} with {key} = {value}", base.name);
         let doc = Document::new(name.clone(), name, text);

@@ -149,7 +149,7 @@ impl Sweep {
             }
             // Every value must have a place to go, before anything runs.
             set(&mut table.clone(), &key, values[0].clone())
-                .map_err(|m| doc.error_at(vary.key.span().start, format!("`{key}`: {m}")))?;
+                .map_err(|m| doc.error_at(vary.key.span().start, format!("{}: {m}", quoted(&key))))?;
             parameters.push(Parameter { key, values });
         }
         let levels: Vec<usize> = parameters.iter().map(|p| p.values.len()).collect();
@@ -297,9 +297,30 @@ pub(crate) fn short(x: f64) -> String {
     if x.is_finite() && x.abs() >= 1e15 { format!("{x:e}") } else { x.to_string() }
 }
 
+/// The most parts a key may have: a scenario's deepest value is a few levels down
+/// (`side[1].unit[0].count`), and a key of thousands of parts would make a table nested
+/// as deep, which writing and dropping it walk recursively (a request's key of 5,000
+/// parts once overflowed the server's stack).
+const MOST_PARTS: usize = 16;
+
+/// A key as a message quotes it: whole, or its start where it is long.
+pub(crate) fn quoted(key: &str) -> String {
+    match key.char_indices().nth(60) {
+        Some((at, _)) => format!("`{}...` ({} characters)", &key[..at], key.chars().count()),
+        None => format!("`{key}`"),
+    }
+}
+
 /// Writes `value` at `path` (`a.b[2].c`) in `table`: tables on the way are made where
-/// missing (a `[settings]` the base leaves out), array elements must exist.
+/// missing (a `[settings]` the base leaves out), array elements must exist. A key of
+/// more than [`MOST_PARTS`] parts is refused before anything is made.
 fn set(table: &mut Table, path: &str, value: Value) -> std::result::Result<(), String> {
+    let parts = path.split('.').count();
+    if parts > MOST_PARTS {
+        return Err(format!(
+            "a key of {parts} parts; a scenario's values are at most {MOST_PARTS} deep (like side[1].unit[0].count)"
+        ));
+    }
     let segments: Vec<&str> = path.split('.').collect();
     let (last, ways) = segments.split_last().ok_or("an empty key")?;
     let mut here = table;
@@ -797,7 +818,7 @@ impl SweepResult {
     /// and written [`GROUP_ROWS`] rows at a time (a Parquet row group), so memory holds
     /// one group of the frame, never the whole (a frame of 6,000 points of a company's
     /// engagement took 250 MB).
-    fn write_long_frame(&self, dir: &Path, metadata: &[(String, String)]) -> Result<()> {
+    fn write_long_frame(&self, dir: &Path, metadata: &[(String, String)], run: &Run) -> Result<()> {
         let polars = Error::frame("a sweep frame");
         let (csv_path, parquet_path) = (dir.join(format!("{FRAME}.csv")), dir.join(format!("{FRAME}.parquet")));
         directory::claim(dir, [format!("{FRAME}.csv").as_str(), &format!("{FRAME}.parquet")])?;
@@ -831,7 +852,7 @@ impl SweepResult {
             }
             lines.points.push((p.index, p.values));
             if lines.rows.len() >= GROUP_ROWS {
-                combat_odds_core::interrupt::check()?;
+                run.check()?;
                 write(std::mem::take(&mut lines))?;
             }
         }
@@ -895,12 +916,12 @@ impl SweepResult {
     /// the long frame and `sweep.json` as their points are read back from disk (83 MB
     /// of JSON for 6,000 points of a company's engagement), then the design and the
     /// chart. Returns the names of the files written.
-    pub fn write(&self, dir: &Path, force: bool) -> Result<Vec<String>> {
-        directory::write_whole(dir, force, |tmp| {
+    pub fn write(&self, dir: &Path, force: bool, run: &Run) -> Result<Vec<String>> {
+        directory::write_whole(dir, force, run, |tmp| {
             let metadata = self.metadata();
-            self.write_long_frame(tmp, &metadata)?;
+            self.write_long_frame(tmp, &metadata, run)?;
             let mut design = self.design_frame().map_err(Error::frame("a sweep frame"))?;
-            directory::write_frame(tmp, DESIGN, &mut design, &metadata)?;
+            directory::write_frame(tmp, DESIGN, &mut design, (&metadata, run))?;
             directory::claim(tmp, ["sweep.json"])?;
             let path = tmp.join("sweep.json");
             let file = std::fs::File::create(&path).map_err(|e| directory::io(&path, e))?;
@@ -997,6 +1018,12 @@ mod tests {
             "`side[2]`: the list has 2 entries, counted from 0"
         );
         assert_eq!(set(&mut t, "side.name", Value::Integer(1)).unwrap_err(), "`side` is not a table");
+        // A key deeper than any scenario is refused before a table is made: 100,000
+        // parts once nested a table as deep, whose writing overflowed the stack.
+        let deep = vec!["a"; 100_000].join(".");
+        let refused = set(&mut t, &deep, Value::Integer(1)).unwrap_err();
+        assert!(refused.starts_with("a key of 100000 parts; a scenario's values are at most 16 deep"), "{refused}");
+        assert!(!t.contains_key("a"), "nothing was made");
     }
 
     #[test]

@@ -44,7 +44,8 @@ export function fieldLabel(key) {
   const leaf = parts.pop().replace(/\[(\d+)\]$/, (_, i) => ` ${Number(i) + 1}`);
   const leafWords = LEAVES[leaf] || leaf.replace(/_/g, " ");
   const within = parts.map((p) => {
-    const m = p.match(/^(\w+?)(?:\[(\d+)\])?$/);
+    // A key of the file's own making (quoted, with any characters) is said as written.
+    const m = p.match(/^(\w+?)(?:\[(\d+)\])?$/) || [p, p];
     const word = PARTS[m[1]] || m[1].replace(/_/g, " ");
     return m[2] === undefined ? word : `${word} ${Number(m[2]) + 1}`;
   });

@@ -1,4 +1,4 @@
-//! `command-dice`: a ruleset's own answers about one scenario (Chain of Command's about
+//! `answers` (once `command-dice`): a ruleset's own answers about one scenario (Chain of Command's about
 //! a hand of Command Dice), printed as a table, JSON or CSV.
 
 use serde::Serialize;

@@ -12,10 +12,13 @@
 //! the request's exact budget: a stage past it stands aside when the budget is spent
 //! (a compilation after a solve, which walks the turns the solve kept, at half).
 //! A sweep's points are each priced as themselves ([`Cost::of_base`]): five Shermans
-//! cost more than the base's three. Admission (slots, status codes, a tab's limit) is
-//! the caller's.
+//! cost more than the base's three. Every run is also priced for its set-up (reading
+//! and setting up its scenario, which a balance of a hundred thousand values of one
+//! trial each spends nearly all its time on), at what the set-ups timed while pricing
+//! took. Pricing itself is bounded ([`PILOTS`] in all) and stops with the request's run:
+//! past its time, the points not yet set up are priced as the mean of those that were.
+//! Admission (slots, status codes, a tab's limit) is the caller's.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use combat_odds_core::engine::{self, Experiment, Mode, MonteCarlo};
@@ -63,6 +66,8 @@ pub struct Cost {
     seconds_per_trial: f64,
     /// Exact stages (a solve, a compilation) each run may start.
     exact_stages_per_run: u64,
+    /// What setting up every run's scenario is estimated at, in seconds of one core.
+    set_up_seconds: f64,
     /// What all the exact stages are estimated at, in seconds of one core.
     exact_seconds: f64,
     /// The most one exact stage may take.
@@ -71,22 +76,23 @@ pub struct Cost {
     reduce: &'static str,
 }
 
-/// What one request's pilots may still run for.
-struct Pilots {
+/// What one request's pilots may still run for, stopped with the request's run.
+struct Pilots<'a> {
     pace: Pace,
     left: Duration,
+    run: &'a Run<'a>,
 }
 
-impl Pilots {
-    fn new(pace: Pace) -> Self {
-        Pilots { pace, left: PILOTS }
+impl<'a> Pilots<'a> {
+    fn new(pace: Pace, run: &'a Run<'a>) -> Self {
+        Pilots { pace, left: PILOTS, run }
     }
 
     /// Seconds one exact stage of `experiment` is priced at: its own estimate at the
     /// engine's pace, at most `budget`; the whole budget where it cannot say.
     fn stage(&mut self, experiment: &dyn Experiment, budget: Duration) -> f64 {
-        let stop = AtomicBool::new(false);
-        let pilot = Run::new(&stop, Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
+        let pilot =
+            Run::new(self.run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
         let started = pilot.now();
         let estimate = experiment.exact_stage_seconds(&pilot);
         self.left = self.left.saturating_sub(pilot.now() - started);
@@ -94,19 +100,47 @@ impl Pilots {
     }
 }
 
+/// How a request's work is priced: the most one of its exact stages may take, where its
+/// engine runs, and the request's own run, which pricing stops with.
+#[derive(Debug, Clone, Copy)]
+pub struct Pricing<'a> {
+    /// The most one exact stage may take.
+    pub exact_budget: Duration,
+    /// Where the work runs.
+    pub pace: Pace,
+    /// The request's run: pricing stops when it is stopped (its client gone), and the
+    /// caller then reports the interruption.
+    pub run: &'a Run<'a>,
+}
+
+impl Pricing<'_> {
+    /// Seconds `work` takes on the engine's clock, with what it gives.
+    pub fn timed<T>(&self, work: impl FnOnce() -> T) -> (T, f64) {
+        let started = (self.pace.clock)();
+        let done = work();
+        (done, ((self.pace.clock)() - started).as_secs_f64())
+    }
+}
+
 impl Cost {
     /// The work of `runs` runs of `experiment` under `monte_carlo` (each an exact
     /// stage, and a compilation when sampled compiled), its trials timed on a pilot
-    /// and its stages priced at `pace`.
+    /// and its stages priced at the pricing's pace.
     pub fn of(
         experiment: &dyn Experiment,
         runs: (u64, &'static str),
         monte_carlo: &MonteCarlo,
-        (exact_budget, pace): (Duration, Pace),
+        pricing: Pricing,
         reduce: &'static str,
     ) -> Self {
-        let stages = runs.0 as f64 * Pilots::new(pace).stage(experiment, exact_budget);
-        Self::priced(experiment, (runs, monte_carlo), (exact_budget, pace), stages, reduce)
+        let stages = runs.0 as f64 * Pilots::new(pricing.pace, pricing.run).stage(experiment, pricing.exact_budget);
+        Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages, reduce)
+    }
+
+    /// The same work, each run also setting up its own scenario in `seconds` (timed on
+    /// the engine's clock while pricing).
+    pub fn with_set_up(self, seconds: f64) -> Self {
+        Cost { set_up_seconds: self.runs.0 as f64 * seconds, ..self }
     }
 
     /// The work of `runs` runs of a base scenario's `experiment`, each the base with
@@ -116,25 +150,40 @@ impl Cost {
     /// more than the base's three), the base's own never piloted, and a point the rules
     /// refuse costs nothing, as the sweep refuses it before any work; else every run's
     /// as the base's.
+    ///
+    /// A sweep sets every point up twice (once to check them all before any run, once
+    /// to run it), and each set-up is priced at what the points' set-ups took while
+    /// pricing. Past [`PILOTS`] of pricing, or once the request's run is stopped, the
+    /// points not yet set up are priced at the mean of those that were.
     pub fn of_base(
         experiment: &dyn Experiment,
         points: Option<(&Sweep, &Rules)>,
         runs: (u64, &'static str),
         monte_carlo: &MonteCarlo,
-        (exact_budget, pace): (Duration, Pace),
+        pricing: Pricing,
         reduce: &'static str,
     ) -> Self {
         let Some((sweep, rules)) = points else {
-            return Self::of(experiment, runs, monte_carlo, (exact_budget, pace), reduce);
+            return Self::of(experiment, runs, monte_carlo, pricing, reduce);
         };
-        let mut pilots = Pilots::new(pace);
-        let stages: f64 = (0..sweep.points.len())
-            .map(|i| match sweep.set_up(i, rules, *monte_carlo) {
-                Ok((_, point)) => pilots.stage(point.set_up.experiment.as_ref(), exact_budget),
-                Err(_) => 0.0,
-            })
-            .sum();
-        Self::priced(experiment, (runs, monte_carlo), (exact_budget, pace), stages, reduce)
+        let mut pilots = Pilots::new(pricing.pace, pricing.run);
+        let (mut stages, mut set_ups, mut priced) = (0.0, 0.0, 0usize);
+        for i in 0..sweep.points.len() {
+            if pricing.run.stopped() || pilots.left.is_zero() {
+                break;
+            }
+            let (point, took) = pricing.timed(|| sweep.set_up(i, rules, *monte_carlo));
+            pilots.left = pilots.left.saturating_sub(Duration::from_secs_f64(took));
+            set_ups += took;
+            priced += 1;
+            if let Ok((_, point)) = point {
+                stages += pilots.stage(point.set_up.experiment.as_ref(), pricing.exact_budget);
+            }
+        }
+        // The points not priced, at the mean of those that were.
+        let all = sweep.points.len() as f64 / priced.max(1) as f64;
+        let cost = Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages * all, reduce);
+        Cost { set_up_seconds: 2.0 * set_ups * all, ..cost }
     }
 
     /// `runs` runs of `experiment`'s trials, timed on a pilot, and solves priced at
@@ -152,6 +201,7 @@ impl Cost {
             seconds_per_trial: engine::seconds_per_trial(experiment, pace.clock),
             exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
             exact_seconds: stages * per_run(monte_carlo),
+            set_up_seconds: 0.0,
             exact_budget,
             reduce,
         }
@@ -159,14 +209,15 @@ impl Cost {
 
     /// One exact stage of `experiment` and no trial: what a loaded link's exact answer
     /// costs.
-    pub fn exact_stage(experiment: &dyn Experiment, (exact_budget, pace): (Duration, Pace)) -> Self {
+    pub fn exact_stage(experiment: &dyn Experiment, pricing: Pricing) -> Self {
         Cost {
             runs: (1, "exact stage"),
             trials: 0,
             seconds_per_trial: 0.0,
             exact_stages_per_run: 1,
-            exact_seconds: Pilots::new(pace).stage(experiment, exact_budget),
-            exact_budget,
+            exact_seconds: Pilots::new(pricing.pace, pricing.run).stage(experiment, pricing.exact_budget),
+            set_up_seconds: 0.0,
+            exact_budget: pricing.exact_budget,
             reduce: "a smaller exact_seconds",
         }
     }
@@ -179,6 +230,7 @@ impl Cost {
             seconds_per_trial: 0.0,
             exact_stages_per_run: 0,
             exact_seconds: 0.0,
+            set_up_seconds: 0.0,
             exact_budget: Duration::ZERO,
             reduce,
         }
@@ -211,14 +263,18 @@ impl Cost {
 
     /// Seconds of one core the work is estimated at.
     pub fn core_seconds(&self) -> f64 {
-        self.total_trials() as f64 * self.seconds_per_trial + self.exact_seconds
+        self.total_trials() as f64 * self.seconds_per_trial + self.exact_seconds + self.set_up_seconds
     }
 
     /// Where the cost comes from, in words: the trials, and the exact stages where
     /// they cost anything.
     pub fn parts(&self) -> String {
         let (runs, what) = self.runs;
-        let trials = format!("{runs} {what} of {} trials at {} a trial", self.trials, duration(self.seconds_per_trial));
+        let mut trials =
+            format!("{runs} {what} of {} trials at {} a trial", self.trials, duration(self.seconds_per_trial));
+        if self.set_up_seconds > 0.0 {
+            trials += &format!(", set up in about {} in all", duration(self.set_up_seconds));
+        }
         match self.exact_seconds > 0.0 {
             false => trials,
             true => format!(
@@ -275,7 +331,9 @@ mod tests {
 
     #[test]
     fn a_stage_is_priced_at_its_own_estimate_at_the_engines_pace_and_at_most_its_budget() {
-        let mut tab = Pilots::new(Pace { clock: monotonic, slowdown: 3.0 });
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let run = Run::new(&stop, None);
+        let mut tab = Pilots::new(Pace { clock: monotonic, slowdown: 3.0 }, &run);
         let budget = Duration::from_secs(10);
         assert_eq!(tab.stage(&Expecting(Some(0.5)), budget), 1.5);
         assert_eq!(tab.stage(&Expecting(Some(0.0)), budget), 0.0);

@@ -119,5 +119,7 @@ fn prepared(path: &str, request: &str, shipped: &str) -> Result<request::Job, Re
     let find = |name: &str| shipped.iter().find(|s| s.name == name).map(|s| s.text.clone());
     let rules = Rules::builtin();
     let context = Context { rules: &rules, limits: Limits::tab(PACE), shipped: &find, downloads: None };
-    request::prepare(endpoint, request, &context)
+    // Never set: the worker that prices it is ended to cancel it.
+    let stop = AtomicBool::new(false);
+    request::prepare(endpoint, request, &context, &Run::new(&stop, None).with_clock(page_clock))
 }

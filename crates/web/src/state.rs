@@ -32,6 +32,8 @@ pub(crate) struct Files {
 pub(crate) struct State {
     pub(crate) config: Config,
     runs: AtomicUsize,
+    /// Requests being set up and priced now (see [`Pricer`]).
+    pricing: AtomicUsize,
     kept: Mutex<Kept>,
 }
 
@@ -47,7 +49,7 @@ struct Kept {
 
 impl State {
     pub(crate) fn new(config: Config) -> Self {
-        State { config, runs: AtomicUsize::new(0), kept: Mutex::new(Kept::default()) }
+        State { config, runs: AtomicUsize::new(0), pricing: AtomicUsize::new(0), kept: Mutex::new(Kept::default()) }
     }
 
     fn kept_now(&self) -> MutexGuard<'_, Kept> {
@@ -129,6 +131,28 @@ impl Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         self.0.runs.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// How many requests may be set up and priced at once: pricing is work too (a sweep's
+/// points each set up and piloted, up to ten seconds), done before a request is
+/// admitted, so it has a pool of its own, first come first served.
+pub(crate) const PRICING: usize = 4;
+
+/// One of the server's pricing places, held while a request is set up and priced.
+pub(crate) struct Pricer(Arc<State>);
+
+impl Pricer {
+    /// A place, unless [`PRICING`] requests hold them all.
+    pub(crate) fn take(state: &Arc<State>) -> Option<Self> {
+        state.pricing.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < PRICING).then_some(n + 1)).ok()?;
+        Some(Pricer(state.clone()))
+    }
+}
+
+impl Drop for Pricer {
+    fn drop(&mut self) {
+        self.0.pricing.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -1,9 +1,10 @@
 //! The scenario loader. An input is a scenario file's text, set up by the ruleset and
-//! kind it names with the embedded tables (and, for Chain of Command, read as a hand of
-//! Command Dice too); what it sets up then draws a few trials. An input holding a NUL
-//! byte is `NAME.toml` on its first line, a table file's text, NUL, then a scenario:
-//! the table text replaces that file of the scenario's ruleset, as a file of
-//! `--rules DIR` does, and the scenario is set up against the result.
+//! kind it names with the embedded tables (and asked for its ruleset's own answers, as
+//! the answers endpoint asks: Chain of Command's about a hand of Command Dice); what it
+//! sets up then draws a few trials. An input holding a NUL byte is `NAME.toml` on its
+//! first line, a table file's text, NUL, then a scenario: the table text replaces that
+//! file of the scenario's ruleset, as a file of `--rules DIR` does, and the scenario is
+//! set up against the result.
 #![no_main]
 
 use combat_odds_core::document::Document;
@@ -27,12 +28,13 @@ fuzz_target!(|data: &[u8]| {
 
 fn whole(text: &str) {
     let doc = Document::new("fuzz.toml", "fuzz.toml", text);
+    let rules = Rules::builtin();
     let monte_carlo = MonteCarlo { trials: TRIALS, seed: 1, threads: Some(1), mode: Mode::Literal };
-    if let Ok(scenario) = Scenario::new(&doc, &Rules::builtin(), monte_carlo) {
+    if let Ok(scenario) = Scenario::new(&doc, &rules, monte_carlo) {
         draw(&scenario.set_up);
     }
     let _ = doc.offers();
-    let _ = scenario::command_dice(&doc, None);
+    let _ = scenario::answers(&doc, &rules);
 }
 
 fn overridden(table: &str, text: &str) {

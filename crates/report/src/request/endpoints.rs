@@ -6,11 +6,12 @@ use toml::Value;
 
 use combat_odds_core::document::Document;
 use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_core::run::Run;
 use combat_odds_rules::{Rules, Scenario};
 
 use super::{Context, Endpoint, Job, Kind, OwnTables, Refused, Sampling, document, json, read, rules_for};
 use crate::compare::{self, Comparison};
-use crate::cost::Cost;
+use crate::cost::{Cost, Pricing};
 use crate::export::{ExactView, PercentView, Rendered, Report};
 use crate::form::Form;
 use crate::sensitivity::{self, Options};
@@ -135,8 +136,16 @@ const ONE_RUN: &str = "fewer trials, or a smaller exact_seconds";
 
 /// `endpoint`'s request in `body`, read and validated, its scenario set up against the
 /// context's rules and the player's own tables, and its work priced: refused with the
-/// one line that says why, before any of the work starts.
-pub fn prepare(endpoint: Endpoint, body: &str, context: &Context) -> Result<Job, Refused> {
+/// one line that says why, before any of the work starts. Pricing runs on `run`, the
+/// request's own: stopped (its client gone), it stops too, and the request is refused
+/// as interrupted.
+pub fn prepare(endpoint: Endpoint, body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
+    let job = prepared(endpoint, body, context, run)?;
+    run.check()?;
+    Ok(job)
+}
+
+fn prepared(endpoint: Endpoint, body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let limits = &context.limits;
     match endpoint {
         Endpoint::Fire | Endpoint::FireCsv | Endpoint::Exact | Endpoint::Percent | Endpoint::Run => {
@@ -147,12 +156,12 @@ pub fn prepare(endpoint: Endpoint, body: &str, context: &Context) -> Result<Job,
             let doc = document(r.name, r.scenario);
             let scenario = Scenario::new(&doc, &rules_for(context.rules, &r.tables)?, monte_carlo)?;
             let experiment = scenario.set_up.experiment.as_ref();
-            let pace = (exact_budget, limits.pace);
+            let pricing = Pricing { exact_budget, pace: limits.pace, run };
             let cost = match endpoint {
                 // One exact stage and no trial: no link, whatever trials it names, starts
                 // long work by being opened.
-                Endpoint::Exact => Cost::exact_stage(experiment, pace),
-                _ => Cost::of(experiment, (1, "run"), &monte_carlo, pace, ONE_RUN),
+                Endpoint::Exact => Cost::exact_stage(experiment, pricing),
+                _ => Cost::of(experiment, (1, "run"), &monte_carlo, pricing, ONE_RUN),
             };
             let downloads = context.downloads.clone();
             Ok(Job::new(cost, exact_budget, move |run, heard| match endpoint {
@@ -201,16 +210,16 @@ pub fn prepare(endpoint: Endpoint, body: &str, context: &Context) -> Result<Job,
                 json(&combat_odds_rules::scenario::answers(&doc, &rules)?)
             }))
         }
-        Endpoint::Sensitivity => sensitivity(body, context),
-        Endpoint::Compare => comparison(body, context),
-        Endpoint::Sweep => sweep(body, context),
-        Endpoint::Balance => balance(body, context),
+        Endpoint::Sensitivity => sensitivity(body, context, run),
+        Endpoint::Compare => comparison(body, context, run),
+        Endpoint::Sweep => sweep(body, context, run),
+        Endpoint::Balance => balance(body, context, run),
     }
 }
 
 /// Which cells and modifiers move `p_kill` most: every change its own exact stage, and
 /// its own paired trials where the exact engine does not reach.
-fn sensitivity(body: &str, context: &Context) -> Result<Job, Refused> {
+fn sensitivity(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: SensitivityRequest = read(body)?;
     let options = Options { top: r.top.unwrap_or(20), screen: r.screen };
     let mode = Some(Mode::Literal.name().to_string());
@@ -218,11 +227,14 @@ fn sensitivity(body: &str, context: &Context) -> Result<Job, Refused> {
     let monte_carlo = sampling.monte_carlo(Endpoint::Sensitivity, &context.limits)?;
     let exact_budget = sampling.exact_budget(&context.limits)?;
     let (doc, rules) = (document(r.name, r.scenario), rules_for(context.rules, &r.tables)?);
-    let plan = Scenario::new(&doc, &rules, monte_carlo)?;
+    let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
+    // Each change sets up its own scenario, as the unchanged one was.
+    let (plan, set_up) = pricing.timed(|| Scenario::new(&doc, &rules, monte_carlo));
+    let plan = plan?;
     let changes = sensitivity::changes_to_try(&doc, &plan)? as u64;
     let reduce = "fewer trials, or a smaller exact_seconds (every change of every table is tried)";
     let experiment = plan.set_up.experiment.as_ref();
-    let cost = Cost::of(experiment, (changes, "changes"), &monte_carlo, (exact_budget, context.limits.pace), reduce);
+    let cost = Cost::of(experiment, (changes, "changes"), &monte_carlo, pricing, reduce).with_set_up(set_up);
     // A single resolution the exact engine answers (its dice enumerated at once) has
     // every change answered exactly, drawing no trial.
     let exactly = !experiment.exact_stage_is_long() && experiment.exact().is_some();
@@ -234,7 +246,7 @@ fn sensitivity(body: &str, context: &Context) -> Result<Job, Refused> {
 
 /// A comparison file's answers across rulesets, priced by the first scenario a ruleset
 /// answers: every one is a single resolution.
-fn comparison(body: &str, context: &Context) -> Result<Job, Refused> {
+fn comparison(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: ScenarioRequest = read(body)?;
     let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
     let monte_carlo = sampling.monte_carlo(Endpoint::Compare, &context.limits)?;
@@ -243,12 +255,14 @@ fn comparison(body: &str, context: &Context) -> Result<Job, Refused> {
     let comparison = Comparison::read(&doc, &rules)?;
     let runs = (comparison.runs(), "runs");
     let reduce = "fewer trials, ranges or weapons";
-    let cost = match comparison.sample(&rules, monte_carlo)? {
-        Some(s) => {
-            Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, (exact_budget, context.limits.pace), reduce)
-        }
+    let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
+    // Every run sets up its own scenario, as the sample was.
+    let (sample, set_up) = pricing.timed(|| comparison.sample(&rules, monte_carlo));
+    let cost = match sample? {
+        Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, pricing, reduce),
         None => Cost::nothing(runs, reduce),
-    };
+    }
+    .with_set_up(set_up);
     Ok(Job::new(cost, exact_budget, move |run, heard| {
         json(&compare::compare(comparison, &rules, monte_carlo, heard, run)?)
     }))
@@ -256,7 +270,7 @@ fn comparison(body: &str, context: &Context) -> Result<Job, Refused> {
 
 /// A sweep file's points, each answered on common random numbers; its base is the
 /// request's own text, or the shipped scenario it names. No path is ever opened.
-fn sweep(body: &str, context: &Context) -> Result<Job, Refused> {
+fn sweep(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: SweepRequest = read(body)?;
     let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
     let monte_carlo = sampling.monte_carlo(Endpoint::Sweep, &context.limits)?;
@@ -276,7 +290,8 @@ fn sweep(body: &str, context: &Context) -> Result<Job, Refused> {
     )?;
     let points = (found.points.len() as u64, "points");
     let reduce = "fewer points or trials, or a smaller exact_seconds";
-    let cost = of_base(&found.base, (Some(&found), &rules), (monte_carlo, exact_budget), points, (context, reduce))?;
+    let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
+    let cost = of_base(&found.base, (Some(&found), &rules), (monte_carlo, pricing), points, reduce)?;
     let downloads = context.downloads.clone();
     Ok(Job::new(cost, exact_budget, move |run, heard| {
         let result = sweep::run(&found, &rules, monte_carlo, (None, 1), heard, run)?;
@@ -293,7 +308,7 @@ fn sweep(body: &str, context: &Context) -> Result<Job, Refused> {
 
 /// Where a key of a scenario balances a chance, over listed values, a stepped span or a
 /// bisection.
-fn balance(body: &str, context: &Context) -> Result<Job, Refused> {
+fn balance(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: BalanceRequest = read(body)?;
     let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
     let monte_carlo = sampling.monte_carlo(Endpoint::Balance, &context.limits)?;
@@ -304,7 +319,8 @@ fn balance(body: &str, context: &Context) -> Result<Job, Refused> {
     let (doc, rules) = (document(r.name, r.scenario), rules_for(context.rules, &r.tables)?);
     let values = (span.most_tries(), "values");
     let reduce = "fewer values or trials, a coarser tolerance, or a smaller exact_seconds";
-    let cost = of_base(&doc, (None, &rules), (monte_carlo, exact_budget), values, (context, reduce))?;
+    let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
+    let cost = of_base(&doc, (None, &rules), (monte_carlo, pricing), values, reduce)?;
     let key = r.vary;
     Ok(Job::new(cost, exact_budget, move |run, heard| {
         json(&balance::balance(&doc, (&key, &span), &target, &rules, monte_carlo, heard, run)?)
@@ -312,18 +328,21 @@ fn balance(body: &str, context: &Context) -> Result<Job, Refused> {
 }
 
 /// The price of `runs` runs of the scenario `base` (a sweep's points, where given, each
-/// priced as itself: [`Cost::of_base`]).
+/// priced as itself and its set-up: [`Cost::of_base`]; else each run set up as the
+/// base was).
 fn of_base(
     base: &Document,
     (points, rules): (Option<&Sweep>, &Rules),
-    (monte_carlo, exact_budget): (MonteCarlo, std::time::Duration),
+    (monte_carlo, pricing): (MonteCarlo, Pricing),
     runs: (u64, &'static str),
-    (context, reduce): (&Context, &'static str),
+    reduce: &'static str,
 ) -> Result<Cost, Refused> {
-    let scenario = Scenario::new(base, rules, monte_carlo)?;
-    let pace = (exact_budget, context.limits.pace);
-    let points = points.map(|sweep| (sweep, rules));
-    Ok(Cost::of_base(scenario.set_up.experiment.as_ref(), points, runs, &monte_carlo, pace, reduce))
+    let (scenario, set_up) = pricing.timed(|| Scenario::new(base, rules, monte_carlo));
+    let experiment = scenario?.set_up.experiment;
+    Ok(match points {
+        Some(sweep) => Cost::of_base(experiment.as_ref(), Some((sweep, rules)), runs, &monte_carlo, pricing, reduce),
+        None => Cost::of(experiment.as_ref(), runs, &monte_carlo, pricing, reduce).with_set_up(set_up),
+    })
 }
 
 /// Keeps a finished run's files where the front door keeps any: (the number they are

@@ -9,9 +9,9 @@ use super::*;
 fn answer(endpoint: Endpoint, body: serde_json::Value, limits: Limits) -> Result<String, Refused> {
     let rules = Rules::builtin();
     let context = Context { rules: &rules, limits, shipped: &|_| None, downloads: None };
-    let job = prepare(endpoint, &body.to_string(), &context)?;
-    limits.admit(&job)?;
     let stop = AtomicBool::new(false);
+    let job = prepare(endpoint, &body.to_string(), &context, &Run::new(&stop, None))?;
+    limits.admit(&job)?;
     job.run(&Run::new(&stop, Some(Duration::from_secs(10))), &|_, _| {})
 }
 
@@ -84,11 +84,9 @@ fn a_field_of_the_wrong_type_or_an_unknown_one_is_named_by_its_path() {
     let unknown =
         answer(Endpoint::Fire, serde_json::json!({ "scenario": duel(), "path": "/etc/passwd" }), Limits::SERVER);
     assert!(unknown.unwrap_err().message.starts_with("the request: unknown field `path`"));
-    let cut = prepare(
-        Endpoint::Fire,
-        "{\"scenario\": ",
-        &Context { rules: &Rules::builtin(), limits: Limits::SERVER, shipped: &|_| None, downloads: None },
-    );
+    let stop = AtomicBool::new(false);
+    let context = Context { rules: &Rules::builtin(), limits: Limits::SERVER, shipped: &|_| None, downloads: None };
+    let cut = prepare(Endpoint::Fire, "{\"scenario\": ", &context, &Run::new(&stop, None));
     assert!(cut.err().unwrap().message.starts_with("the request: EOF while parsing"));
 }
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus="$root/fuzz/corpus"
-mkdir -p "$corpus"/{scenario,sweep_file,merge}
+mkdir -p "$corpus"/{scenario,sweep_file,merge,request}
 
 # The scenario loader: every shipped scenario, then every table file of each ruleset
 # over one scenario of that ruleset (`NAME.toml`, the table, NUL, the scenario).
@@ -51,6 +51,41 @@ for f in "$root"/results/sweeps/*/sweep.json; do
         jq -c "$cut | .shard = {index: 2, count: 2} | .results |= [.[1]]" "$f"
     } >"$corpus/merge/sweep_shards_$name"
 done
-for target in scenario sweep_file merge; do
+
+# Requests: a byte naming the endpoint (its place in Endpoint::ALL: 0 fire, 1 fire.csv,
+# 2 exact, 3 form, 4 percent, 5 answers, 6 sensitivity, 7 run, 8 compare, 9 sweep,
+# 10 balance), then a JSON body as the page posts it, over shipped files and at trials
+# the target's limits admit.
+x="$root/experiments"
+request() { # NAME BYTE JQ-FILTER [jq arguments]: the body is the filter's output
+    local name=$1 byte=$2 filter=$3
+    shift 3
+    { printf "\\x$byte"; jq -nc "$@" "$filter"; } >"$corpus/request/$name"
+}
+duel=(--rawfile duel "$x/cd_tank_duel.toml")
+request fire 00 '{scenario: $duel, trials: 1000, seed: 7}' "${duel[@]}"
+request fire_csv 01 '{scenario: $duel, name: "cd_tank_duel.toml", trials: 500, mode: "literal"}' "${duel[@]}"
+request exact 02 '{scenario: $duel, exact_seconds: 0.01}' "${duel[@]}"
+request form 03 '{scenario: $duel}' "${duel[@]}"
+request percent 04 '{scenario: $duel, trials: 500}' "${duel[@]}"
+request answers 05 '{scenario: $s}' --rawfile s "$x/coc_five_dice_senior_leader.toml"
+request sensitivity 06 '{scenario: $duel, trials: 200, top: 5}' "${duel[@]}"
+request run 07 '{scenario: $s, trials: 200}' --rawfile s "$x/cd_engagement_tank_duel.toml"
+request compare 08 '{scenario: $s, trials: 100}' --rawfile s "$x/compare_at_gun_vs_medium_tank.toml"
+# A shipped sweep whose base the target ships (by name), and one of three ranges of the
+# duel given whole, its base named.
+request sweep 09 '{sweep: $s, trials: 50}' --rawfile s "$x/sweep_mc_hmg_vs_rifle_sections.toml"
+request sweep_duel 09 '{sweep: $s, trials: 100}' --arg s 'kind = "sweep"
+name = "duel by range"
+scenario = "cd_tank_duel.toml"
+
+[[vary]]
+key = "range"
+values = [8, 16, 24]
+'
+request balance 0a '{scenario: $duel, vary: "range", from: 4, to: 40, trials: 200}' "${duel[@]}"
+request balance_values 0a '{scenario: $duel, vary: "range", values: [8, 16, 24], target: 0.3, trials: 200}' "${duel[@]}"
+
+for target in scenario sweep_file merge request; do
     echo "$target: $(ls "$corpus/$target" | wc -l) seeds"
 done

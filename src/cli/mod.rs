@@ -240,7 +240,12 @@ fn diff_tables(a: &DiffTablesArgs) -> Result<()> {
     let suite = suite(a.suite.as_deref())?;
     let monte_carlo = MonteCarlo { trials: a.trials, seed: a.seed, threads: None, mode: Mode::Compiled };
     monte_carlo.validate()?;
-    let changes = combat_odds_report::regress::diff_tables(&Rules::builtin(), (&a.old, &a.new), &suite, (&monte_carlo, &ctrl_c()))?;
+    let changes = combat_odds_report::regress::diff_tables(
+        &Rules::builtin(),
+        (&a.old, &a.new),
+        &suite,
+        (&monte_carlo, &ctrl_c()),
+    )?;
     let mut text = String::new();
     if changes.is_empty() {
         text += &format!("no table cell differs between {} and {}\n", a.old.display(), a.new.display());

@@ -27,6 +27,7 @@ mod exact_brute_force;
 mod fuzz_regressions;
 mod invented;
 mod readme;
+mod served;
 mod regress;
 mod run_command;
 mod sensitivity;

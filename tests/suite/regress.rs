@@ -51,12 +51,14 @@ fn one_edited_cell_fails_the_gate_on_exactly_the_scenarios_it_reaches() {
     let rules = edited_rules(dir.path());
     let suite = experiments(&SUITE);
     let plan = mc(100_000, 2026);
-    let baseline = evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &plan, &crate::common::unstopped()).unwrap();
+    let baseline =
+        evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &plan, &crate::common::unstopped()).unwrap();
     // Checked at another seed, so the Monte Carlo rows differ by chance everywhere.
     let now = evaluate(
         &suite,
         &Rulesets::load(&Rules::builtin().overridden_by(Some(rules.clone()))).unwrap(),
-        &mc(100_000, 99), &crate::common::unstopped(),
+        &mc(100_000, 99),
+        &crate::common::unstopped(),
     )
     .unwrap();
     let diffs = check(&baseline, &now, 0.001, "baseline.csv").unwrap();
@@ -65,7 +67,13 @@ fn one_edited_cell_fails_the_gate_on_exactly_the_scenarios_it_reaches() {
     // Monte Carlo only: the two-sample test catches the move.
     assert_eq!(moved, BTreeSet::from(["experiments/cd_engagement_company_at_the_farmhouse.toml".to_string()]));
     // diff-tables finds the two changed cells and says each reaches the same scenario.
-    let changes = diff_tables(&Rules::builtin(), (Path::new("rulesets"), &rules), &suite, (&mc(20_000, 5), &crate::common::unstopped())).unwrap();
+    let changes = diff_tables(
+        &Rules::builtin(),
+        (Path::new("rulesets"), &rules),
+        &suite,
+        (&mc(20_000, 5), &crate::common::unstopped()),
+    )
+    .unwrap();
     let cells: Vec<&str> = changes.iter().map(|c| c.cell.as_str()).collect();
     assert_eq!(cells, ["row[quality=experienced].eliminated", "row[quality=experienced].forced_back"]);
     for c in &changes {
@@ -87,11 +95,14 @@ fn an_exact_cell_change_is_caught_exactly() {
     );
     write(dir.path(), "command-decision/hit_results.toml", &edited);
     let suite = experiments(&["cd_tank_duel.toml", "mc_hmg_good_cover.toml"]);
-    let baseline = evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &mc(10_000, 1), &crate::common::unstopped()).unwrap();
+    let baseline =
+        evaluate(&suite, &Rulesets::load(&Rules::builtin()).unwrap(), &mc(10_000, 1), &crate::common::unstopped())
+            .unwrap();
     let now = evaluate(
         &suite,
         &Rulesets::load(&Rules::builtin().overridden_by(Some(dir.path().to_path_buf()))).unwrap(),
-        &mc(10_000, 1), &crate::common::unstopped(),
+        &mc(10_000, 1),
+        &crate::common::unstopped(),
     )
     .unwrap();
     let diffs = check(&baseline, &now, 0.001, "baseline.csv").unwrap();
@@ -192,8 +203,13 @@ fn a_missing_baseline_or_scenario_is_a_clear_error_naming_the_fix() {
         &format!("scenarios = [\"{}\", \"{}\"]\n", abs("cd_tank_duel.toml"), abs("cd_idf_mission.toml")),
     );
     let base = d.join("b/baseline.csv");
-    let rows =
-        evaluate(&Suite::read(&one).unwrap(), &Rulesets::load(&Rules::builtin()).unwrap(), &mc(1000, 1), &crate::common::unstopped()).unwrap();
+    let rows = evaluate(
+        &Suite::read(&one).unwrap(),
+        &Rulesets::load(&Rules::builtin()).unwrap(),
+        &mc(1000, 1),
+        &crate::common::unstopped(),
+    )
+    .unwrap();
     write_baseline(&base, &rows, &crate::common::unstopped()).unwrap();
     let line = error_line(&cli::run(&[
         "regress",

@@ -388,6 +388,52 @@ fn leftovers_are_cleaned_of_the_files_this_tool_wrote_and_nothing_else() {
 }
 
 #[test]
+fn a_link_named_like_a_leftover_is_never_followed_and_what_it_points_to_is_kept() {
+    let dir = tempdir();
+    let dead = Command::new("true").spawn().expect("true runs");
+    let pid = dead.id();
+    dead.wait_with_output().expect("true ends");
+    // The user's own results, which this tool wrote (marker and all), and a link to
+    // them named like a dead run's leftover beside another destination.
+    let keep = study(&dir.path().join("keepme"), &["--trials", "1000", "--seed", SEED]);
+    let before = listing(&keep);
+    let link = dir.path().join(format!(".res.tmp-{pid}"));
+    std::os::unix::fs::symlink(&keep, &link).expect("a link");
+    // A command refused for its own reasons (res exists) cleans up leftovers first.
+    let res = study(&dir.path().join("res"), &["--trials", "1000", "--seed", SEED]);
+    let line = error_line(&cli::run(&["run", "--trials", "1000", "--out", utf8(&res)]));
+    assert_contains(&line, &["already exists"]);
+    assert_eq!(listing(&keep), before, "the linked results are whole");
+    assert!(std::fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()), "the link is the user's");
+}
+
+#[test]
+fn a_file_of_the_user_s_named_like_a_leftover_is_kept_and_a_marked_leftover_removed() {
+    let dir = tempdir();
+    let dead = Command::new("true").spawn().expect("true runs");
+    let pid = dead.id();
+    dead.wait_with_output().expect("true ends");
+    // A file of the user's named like a killed write's temporary, with no marker ...
+    let mine = cli::write(dir.path(), &format!(".out.json.tmp-{pid}"), "mine\n");
+    // ... and a real leftover of another killed write, with the marker it writes first.
+    let theirs = cli::write(dir.path(), &format!(".other.json.tmp-{pid}"), "partial");
+    cli::write(
+        dir.path(),
+        &format!(".other.json.tmp-{pid}.combat-odds"),
+        "combat-odds: the file beside this one is a temporary it is writing\n",
+    );
+    let out = dir.path().join("out.json");
+    let done = cli::run(&["fire", "--trials", "1000", "--format", "json", "--output", utf8(&out)]);
+    assert!(done.status.success(), "{}", error_line(&done));
+    assert_eq!(std::fs::read_to_string(&mine).expect("kept"), "mine\n");
+    let other = dir.path().join("other.json");
+    let done = cli::run(&["fire", "--trials", "1000", "--format", "json", "--output", utf8(&other)]);
+    assert!(done.status.success(), "{}", error_line(&done));
+    assert!(!theirs.exists(), "a marked leftover is removed");
+    assert!(!dir.path().join(format!(".other.json.tmp-{pid}.combat-odds")).exists(), "and its marker");
+}
+
+#[test]
 fn merge_refuses_an_existing_directory_unless_forced_and_then_only_its_own() {
     let dir = tempdir();
     let shard = study(&dir.path().join("only"), &["--trials", "1000", "--seed", SEED, "--shard", "1/1"]);

@@ -79,7 +79,7 @@ fn rate(experiment: &dyn Experiment, (trials, threads): (u64, usize), repeats: u
     let plan = MonteCarlo { trials, seed: 2026, threads: Some(threads), mode: Mode::Literal };
     let mut failed = None;
     let seconds = best_seconds(repeats, || {
-        if let Err(e) = engine::run_as_given(experiment, &plan, &run) {
+        if let Err(e) = engine::run_as_given(experiment, &plan, run) {
             failed = Some(e);
         }
     });

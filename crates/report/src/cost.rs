@@ -91,8 +91,7 @@ impl<'a> Pilots<'a> {
     /// Seconds one exact stage of `experiment` is priced at: its own estimate at the
     /// engine's pace, at most `budget`; the whole budget where it cannot say.
     fn stage(&mut self, experiment: &dyn Experiment, budget: Duration) -> f64 {
-        let pilot =
-            Run::new(self.run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
+        let pilot = Run::new(self.run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
         let started = pilot.now();
         let estimate = experiment.exact_stage_seconds(&pilot);
         self.left = self.left.saturating_sub(pilot.now() - started);
@@ -182,7 +181,8 @@ impl Cost {
         }
         // The points not priced, at the mean of those that were.
         let all = sweep.points.len() as f64 / priced.max(1) as f64;
-        let cost = Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages * all, reduce);
+        let cost =
+            Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages * all, reduce);
         Cost { set_up_seconds: 2.0 * set_ups * all, ..cost }
     }
 

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use combat_odds_report::error::Error as ReportError;
+use combat_odds_report::export::directory::Temporary;
 use combat_odds_report::request::Downloads;
 
 use crate::config::Config;
@@ -32,8 +33,9 @@ pub(crate) struct Files {
 pub(crate) struct State {
     pub(crate) config: Config,
     runs: AtomicUsize,
-    /// Requests being set up and priced now (see [`Pricer`]).
-    pricing: AtomicUsize,
+    /// Places to set up and price a request in, taken first come first served (see
+    /// [`PRICING`]).
+    pub(crate) pricing: Arc<tokio::sync::Semaphore>,
     kept: Mutex<Kept>,
 }
 
@@ -43,13 +45,20 @@ pub(crate) struct State {
 #[derive(Default)]
 struct Kept {
     next: u64,
-    folder: Option<tempfile::TempDir>,
+    /// Private to the user (0700), and held as one of the process's temporaries so a
+    /// signal that ends the server removes it too.
+    folder: Option<(tempfile::TempDir, Temporary)>,
     files: VecDeque<(u64, Files)>,
 }
 
 impl State {
     pub(crate) fn new(config: Config) -> Self {
-        State { config, runs: AtomicUsize::new(0), pricing: AtomicUsize::new(0), kept: Mutex::new(Kept::default()) }
+        State {
+            config,
+            runs: AtomicUsize::new(0),
+            pricing: Arc::new(tokio::sync::Semaphore::new(PRICING)),
+            kept: Mutex::new(Kept::default()),
+        }
     }
 
     fn kept_now(&self) -> MutexGuard<'_, Kept> {
@@ -66,14 +75,15 @@ impl State {
         let (id, dir) = {
             let mut kept = self.kept_now();
             if kept.folder.is_none() {
-                let made = tempfile::Builder::new().prefix("combat-odds-downloads-").tempdir().map_err(|e| {
+                let made = private().prefix("combat-odds-downloads-").tempdir().map_err(|e| {
                     let there = std::env::temp_dir();
                     ReportError::Results(format!("cannot make a folder for downloads in {}: {e}", there.display()))
                 })?;
-                kept.folder = Some(made);
+                let held = Temporary::new(made.path());
+                kept.folder = Some((made, held));
             }
             kept.next += 1;
-            let folder = kept.folder.as_ref().map(|f| f.path().to_path_buf()).unwrap_or_default();
+            let folder = kept.folder.as_ref().map(|(f, _)| f.path().to_path_buf()).unwrap_or_default();
             (kept.next, folder.join(kept.next.to_string()))
         };
         // Written outside the lock: a large sweep's files take a while.
@@ -102,6 +112,17 @@ impl State {
     pub(crate) fn kept(&self, id: u64) -> Option<Files> {
         self.kept_now().files.iter().find(|(n, _)| *n == id).map(|(_, files)| files.clone())
     }
+}
+
+/// A folder only its owner may enter (0700): what a run wrote is the user's alone.
+fn private() -> tempfile::Builder<'static, 'static> {
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder
 }
 
 /// The request layer's work keeps a finished run's or sweep's files here.
@@ -136,25 +157,10 @@ impl Drop for Slot {
 
 /// How many requests may be set up and priced at once: pricing is work too (a sweep's
 /// points each set up and piloted, up to ten seconds), done before a request is
-/// admitted, so it has a pool of its own, first come first served.
+/// admitted, so it has places of its own, two per core of this machine's two, taken
+/// first come first served; a request waiting for one holds nothing but its
+/// connection, and one whose client leaves stops waiting.
 pub(crate) const PRICING: usize = 4;
-
-/// One of the server's pricing places, held while a request is set up and priced.
-pub(crate) struct Pricer(Arc<State>);
-
-impl Pricer {
-    /// A place, unless [`PRICING`] requests hold them all.
-    pub(crate) fn take(state: &Arc<State>) -> Option<Self> {
-        state.pricing.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < PRICING).then_some(n + 1)).ok()?;
-        Some(Pricer(state.clone()))
-    }
-}
-
-impl Drop for Pricer {
-    fn drop(&mut self) {
-        self.0.pricing.fetch_sub(1, Ordering::AcqRel);
-    }
-}
 
 /// Sets its flag when dropped: axum drops a request's future (or its response's
 /// stream) when the client goes away, and the run polling the flag stops at its next

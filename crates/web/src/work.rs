@@ -15,7 +15,7 @@ use combat_odds_core::run::Run;
 use combat_odds_report::request::{self, Context, Downloads, Endpoint, Job};
 
 use crate::api::{Refused, blocking, shipped};
-use crate::state::{PRICING, Pricer, Slot, State, StopOnDrop};
+use crate::state::{Slot, State, StopOnDrop};
 use crate::stream::streamed;
 
 /// `POST` to `endpoint`'s path: its request read, set up and priced by the request
@@ -37,18 +37,20 @@ async fn answered(state: Arc<State>, endpoint: Endpoint, headers: HeaderMap, bod
     }
     let text = String::from_utf8(body.to_vec())
         .map_err(|e| Refused::new(StatusCode::BAD_REQUEST, format!("the request: not UTF-8 ({e})")))?;
-    // Set up and priced in a pricing place, on the request's own run: a client that
-    // leaves stops its pricing too.
-    let pricer = Pricer::take(&state).ok_or_else(|| {
-        Refused::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("busy: {PRICING} requests are being priced, the most this server prices at once; try again in a moment"),
-        )
-    })?;
+    // Set up and priced in a pricing place (waited for in turn), on the request's own
+    // run: a client that leaves stops its pricing too.
+    let pricer = state
+        .pricing
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|e| Refused::new(StatusCode::SERVICE_UNAVAILABLE, format!("the server is stopping: {e}")))?;
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
     let job = blocking({
         let (state, stop) = (state.clone(), stop.clone());
+        // The place is held by the pricing itself, on the blocking pool: it is free
+        // again only once the pricing has stopped.
         move || {
             let _pricer = pricer;
             let downloads: Arc<dyn Downloads> = state.clone();

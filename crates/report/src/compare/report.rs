@@ -213,7 +213,12 @@ impl Compared {
         write_whole(dir, force, run, |tmp| {
             write_frame(tmp, "compare", &mut self.frame().map_err(polars)?, (&self.metadata(), run))?;
             if !self.differences.is_empty() {
-                write_frame(tmp, "differences", &mut self.differences_frame().map_err(polars)?, (&self.metadata(), run))?;
+                write_frame(
+                    tmp,
+                    "differences",
+                    &mut self.differences_frame().map_err(polars)?,
+                    (&self.metadata(), run),
+                )?;
             }
             self.chart(tmp)?;
             self.differences_chart(tmp)

@@ -101,10 +101,20 @@ pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8], run: &Run) -> Re
     destination.check_file(force)?;
     std::fs::create_dir_all(&destination.parent).map_err(|e| io(&destination.parent, e))?;
     let tmp = destination.sibling("tmp", std::process::id());
-    let filling = Filling::new(&tmp);
+    // The temporary's own marker beside it, written first: a leftover file is removed
+    // later only where its marker says this tool wrote it (a file of the user's named
+    // like one is not).
+    let marked = marker_of(&tmp);
+    let (_marking, filling) = (Filling::new(&marked), Filling::new(&tmp));
+    let create = |at: &Path| std::fs::OpenOptions::new().write(true).create_new(true).open(at).map_err(|e| io(path, e));
+    create(&marked)?.write_all(FILE_MARK).map_err(|e| io(path, e))?;
     // Only a temporary this process made is removed on failure: one already there
     // (`create_new` refuses it) is not its own.
-    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(|e| io(path, e))?;
+    let file = create(&tmp);
+    let Ok(mut file) = file else {
+        let _ = std::fs::remove_file(&marked);
+        return file.map(drop);
+    };
     let synced = file.write_all(bytes).and_then(|()| file.sync_all());
     drop(file);
     let written = synced.map_err(|e| io(path, e)).and_then(|()| {
@@ -114,7 +124,35 @@ pub fn write_file_whole(path: &Path, force: bool, bytes: &[u8], run: &Run) -> Re
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
+    let _ = std::fs::remove_file(&marked);
     written
+}
+
+/// What a temporary file's marker holds.
+const FILE_MARK: &[u8] = b"combat-odds: the file beside this one is a temporary it is writing\n";
+
+/// The most a temporary file's marker holds: its words.
+const FILE_MARK_LIMIT: Limit = Limit { bytes: FILE_MARK.len() as u64, what: "a temporary file's marker" };
+
+/// The marker of the temporary file `tmp`: `.NAME.tmp-PID.combat-odds` beside it.
+fn marker_of(tmp: &Path) -> PathBuf {
+    let mut name = tmp.file_name().unwrap_or_default().to_os_string();
+    name.push(".combat-odds");
+    tmp.with_file_name(name)
+}
+
+/// A folder of this process's own (the server's downloads), removed with the other
+/// temporaries when a signal ends the process ([`remove_temporaries`]), as it is when
+/// its owner drops it.
+pub struct Temporary {
+    _held: Filling,
+}
+
+impl Temporary {
+    /// `path` held as this process's temporary until the value is dropped.
+    pub fn new(path: &Path) -> Self {
+        Temporary { _held: Filling::new(path) }
+    }
 }
 
 /// The temporary directories and files this process is filling. Named by its process
@@ -356,6 +394,12 @@ impl Destination {
         let Ok(entries) = std::fs::read_dir(&self.parent) else { return };
         let prefix = format!(".{}.", self.name.to_string_lossy());
         for entry in entries.flatten() {
+            // Never through a link: a link named like a leftover is the user's, and what
+            // it points to is no leftover at all.
+            let Ok(kind_of) = entry.file_type() else { continue };
+            if kind_of.is_symlink() {
+                continue;
+            }
             let name = entry.file_name().to_string_lossy().into_owned();
             let Some(rest) = name.strip_prefix(&prefix) else { continue };
             let Some((kind, pid)) = rest.split_once('-') else { continue };
@@ -369,16 +413,23 @@ impl Destination {
                 let _ = std::fs::remove_dir(&path);
                 continue;
             }
-            match (directories, path.is_dir()) {
-                (true, true) if path.join(MARKER).is_file() => {
+            match (directories, kind_of.is_dir()) {
+                (true, true) if std::fs::symlink_metadata(path.join(MARKER)).is_ok_and(|m| m.is_file()) => {
                     if kind == "old" && !self.full().exists() && ours(&path).is_ok() {
                         let _ = std::fs::rename(&path, self.full());
                     } else {
                         remove_own(&path);
                     }
                 }
-                (false, false) if kind == "tmp" => {
-                    let _ = std::fs::remove_file(&path);
+                // A file only where its own marker says this tool wrote it.
+                (false, false) if kind == "tmp" && kind_of.is_file() => {
+                    let marked = marker_of(&path);
+                    let ours = std::fs::symlink_metadata(&marked).is_ok_and(|m| m.is_file())
+                        && user_file::read_to_string(&marked, FILE_MARK_LIMIT).is_ok_and(|t| t.as_bytes() == FILE_MARK);
+                    if ours {
+                        let _ = std::fs::remove_file(&path);
+                        let _ = std::fs::remove_file(&marked);
+                    }
                 }
                 _ => {}
             }

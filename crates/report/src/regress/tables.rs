@@ -153,8 +153,9 @@ pub fn diff_tables(
             let mut cells = Vec::new();
             leaf_diffs("", Some(&Value::Table(ta.clone())), Some(&Value::Table(tb)), &mut cells);
             if reference.is_none() {
-                reference =
-                    Some(scenarios.iter().map(|p| evaluate_one(p, &old, monte_carlo, run)).collect::<Result<Vec<_>>>()?);
+                reference = Some(
+                    scenarios.iter().map(|p| evaluate_one(p, &old, monte_carlo, run)).collect::<Result<Vec<_>>>()?,
+                );
             }
             let reference = reference.as_ref().expect("just made");
             for (cell, x, y) in cells {

@@ -182,7 +182,10 @@ pub(crate) fn command_dice_setup(
 ) -> Result<(Hand, Platoon, Vec<String>)> {
     let kind = scenario_kind(doc, kind, SECTIONS)?;
     if kind != "command_dice" {
-        return Err(doc.error(format!("the rules answer of their own about a command_dice scenario; this one is {}", article(kind))));
+        return Err(doc.error(format!(
+            "the rules answer of their own about a command_dice scenario; this one is {}",
+            article(kind)
+        )));
     }
     let mut s: ScenarioFile = doc.parse()?;
     Settings::resolve(doc, &s.settings, kind, &tables.shooting)?;

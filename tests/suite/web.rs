@@ -992,7 +992,8 @@ fn exchange(address: std::net::SocketAddr, bytes: &[u8], patience: std::time::Du
 
 fn quick(max_open: usize) -> Config {
     let wait = std::time::Duration::from_millis(500);
-    let connections = combat_odds_web::Connections { max_open, header_timeout: wait, body_timeout: wait };
+    let connections =
+        combat_odds_web::Connections { max_open, header_timeout: wait, body_timeout: wait, ..Default::default() };
     Config { connections, ..Config::default() }
 }
 
@@ -1015,21 +1016,90 @@ fn a_connection_that_trickles_its_headers_or_its_body_or_idles_is_closed() {
 }
 
 #[test]
-fn open_connections_are_bounded_and_the_next_is_served_when_one_closes() {
+fn open_connections_are_bounded_and_one_waiting_takes_the_oldest_s_place() {
+    use std::io::Read;
     let rt = runtime();
     let mut config = quick(2);
-    config.connections.header_timeout = std::time::Duration::from_secs(3);
+    config.connections.header_timeout = std::time::Duration::from_secs(30);
     let address = listening(&rt, config);
     let request = b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
-    let idle: Vec<_> = (0..2).map(|_| std::net::TcpStream::connect(address).unwrap()).collect();
+    let mut idle: Vec<_> = (0..2).map(|_| std::net::TcpStream::connect(address).unwrap()).collect();
     std::thread::sleep(std::time::Duration::from_millis(200));
-    // Both places are held: a third connection waits, unanswered.
-    let (got, _) = exchange(address, request, std::time::Duration::from_millis(1000));
-    assert!(got.is_empty(), "answered beyond the bound: {got}");
-    // One closes: the next is answered.
-    drop(idle);
+    // Both places are held, and idle connections hold them for 30 s: a third is still
+    // answered, in the place of the oldest, which is closed.
     let (got, closed) = exchange(address, request, std::time::Duration::from_secs(5));
     assert!(closed && got.starts_with("HTTP/1.1 200"), "{got}");
+    idle[0].set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    assert_eq!(idle[0].read(&mut [0; 16]).ok(), Some(0), "the oldest was closed for it");
+}
+
+#[test]
+fn kept_alive_connections_pinging_cannot_hold_every_place_from_the_user() {
+    use std::io::{Read, Write};
+    let rt = runtime();
+    let mut config = quick(4);
+    config.connections.header_timeout = std::time::Duration::from_secs(30);
+    let address = listening(&rt, config);
+    let ping = b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    // Four clients that keep their connections alive with a request every 100 ms.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hostages: Vec<_> = (0..4)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut stream = std::net::TcpStream::connect(address).unwrap();
+                stream.set_read_timeout(Some(std::time::Duration::from_millis(500))).unwrap();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if stream.write_all(ping).is_err() || stream.read(&mut [0; 4096]).map_or(true, |n| n == 0) {
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let (got, _) = exchange(
+        address,
+        b"GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+        std::time::Duration::from_secs(5),
+    );
+    assert!(got.starts_with("HTTP/1.1 200"), "the user's page: {got}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "answered in {:?}", started.elapsed());
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for h in hostages {
+        h.join().unwrap();
+    }
+}
+
+#[test]
+fn a_client_that_asks_and_never_reads_is_closed_after_the_write_timeout() {
+    use std::io::{Read, Write};
+    let rt = runtime();
+    let mut config = quick(4);
+    config.connections.write_timeout = std::time::Duration::from_millis(500);
+    config.connections.header_timeout = std::time::Duration::from_secs(30);
+    let address = listening(&rt, config);
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    // 2,000 pipelined requests for the page, never read: the answers fill the send
+    // queue until a write waits, and the server gives up on the client.
+    let page = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(2000);
+    stream.set_write_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let _ = stream.write_all(&page);
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    // Read what was queued: the stream ends (the server closed it), it does not hang.
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    let mut buffer = vec![0; 1 << 16];
+    let ended = loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => break true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break true,
+            Err(_) => break false,
+        }
+    };
+    assert!(ended, "the connection was closed");
 }
 
 #[test]

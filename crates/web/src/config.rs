@@ -72,11 +72,31 @@ pub struct Connections {
     pub header_timeout: Duration,
     /// How long a request may take to send its body, once its headers are in.
     pub body_timeout: Duration,
+    /// How long one write of an answer may wait for the client to read: a client that
+    /// asks and never reads holds no send queue past it.
+    pub write_timeout: Duration,
+    /// The most connections open at once from one address other than loopback: one
+    /// client elsewhere on the network cannot take every place (on loopback every local
+    /// client, the user's page among them, is one address, so places there are kept
+    /// fair by age, below).
+    pub max_per_peer: usize,
+    /// How long one connection is kept open: past it, it closes once its answer under
+    /// way ends, so kept-alive connections pinging every few seconds cannot hold every
+    /// place for ever. While a new connection waits for a place, the oldest open one is
+    /// asked to close at once the same way.
+    pub max_age: Duration,
 }
 
 impl Default for Connections {
     fn default() -> Self {
-        Connections { max_open: 256, header_timeout: Duration::from_secs(10), body_timeout: Duration::from_secs(10) }
+        Connections {
+            max_open: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
+            max_per_peer: 64,
+            max_age: Duration::from_secs(60),
+        }
     }
 }
 

@@ -125,3 +125,34 @@ fn work_past_a_tab_s_two_minutes_is_refused_with_its_price_and_what_else_to_do()
         e.message
     );
 }
+
+#[test]
+fn nesting_a_hundred_thousand_deep_is_refused_in_one_line_not_a_stack_overflow() {
+    let deep = 100_000;
+    // A JSON body where it takes any value (a balance's listed values): the reader
+    // stops at its recursion limit.
+    let body =
+        format!("{{\"scenario\": \"\", \"vary\": \"range\", \"values\": {}{}}}", "[".repeat(deep), "]".repeat(deep));
+    let stop = AtomicBool::new(false);
+    let context = Context { rules: &Rules::builtin(), limits: Limits::SERVER, shipped: &|_| None, downloads: None };
+    let refused = prepare(Endpoint::Balance, &body, &context, &Run::new(&stop, None)).err().expect("refused");
+    assert!(refused.message.contains("recursion limit exceeded"), "{}", refused.message);
+    // A scenario file of arrays or inline tables nested as deep, on every endpoint that
+    // reads one.
+    let arrays = format!("a = {}{}", "[".repeat(deep), "]".repeat(deep));
+    let tables = format!("a = {}1{}", "{ b = ".repeat(deep), " }".repeat(deep));
+    for text in [arrays, tables] {
+        for (endpoint, body) in [
+            (Endpoint::Fire, serde_json::json!({ "scenario": text })),
+            (Endpoint::Form, serde_json::json!({ "scenario": text })),
+            (Endpoint::Sweep, serde_json::json!({ "sweep": text })),
+            (Endpoint::Balance, serde_json::json!({ "scenario": text, "vary": "a", "values": [1] })),
+        ] {
+            match answer(endpoint, body, Limits::SERVER) {
+                Err(refused) => assert!(!refused.message.contains('\n'), "{endpoint:?}: {}", refused.message),
+                // The form answers a file it cannot read with the reason inside.
+                Ok(form) => assert!(form.contains("\"error\":"), "{endpoint:?}: {}", &form[..200.min(form.len())]),
+            }
+        }
+    }
+}

@@ -1069,3 +1069,39 @@ fn merge_refuses_a_summary_that_is_not_a_regular_file() {
     assert_names_file(&line, &pipe);
     assert_contains(&line, &["is a FIFO (named pipe), not a regular file", "a results summary.json"]);
 }
+
+/// `name`'s shipped engagement with its first side's first unit entry copied `n` times
+/// over (each named apart), as a designer's generated file might hold them.
+fn with_entries(name: &str, n: usize) -> String {
+    let text = std::fs::read_to_string(crate::common::experiment_path(name)).expect("a shipped engagement");
+    let start = text.find("[[side.unit]]").expect("a unit entry");
+    let end = text[start + 1..].find("\n[[").map_or(text.len(), |e| start + 1 + e + 1);
+    let entry = &text[start..end];
+    let name_line = entry.lines().find(|l| l.starts_with("name = ")).expect("a named entry");
+    let copies: String = (0..n).map(|i| entry.replacen(name_line, &format!("name = \"Copy {i}\""), 1)).collect();
+    format!("{}{copies}{}", &text[..start], &text[end..])
+}
+
+#[test]
+fn a_side_of_hundreds_of_unit_entries_is_refused_at_once_in_little_memory_in_every_ruleset() {
+    let dir = tempdir();
+    let engagements = [
+        "cd_engagement_tank_duel.toml",
+        "mc_engagement_hmg_vs_rifle_platoon.toml",
+        "cc_engagement_squads_in_woods.toml",
+        "coc_engagement_sections_at_the_hedge.toml",
+    ];
+    for name in engagements {
+        for n in [200, 2000] {
+            let file = cli::write(dir.path(), &format!("{n}_{name}"), &with_entries(name, n));
+            // Under a memory cap of 1 GiB: 200 entries a side once took past 3 GB.
+            let out = Command::new("sh")
+                .args(["-c", "ulimit -v 1048576 && exec \"$0\" \"$@\"", cli::BIN, "fire", utf8(&file)])
+                .output()
+                .expect("the binary runs");
+            assert_eq!(out.status.code(), Some(2), "{name} at {n}: {}", error_line(&out));
+            let line = error_line(&out);
+            assert_contains(&line, &["unit entries; an engagement takes at most 16 a side"]);
+        }
+    }
+}

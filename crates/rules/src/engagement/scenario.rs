@@ -18,6 +18,12 @@ use combat_odds_core::error::{Result, unknown};
 pub(crate) const MAX_TURNS: u32 = 200;
 /// The most units one entry may hold.
 pub(crate) const MAX_COUNT: u32 = 50;
+/// The most unit entries one side may have. A ruleset sets up every firer's fire at
+/// every target at every range, so set-up grows with the square of the entries (25 a
+/// side of Command Decision took 433 MB, 200 a side past 3 GB); sixteen, four times
+/// the most any shipped engagement has, is refused before any of it, and identical
+/// stands are one entry with a `count`.
+pub(crate) const MAX_ENTRIES: usize = 16;
 
 /// The sections an engagement scenario takes, for [`crate::setup::scenario_kind`].
 pub(crate) const SECTIONS: &[&str] = &["engagement", "side"];
@@ -262,6 +268,15 @@ fn side<U: UnitEntry, C: CompanyEntry, S>(doc: &Document, raw: Spanned<RawSide<U
     let name = raw.name.get_ref().clone();
     if raw.unit.is_empty() {
         return Err(doc.error_at(at, format!("side `{name}` has no units; add at least one [[side.unit]]")));
+    }
+    if raw.unit.len() > MAX_ENTRIES {
+        return Err(doc.error_at(
+            at,
+            format!(
+                "side `{name}` has {} unit entries; an engagement takes at most {MAX_ENTRIES} a side (give identical stands one entry with a `count`)",
+                raw.unit.len()
+            ),
+        ));
     }
     let companies: Vec<String> = if raw.company.is_empty() {
         vec![name.clone()]

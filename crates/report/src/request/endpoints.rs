@@ -131,6 +131,14 @@ struct Finished {
     files: Vec<(String, u64)>,
 }
 
+/// How a request of any endpoint's type asks to sample: its trials, seed, mode and
+/// exact budget, moved out of it.
+macro_rules! sampling {
+    ($r:expr) => {
+        Sampling { trials: $r.trials, seed: $r.seed, mode: $r.mode, exact_seconds: $r.exact_seconds }
+    };
+}
+
 /// What each of one run's work can be asked for less of, as a refusal says it.
 const ONE_RUN: &str = "fewer trials, or a smaller exact_seconds";
 
@@ -150,9 +158,7 @@ fn prepared(endpoint: Endpoint, body: &str, context: &Context, run: &Run) -> Res
     match endpoint {
         Endpoint::Fire | Endpoint::FireCsv | Endpoint::Exact | Endpoint::Percent | Endpoint::Run => {
             let r: ScenarioRequest = read(body)?;
-            let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
-            let monte_carlo = sampling.monte_carlo(endpoint, limits)?;
-            let exact_budget = sampling.exact_budget(limits)?;
+            let (monte_carlo, exact_budget) = sampling!(r).plan(endpoint, limits)?;
             let doc = document(r.name, r.scenario);
             let scenario = Scenario::new(&doc, &rules_for(context.rules, &r.tables)?, monte_carlo)?;
             let experiment = scenario.set_up.experiment.as_ref();
@@ -224,8 +230,7 @@ fn sensitivity(body: &str, context: &Context, run: &Run) -> Result<Job, Refused>
     let options = Options { top: r.top.unwrap_or(20), screen: r.screen };
     let mode = Some(Mode::Literal.name().to_string());
     let sampling = Sampling { trials: r.trials, seed: r.seed, mode, exact_seconds: r.exact_seconds };
-    let monte_carlo = sampling.monte_carlo(Endpoint::Sensitivity, &context.limits)?;
-    let exact_budget = sampling.exact_budget(&context.limits)?;
+    let (monte_carlo, exact_budget) = sampling.plan(Endpoint::Sensitivity, &context.limits)?;
     let (doc, rules) = (document(r.name, r.scenario), rules_for(context.rules, &r.tables)?);
     let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
     // Each change sets up its own scenario, as the unchanged one was.
@@ -248,9 +253,7 @@ fn sensitivity(body: &str, context: &Context, run: &Run) -> Result<Job, Refused>
 /// answers: every one is a single resolution.
 fn comparison(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: ScenarioRequest = read(body)?;
-    let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
-    let monte_carlo = sampling.monte_carlo(Endpoint::Compare, &context.limits)?;
-    let exact_budget = sampling.exact_budget(&context.limits)?;
+    let (monte_carlo, exact_budget) = sampling!(r).plan(Endpoint::Compare, &context.limits)?;
     let (doc, rules) = (document(r.name, r.scenario), rules_for(context.rules, &r.tables)?);
     let comparison = Comparison::read(&doc, &rules)?;
     let runs = (comparison.runs(), "runs");
@@ -272,9 +275,7 @@ fn comparison(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> 
 /// request's own text, or the shipped scenario it names. No path is ever opened.
 fn sweep(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: SweepRequest = read(body)?;
-    let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
-    let monte_carlo = sampling.monte_carlo(Endpoint::Sweep, &context.limits)?;
-    let exact_budget = sampling.exact_budget(&context.limits)?;
+    let (monte_carlo, exact_budget) = sampling!(r).plan(Endpoint::Sweep, &context.limits)?;
     let rules = rules_for(context.rules, &r.tables)?;
     let doc = Document::new("page-sweep.toml", "page-sweep.toml", r.sweep);
     let base = r.base;
@@ -310,9 +311,7 @@ fn sweep(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
 /// bisection.
 fn balance(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let r: BalanceRequest = read(body)?;
-    let sampling = Sampling { trials: r.trials, seed: r.seed, mode: r.mode, exact_seconds: r.exact_seconds };
-    let monte_carlo = sampling.monte_carlo(Endpoint::Balance, &context.limits)?;
-    let exact_budget = sampling.exact_budget(&context.limits)?;
+    let (monte_carlo, exact_budget) = sampling!(r).plan(Endpoint::Balance, &context.limits)?;
     let span =
         Span::of_request(r.values, (r.from, r.to, r.step), r.tolerance).map_err(|m| Refused::new(Kind::Invalid, m))?;
     let target = Target { outcome: r.measure.zip(r.outcome), p: r.target.unwrap_or(0.5) };

@@ -408,6 +408,12 @@ struct Sampling {
 }
 
 impl Sampling {
+    /// The Monte Carlo plan and the exact budget asked for, each within the front
+    /// door's limits.
+    fn plan(&self, endpoint: Endpoint, limits: &Limits) -> Result<(MonteCarlo, Duration), Refused> {
+        Ok((self.monte_carlo(endpoint, limits)?, self.exact_budget(limits)?))
+    }
+
     /// The Monte Carlo plan asked for (`endpoint`'s default trials where it names
     /// none), refused past the trials one run may draw before anything is set up.
     fn monte_carlo(&self, endpoint: Endpoint, limits: &Limits) -> Result<MonteCarlo, Refused> {

@@ -190,10 +190,17 @@ export function editor(prefix, shipped, firstName, changed) {
   };
 
   // A field's value as the file now holds it, strings unquoted.
+  // A field whose place is of an older text (the file edited by hand while the form
+  // still reads the last text the rules took) has no value here: null, never a failure
+  // over the answer on screen.
   const read = (within, list, key) => {
     const f = list.find((x) => x.key === key);
     if (!f) return null;
-    return f.kind === "name" || f.what ? stringAt(within, f.start, f.end) : rawAt(within, f.start, f.end);
+    try {
+      return f.kind === "name" || f.what ? stringAt(within, f.start, f.end) : rawAt(within, f.start, f.end);
+    } catch (e) {
+      return null;
+    }
   };
   const value = (key) => read(text.value, fields, key);
 

@@ -155,11 +155,11 @@ impl Drop for Slot {
     }
 }
 
-/// How many requests may be set up and priced at once: pricing is work too (a sweep's
-/// points each set up and piloted, up to ten seconds), done before a request is
-/// admitted, so it has places of its own, two per core of this machine's two, taken
-/// first come first served; a request waiting for one holds nothing but its
-/// connection, and one whose client leaves stops waiting.
+/// How many requests for long work may be set up and priced at once: pricing is work
+/// too (a sweep's points each set up and piloted, up to ten seconds), done before a
+/// request is admitted, so it has places of its own, as many as the long-run slots a
+/// server has unless told, taken first come first served; a request waiting for one
+/// holds nothing but its connection, and one whose client leaves stops waiting.
 pub(crate) const PRICING: usize = 4;
 
 /// Sets its flag when dropped: axum drops a request's future (or its response's

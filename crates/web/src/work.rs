@@ -37,14 +37,20 @@ async fn answered(state: Arc<State>, endpoint: Endpoint, headers: HeaderMap, bod
     }
     let text = String::from_utf8(body.to_vec())
         .map_err(|e| Refused::new(StatusCode::BAD_REQUEST, format!("the request: not UTF-8 ({e})")))?;
-    // Set up and priced in a pricing place (waited for in turn), on the request's own
-    // run: a client that leaves stops its pricing too.
-    let pricer = state
-        .pricing
-        .clone()
-        .acquire_owned()
-        .await
-        .map_err(|e| Refused::new(StatusCode::SERVICE_UNAVAILABLE, format!("the server is stopping: {e}")))?;
+    // Set up and priced on the request's own run: a client that leaves stops its
+    // pricing too. Long work (a sweep's points, a balance's values, each set up and
+    // piloted for up to seconds) is priced in a pricing place, waited for in turn; a
+    // quick answer's pricing is one set-up and a pilot of milliseconds, and never
+    // waits behind them.
+    let pricer =
+        match endpoint.streamed() {
+            true => {
+                Some(state.pricing.clone().acquire_owned().await.map_err(|e| {
+                    Refused::new(StatusCode::SERVICE_UNAVAILABLE, format!("the server is stopping: {e}"))
+                })?)
+            }
+            false => None,
+        };
     let stop = Arc::new(AtomicBool::new(false));
     let _stop_on_drop = StopOnDrop(stop.clone());
     let job = blocking({

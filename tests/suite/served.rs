@@ -167,6 +167,8 @@ fn every_request_is_priced_within_three_times_the_processor_time_it_takes() {
         let answer = working.post(path, &body);
         let took = working.cpu_seconds() - before;
         assert!(!answer.contains("\"error\""), "{what}: {answer}");
+        // Figures to read with --nocapture.
+        println!("{what}: priced at {priced:.2} s of one core, took {took:.2} s of processor time");
         assert!(
             priced >= took / 3.0 && priced <= took * 3.0,
             "{what}: priced at {priced:.2} s of one core, took {took:.2} s of processor time"

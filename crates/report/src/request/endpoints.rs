@@ -259,8 +259,16 @@ fn comparison(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> 
     let runs = (comparison.runs(), "runs");
     let reduce = "fewer trials, ranges or weapons";
     let pricing = Pricing { exact_budget, pace: context.limits.pace, run };
-    // Every run sets up its own scenario, as the sample was.
-    let (sample, set_up) = pricing.timed(|| comparison.sample(&rules, monte_carlo));
+    // Every run sets up its own scenario and answers its single resolution exactly, as
+    // the sample is here: what its trials do not count (a run's exact dice took two
+    // thirds of a comparison's time, and the comparison was priced at a third of it).
+    let (sample, set_up) = pricing.timed(|| {
+        let sample = comparison.sample(&rules, monte_carlo);
+        if let Ok(Some(s)) = &sample {
+            s.set_up.experiment.exact();
+        }
+        sample
+    });
     let cost = match sample? {
         Some(s) => Cost::of(s.set_up.experiment.as_ref(), runs, &monte_carlo, pricing, reduce),
         None => Cost::nothing(runs, reduce),

@@ -1,6 +1,7 @@
 //! The page's endpoints, called in process as the server's router sees them: the
 //! numbers the CLI gives, the one-line messages of its validation, and the limits.
 
+use crate::common::own_catalogue::own_catalogue;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
 use futures_util::StreamExt;
@@ -529,21 +530,6 @@ fn the_form_names_each_offered_entry_as_its_table_does_and_marks_invented_ones()
         name("name").expect("the scenario's name")["text"],
         "\"Panther vs Sherman, 16 in. (800 yd), general fire\""
     );
-}
-
-/// Command Decision's catalogue as a player might make their own: the KwK 42's long
-/// band hits on 3, not 5, its name is theirs, and nothing marks it invented.
-fn own_catalogue() -> String {
-    let embedded = include_str!("../../rulesets/command-decision/catalogue.toml");
-    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
-    let gun = gun
-        .replacen(
-            "long = { range = 20, hit = 5, anti_armour = 8 }",
-            "long = { range = 20, hit = 3, anti_armour = 8 }",
-            1,
-        )
-        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
-    format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""))
 }
 
 #[test]

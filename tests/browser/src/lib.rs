@@ -9,6 +9,10 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
 
+// The suite's own, shared by its path: the two workspaces build no crate in common.
+#[path = "../../suite/common/own_catalogue.rs"]
+mod own_catalogue;
+
 /// A child process killed when dropped, so a failed test leaves nothing running.
 pub struct Running(pub Child);
 
@@ -151,16 +155,7 @@ pub async fn engagement(client: &Client, address: &str, scenario: &str, trials: 
 /// reads it, a fault in it told beside it by its name and line, and the rules' own read
 /// again when it is dropped.
 pub async fn own_catalogue_read_by_the_answer(client: &Client, address: &str) {
-    let embedded = std::fs::read_to_string(repository().join("rulesets/command-decision/catalogue.toml")).unwrap();
-    let (before, gun) = embedded.split_once("[weapon.de_75mm_kwk42]").expect("the KwK 42's entry");
-    let gun = gun
-        .replacen(
-            "long = { range = 20, hit = 5, anti_armour = 8 }",
-            "long = { range = 20, hit = 3, anti_armour = 8 }",
-            1,
-        )
-        .replacen("75mm KwK 42 L/70 tank gun, AP (illustrative)", "My KwK 42", 1);
-    let own = format!("{}[weapon.de_75mm_kwk42]{gun}", before.replace("invented = true\n", ""));
+    let own = own_catalogue::own_catalogue();
     let dir = std::env::temp_dir().join(format!("combat-odds-page-catalogue-{}-{}", std::process::id(), free_port()));
     std::fs::create_dir_all(dir.join("rules/command-decision")).unwrap();
     let (mine, broken) = (dir.join("my_tanks.toml"), dir.join("broken.toml"));

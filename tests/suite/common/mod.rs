@@ -6,6 +6,7 @@ pub mod cli;
 pub mod determinism;
 pub mod exact;
 pub mod grid;
+pub mod own_catalogue;
 
 use combat_odds_core::dice::Ratio;
 use combat_odds_core::document::Document;

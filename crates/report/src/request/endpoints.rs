@@ -19,25 +19,39 @@ use crate::study::{Plan, StudyResult};
 use crate::sweep::balance::{self, Span, Target};
 use crate::sweep::{self, Sweep};
 
-/// A scenario (or comparison) file, with how to sample it and the player's own tables:
-/// the body of fire, its CSV, exact, percent, answers, run and compare.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScenarioRequest {
-    /// The file's text.
-    scenario: String,
-    /// The file name messages and reports use ([`super::DEFAULT_NAME`] when not given).
-    name: Option<String>,
-    trials: Option<u64>,
-    seed: Option<u64>,
-    /// `compiled` (the default) or `literal`.
-    mode: Option<String>,
-    /// The most seconds each exact stage may take, up to the front door's own bound.
-    exact_seconds: Option<f64>,
-    /// Table files of the player's own, read in place of the rules' files of the same
-    /// names for this request.
-    #[serde(default)]
-    tables: OwnTables,
+/// A request type that samples: its own fields, then those every sampling request
+/// takes, declared once here (serde cannot flatten fields into a type that refuses
+/// unknown ones): `trials`, `seed`, `mode` (`compiled`, the default, or `literal`),
+/// `exact_seconds` (the most each exact stage may take, up to the front door's own
+/// bound) and `tables` (table files of the player's own, read in place of the rules'
+/// files of the same names for this request).
+macro_rules! sampling_request {
+    ($(#[$meta:meta])* struct $name:ident { $($(#[$field_meta:meta])* $field:ident: $kind:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct $name {
+            $($(#[$field_meta])* $field: $kind,)*
+            trials: Option<u64>,
+            seed: Option<u64>,
+            mode: Option<String>,
+            exact_seconds: Option<f64>,
+            #[serde(default)]
+            tables: OwnTables,
+        }
+    };
+}
+
+sampling_request! {
+    /// A scenario (or comparison) file, with how to sample it: the body of fire, its
+    /// CSV, exact, percent, answers, run and compare.
+    struct ScenarioRequest {
+        /// The file's text.
+        scenario: String,
+        /// The file name messages and reports use ([`super::DEFAULT_NAME`] when not
+        /// given).
+        name: Option<String>,
+    }
 }
 
 /// The body of the form: a file's text, its name and the player's own tables.
@@ -71,49 +85,39 @@ struct SensitivityRequest {
     tables: OwnTables,
 }
 
-/// The body of sweep: a sweep file, its base scenario (the shipped one it names when
-/// not given), and how to sample every point.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SweepRequest {
-    sweep: String,
-    /// The base scenario's text.
-    base: Option<String>,
-    trials: Option<u64>,
-    seed: Option<u64>,
-    mode: Option<String>,
-    exact_seconds: Option<f64>,
-    #[serde(default)]
-    tables: OwnTables,
+sampling_request! {
+    /// The body of sweep: a sweep file, its base scenario (the shipped one it names
+    /// when not given), and how to sample every point.
+    struct SweepRequest {
+        sweep: String,
+        /// The base scenario's text.
+        base: Option<String>,
+    }
 }
 
-/// The body of balance: a scenario, the key to vary and where, and the chance sought.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BalanceRequest {
-    scenario: String,
-    name: Option<String>,
-    /// The key to vary, by its path.
-    vary: String,
-    /// Values to try, each answered.
-    values: Option<Vec<Value>>,
-    /// A span of numbers: its low end, high end, and step (without one, a bisection).
-    from: Option<f64>,
-    to: Option<f64>,
-    step: Option<f64>,
-    /// The bisection's tolerance (a 64th of the span when not given).
-    tolerance: Option<f64>,
-    /// The chance sought (0.5 when not given).
-    target: Option<f64>,
-    /// The measure and outcome balanced (the scenario's `p_kill` when not given).
-    measure: Option<String>,
-    outcome: Option<String>,
-    trials: Option<u64>,
-    seed: Option<u64>,
-    mode: Option<String>,
-    exact_seconds: Option<f64>,
-    #[serde(default)]
-    tables: OwnTables,
+sampling_request! {
+    /// The body of balance: a scenario, the key to vary and where, and the chance
+    /// sought.
+    struct BalanceRequest {
+        scenario: String,
+        name: Option<String>,
+        /// The key to vary, by its path.
+        vary: String,
+        /// Values to try, each answered.
+        values: Option<Vec<Value>>,
+        /// A span of numbers: its low end, high end, and step (without one, a
+        /// bisection).
+        from: Option<f64>,
+        to: Option<f64>,
+        step: Option<f64>,
+        /// The bisection's tolerance (a 64th of the span when not given).
+        tolerance: Option<f64>,
+        /// The chance sought (0.5 when not given).
+        target: Option<f64>,
+        /// The measure and outcome balanced (the scenario's `p_kill` when not given).
+        measure: Option<String>,
+        outcome: Option<String>,
+    }
 }
 
 /// What a finished engagement answers: its report, and the files kept for download

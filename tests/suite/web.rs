@@ -1052,7 +1052,8 @@ fn kept_alive_connections_pinging_cannot_hold_every_place_from_the_user() {
         std::time::Duration::from_secs(5),
     );
     assert!(got.starts_with("HTTP/1.1 200"), "the user's page: {got}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(1), "answered in {:?}", started.elapsed());
+    // Two seconds, not one: the suite shares two cores with every other test.
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "answered in {:?}", started.elapsed());
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for h in hostages {
         h.join().unwrap();

@@ -231,6 +231,9 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     let points = text_when(client, "sweep-points", |t| t.contains("66.36%")).await;
     assert_eq!(points.lines().count(), 4, "a header and three points: {points}");
     assert!(client.find(Locator::Id("sweep-chart")).await.is_ok(), "a line over the range");
+    // The tab keeps no files: the command that writes them is named instead.
+    let files = text_when(client, "sweep-downloads", |t| !t.is_empty()).await;
+    assert!(files.contains("combat-odds sweep") && files.contains("--trials 5000"), "{files}");
 
     // A long one shows its progress and stops at Cancel. A tab takes at most the
     // server's ten million trials a request, so the long sweep is of a fight drawn

@@ -107,8 +107,11 @@ function showSweep(r) {
   for (const [index, values, k] of r.points)
     table.append(el("tr", {}, el("td", {}, index + 1), ...values.map((v) => el("td", {}, show(v))), el("td", { class: k.exact === null ? undefined : "exact" }, percent(best(k))),
       el("td", {}, k.exact === null ? `${percent(k.ci_low)} to ${percent(k.ci_high)}` : "exact")));
-  // The static site keeps no files (the server's are on its disk).
-  const files = r.files.length ? el("p", { class: "downloads", id: "sweep-downloads" }, "Download, as combat-odds sweep writes them: ") : "";
+  // The server keeps the sweep's files on its disk; the static site keeps none, and
+  // says plainly which command writes them.
+  const files = r.files.length ? el("p", { class: "downloads", id: "sweep-downloads" }, "Download, as combat-odds sweep writes them: ")
+    : el("p", { class: "downloads", id: "sweep-downloads" }, "The sweep's frames (CSV and Parquet), its design, sweep.json and its chart are written by ",
+      el("code", {}, COMMANDS.sweep((k) => $(k).value.trim())), " (or combat-odds serve, to download them from this page).");
   for (const [name, bytes] of r.files)
     files.append(el("a", { href: `/api/results/${r.id}/${encodeURIComponent(name)}`, download: name, title: `${bytes} bytes` }, name));
   into.append(files, el("div", { class: "scroll" }, table), el("p", { class: "muted" }, `${r.trials} trials at each point, seed ${r.seed}: common random numbers`));

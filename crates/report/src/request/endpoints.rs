@@ -143,6 +143,22 @@ macro_rules! sampling {
     };
 }
 
+/// The files a finished run keeps, where its front door keeps any ([`kept`]): none in a
+/// browser tab, whose engine is built without writing files at all (the `write` is
+/// not even compiled there).
+macro_rules! kept {
+    ($downloads:expr, $write:expr) => {{
+        #[cfg(feature = "files")]
+        let kept = kept($downloads.as_deref(), $write)?;
+        #[cfg(not(feature = "files"))]
+        let kept = {
+            drop($downloads);
+            (None, Vec::new())
+        };
+        kept
+    }};
+}
+
 /// What each of one run's work can be asked for less of, as a refusal says it.
 const ONE_RUN: &str = "fewer trials, or a smaller exact_seconds";
 
@@ -187,13 +203,7 @@ fn prepared(endpoint: Endpoint, body: &str, context: &Context, run: &Run) -> Res
                     let exact = scenario.exact(run)?;
                     let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
                     let study = StudyResult::run(plan, exact, started, heard, run)?;
-                    #[cfg(feature = "files")]
-                    let (id, files) = kept(downloads.as_deref(), |dir| study.write(dir, false, run))?;
-                    #[cfg(not(feature = "files"))]
-                    let (id, files) = {
-                        drop(downloads);
-                        (None, Vec::new())
-                    };
+                    let (id, files) = kept!(downloads, |dir| study.write(dir, false, run));
                     json(&Finished { id, report: study.report, wall_time_s: study.summary.wall_time_s, files })
                 }
                 _ => {
@@ -308,13 +318,7 @@ fn sweep(body: &str, context: &Context, run: &Run) -> Result<Job, Refused> {
     let downloads = context.downloads.clone();
     Ok(Job::new(cost, exact_budget, move |run, heard| {
         let result = sweep::run(&found, &rules, monte_carlo, (None, 1), heard, run)?;
-        #[cfg(feature = "files")]
-        let (id, files) = kept(downloads.as_deref(), |dir| result.write(dir, false, run))?;
-        #[cfg(not(feature = "files"))]
-        let (id, files) = {
-            drop(downloads);
-            (None, Vec::new())
-        };
+        let (id, files) = kept!(downloads, |dir| result.write(dir, false, run));
         json(&result.answer(id, files))
     }))
 }

@@ -78,24 +78,24 @@ pub struct Cost {
 
 /// What one request's pilots may still run for, stopped with the request's run.
 struct Pilots<'a> {
-    pace: Pace,
+    pricing: Pricing<'a>,
     left: Duration,
-    run: &'a Run<'a>,
 }
 
 impl<'a> Pilots<'a> {
-    fn new(pace: Pace, run: &'a Run<'a>) -> Self {
-        Pilots { pace, left: PILOTS, run }
+    fn new(pricing: Pricing<'a>) -> Self {
+        Pilots { pricing, left: PILOTS }
     }
 
     /// Seconds one exact stage of `experiment` is priced at: its own estimate at the
-    /// engine's pace, at most `budget`; the whole budget where it cannot say.
-    fn stage(&mut self, experiment: &dyn Experiment, budget: Duration) -> f64 {
-        let pilot = Run::new(self.run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(self.pace.clock);
+    /// engine's pace, at most the exact budget; the whole budget where it cannot say.
+    fn stage(&mut self, experiment: &dyn Experiment) -> f64 {
+        let Pricing { exact_budget: budget, pace, run } = self.pricing;
+        let pilot = Run::new(run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(pace.clock);
         let started = pilot.now();
         let estimate = experiment.exact_stage_seconds(&pilot);
         self.left = self.left.saturating_sub(pilot.now() - started);
-        estimate.map_or(budget.as_secs_f64(), |s| (s * self.pace.slowdown).min(budget.as_secs_f64()))
+        estimate.map_or(budget.as_secs_f64(), |s| (s * pace.slowdown).min(budget.as_secs_f64()))
     }
 }
 
@@ -132,8 +132,8 @@ impl Cost {
         pricing: Pricing,
         reduce: &'static str,
     ) -> Self {
-        let stages = runs.0 as f64 * Pilots::new(pricing.pace, pricing.run).stage(experiment, pricing.exact_budget);
-        Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages, reduce)
+        let stages = runs.0 as f64 * Pilots::new(pricing).stage(experiment);
+        Self::priced(experiment, (runs, monte_carlo), pricing, stages, reduce)
     }
 
     /// The same work, each run also setting up its own scenario in `seconds` (timed on
@@ -165,7 +165,7 @@ impl Cost {
         let Some((sweep, rules)) = points else {
             return Self::of(experiment, runs, monte_carlo, pricing, reduce);
         };
-        let mut pilots = Pilots::new(pricing.pace, pricing.run);
+        let mut pilots = Pilots::new(pricing);
         let (mut stages, mut set_ups, mut priced) = (0.0, 0.0, 0usize);
         for i in 0..sweep.points.len() {
             if pricing.run.stopped() || pilots.left.is_zero() {
@@ -176,13 +176,12 @@ impl Cost {
             set_ups += took;
             priced += 1;
             if let Ok((_, point)) = point {
-                stages += pilots.stage(point.set_up.experiment.as_ref(), pricing.exact_budget);
+                stages += pilots.stage(point.set_up.experiment.as_ref());
             }
         }
         // The points not priced, at the mean of those that were.
         let all = sweep.points.len() as f64 / priced.max(1) as f64;
-        let cost =
-            Self::priced(experiment, (runs, monte_carlo), (pricing.exact_budget, pricing.pace), stages * all, reduce);
+        let cost = Self::priced(experiment, (runs, monte_carlo), pricing, stages * all, reduce);
         Cost { set_up_seconds: 2.0 * set_ups * all, ..cost }
     }
 
@@ -191,18 +190,18 @@ impl Cost {
     fn priced(
         experiment: &dyn Experiment,
         (runs, monte_carlo): ((u64, &'static str), &MonteCarlo),
-        (exact_budget, pace): (Duration, Pace),
+        pricing: Pricing,
         stages: f64,
         reduce: &'static str,
     ) -> Self {
         Cost {
             runs,
             trials: monte_carlo.trials,
-            seconds_per_trial: engine::seconds_per_trial(experiment, pace.clock),
+            seconds_per_trial: engine::seconds_per_trial(experiment, pricing.pace.clock),
             exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
             exact_seconds: stages * per_run(monte_carlo),
             set_up_seconds: 0.0,
-            exact_budget,
+            exact_budget: pricing.exact_budget,
             reduce,
         }
     }
@@ -215,7 +214,7 @@ impl Cost {
             trials: 0,
             seconds_per_trial: 0.0,
             exact_stages_per_run: 1,
-            exact_seconds: Pilots::new(pricing.pace, pricing.run).stage(experiment, pricing.exact_budget),
+            exact_seconds: Pilots::new(pricing).stage(experiment),
             set_up_seconds: 0.0,
             exact_budget: pricing.exact_budget,
             reduce: "a smaller exact_seconds",
@@ -333,14 +332,15 @@ mod tests {
     fn a_stage_is_priced_at_its_own_estimate_at_the_engines_pace_and_at_most_its_budget() {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let run = Run::new(&stop, None);
-        let mut tab = Pilots::new(Pace { clock: monotonic, slowdown: 3.0 }, &run);
         let budget = Duration::from_secs(10);
-        assert_eq!(tab.stage(&Expecting(Some(0.5)), budget), 1.5);
-        assert_eq!(tab.stage(&Expecting(Some(0.0)), budget), 0.0);
+        let mut tab =
+            Pilots::new(Pricing { exact_budget: budget, pace: Pace { clock: monotonic, slowdown: 3.0 }, run: &run });
+        assert_eq!(tab.stage(&Expecting(Some(0.5))), 1.5);
+        assert_eq!(tab.stage(&Expecting(Some(0.0))), 0.0);
         // Past its budget it stands aside when the budget is spent; unknown, it may
         // take all of it.
-        assert_eq!(tab.stage(&Expecting(Some(4.0)), budget), 10.0);
-        assert_eq!(tab.stage(&Expecting(None), budget), 10.0);
+        assert_eq!(tab.stage(&Expecting(Some(4.0))), 10.0);
+        assert_eq!(tab.stage(&Expecting(None)), 10.0);
     }
 
     #[test]

@@ -64,15 +64,25 @@ impl Copy {
 
     /// Appends `text` to `file` (created if missing); the line it starts on.
     fn append(&self, file: &str, text: &str) -> usize {
+        // Planting into a file the workspace no longer has would test nothing: the
+        // checker never reads an orphan module (the CLI's `command_dice.rs` became
+        // `answers.rs` and its test passed unseen until CI).
         let path = self.0.join(file);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        let mut old = fs::read_to_string(&path).unwrap_or_default();
+        let mut old = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file} to plant into: {e}"));
         if !old.is_empty() && !old.ends_with('\n') {
             old.push('\n');
         }
         let line = old.lines().count() + 1;
         fs::write(&path, old + text + "\n").unwrap();
         line
+    }
+
+    /// A new file, for the cases about files the checker must find by itself.
+    fn create(&self, file: &str, text: &str) {
+        let path = self.0.join(file);
+        assert!(!path.exists(), "{file} exists already: plant into it with `append`");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, format!("{text}\n")).unwrap();
     }
 
     fn replace(&self, file: &str, from: &str, to: &str) {
@@ -150,7 +160,7 @@ fn an_upward_import_in_an_inline_module_fails() {
 fn an_upward_import_in_a_module_found_by_its_path_attribute_fails() {
     let copy = Copy::new();
     copy.append("crates/core/src/dice.rs", "#[path = \"planted/deep.rs\"]\nmod deep;");
-    copy.append("crates/core/src/planted/deep.rs", "use crate::exact::Planted;");
+    copy.create("crates/core/src/planted/deep.rs", "use crate::exact::Planted;");
     copy.fails_with("crates/core/src/planted/deep.rs:1: dice names exact");
 }
 
@@ -260,10 +270,10 @@ fn the_scenario_plan_naming_a_ruleset_for_its_answers_fails() {
 }
 
 #[test]
-fn the_command_dice_printer_naming_a_ruleset_fails() {
+fn the_answers_printer_naming_a_ruleset_fails() {
     let copy = Copy::new();
-    let line = copy.append("src/cli/command_dice.rs", "use combat_odds_rules::chain_of_command::Planted;");
-    copy.fails_with(&format!("src/cli/command_dice.rs:{line}: cli names ruleset chain_of_command"));
+    let line = copy.append("src/cli/answers.rs", "use combat_odds_rules::chain_of_command::Planted;");
+    copy.fails_with(&format!("src/cli/answers.rs:{line}: cli names ruleset chain_of_command"));
 }
 
 #[test]
@@ -324,11 +334,11 @@ fn a_ruleset_named_in_the_wasm_crate_root_fails() {
 #[test]
 fn a_ruleset_named_in_an_example_fails() {
     let copy = Copy::new();
-    let line = copy.append(
+    copy.create(
         "examples/planted.rs",
         "use combat_odds_rules::{Rules, chain_of_command::ChainOfCommand};\nfn main() {}",
     );
-    copy.fails_with(&format!("examples/planted.rs:{line}: the example names ruleset chain_of_command"));
+    copy.fails_with("examples/planted.rs:1: the example names ruleset chain_of_command");
 }
 
 #[test]
@@ -344,26 +354,26 @@ fn a_ruleset_named_in_a_bench_fails() {
 #[test]
 fn a_ruleset_named_in_a_fuzz_target_fails() {
     let copy = Copy::new();
-    let line = copy.append(
+    copy.create(
         "fuzz/fuzz_targets/planted.rs",
         "fuzz_target!(|data: &[u8]| { let _ = combat_odds_rules::mission_command::MissionCommand::load; });",
     );
-    copy.fails_with(&format!("fuzz/fuzz_targets/planted.rs:{line}: the fuzz target names ruleset mission_command"));
+    copy.fails_with("fuzz/fuzz_targets/planted.rs:1: the fuzz target names ruleset mission_command");
 }
 
 #[test]
 fn a_ruleset_named_in_a_module_of_a_bench_through_its_root_fails() {
     let copy = Copy::new();
     copy.append("benches/fire.rs", "use combat_odds_rules as planted_rules;\nmod planted;");
-    copy.append("benches/planted.rs", "use super::planted_rules::chain_of_command::Planted;");
+    copy.create("benches/planted.rs", "use super::planted_rules::chain_of_command::Planted;");
     copy.fails_with("benches/planted.rs:1: the bench names ruleset chain_of_command");
 }
 
 #[test]
 fn a_target_folder_of_the_fuzz_targets_is_not_read() {
     let copy = Copy::new();
-    copy.append("fuzz/target/planted.rs", "use combat_odds_rules::chain_of_command::Planted; not rust");
-    copy.append("fuzz/fuzz_targets/planted.rs", "use combat_odds_rules::Rules;");
+    copy.create("fuzz/target/planted.rs", "use combat_odds_rules::chain_of_command::Planted; not rust");
+    copy.create("fuzz/fuzz_targets/planted.rs", "use combat_odds_rules::Rules;");
     let (passed, text) = copy.check(false);
     assert!(passed, "{text}");
     assert!(text.contains("  fuzz/fuzz_targets/planted.rs (the fuzz target)"), "{text}");

@@ -545,7 +545,7 @@ fn serve(a: &ServeArgs) -> Result<()> {
         .build()
         .map_err(|e| Failure::Usage(format!("cannot start the server's runtime: {e}")))?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(address).await.map_err(|e| {
+        let listener = combat_odds_web::bind(address).map_err(|e| {
             Failure::Usage(format!("--listen {address}: cannot listen there ({e}); choose another --port or --listen"))
         })?;
         let bound = listener.local_addr().map_err(|e| Failure::Usage(format!("--listen {address}: {e}")))?;

@@ -949,7 +949,8 @@ fn the_exact_answer_alone_draws_no_trial_whatever_the_link_asks() {
 
 /// The page's server on a loopback port with `connections`, run on `rt`: its address.
 fn listening(rt: &tokio::runtime::Runtime, config: Config) -> std::net::SocketAddr {
-    let listener = rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("a loopback port");
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let listener = rt.block_on(async { combat_odds_web::bind(loopback) }).expect("a loopback port");
     let address = listener.local_addr().unwrap();
     rt.spawn(combat_odds_web::serve(listener, config, std::future::pending()));
     address
@@ -1017,6 +1018,56 @@ fn open_connections_are_bounded_and_one_waiting_takes_the_oldest_s_place() {
     assert!(closed && got.starts_with("HTTP/1.1 200"), "{got}");
     idle[0].set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
     assert_eq!(idle[0].read(&mut [0; 16]).ok(), Some(0), "the oldest was closed for it");
+}
+
+#[test]
+fn one_waiting_takes_the_place_of_half_a_request_at_once_and_an_answer_under_way_runs_to_its_end() {
+    use std::io::{Read, Write};
+    let rt = runtime();
+    let mut config = quick(2);
+    config.connections.header_timeout = std::time::Duration::from_secs(30);
+    let address = listening(&rt, config);
+    // Under way: a run streaming its events.
+    let farmhouse =
+        std::fs::read_to_string(crate::common::experiment_path("cd_engagement_company_at_the_farmhouse.toml")).unwrap();
+    let body = serde_json::json!({ "scenario": farmhouse, "trials": 400_000, "mode": "literal" }).to_string();
+    let mut running = std::net::TcpStream::connect(address).unwrap();
+    let head = format!(
+        "POST /api/run HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    running.write_all((head + &body).as_bytes()).unwrap();
+    let mut first = [0; 12];
+    running.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    // Half a request's headers, which the header timeout would let hold its place 30 s.
+    let mut half = std::net::TcpStream::connect(address).unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let request = b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    let (got, _) = exchange(address, request, std::time::Duration::from_secs(5));
+    let answered = started.elapsed();
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    // Two seconds, not the header timeout's thirty: the suite shares two cores.
+    assert!(answered < std::time::Duration::from_secs(2), "answered in {answered:?}");
+    half.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    assert_eq!(half.read(&mut [0; 16]).ok(), Some(0), "half a request gave its place");
+    // The run, asked to close too, was still under way, and ends its answer first.
+    let (mut seen, mut buffer) = (Vec::new(), [0; 4096]);
+    running.set_read_timeout(Some(std::time::Duration::from_millis(100))).unwrap();
+    while let Ok(n @ 1..) = running.read(&mut buffer) {
+        seen.extend_from_slice(&buffer[..n]);
+    }
+    assert!(!String::from_utf8_lossy(&seen).contains("event: result"), "the run ended before the third came");
+    running.set_read_timeout(Some(std::time::Duration::from_secs(60))).unwrap();
+    running.read_to_end(&mut seen).unwrap();
+    let seen = String::from_utf8_lossy(&seen);
+    assert!(
+        seen.contains("event: result"),
+        "the run's stream ends in its result: {}",
+        &seen[seen.len().saturating_sub(300)..]
+    );
 }
 
 #[test]

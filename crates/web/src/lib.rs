@@ -103,6 +103,22 @@ fn app(config: Config, listening: Option<IpAddr>) -> Router {
         .layer(axum::middleware::from_fn_with_state(Arc::new(guard), guard::guard))
 }
 
+/// How many connections the system may hold for the server before it accepts them (as
+/// many as Linux allows by default, `net.core.somaxconn`): with tokio's 1,024, a flood
+/// of local clients filled the queue and a new connection's first packet was dropped,
+/// to be sent again a second later.
+const BACKLOG: u32 = 4096;
+
+/// A listener on `address` for [`serve`], its queue of connections not yet accepted
+/// [`BACKLOG`] long.
+pub fn bind(address: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if address.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+    // As `TcpListener::bind`: a port left in TIME_WAIT by a server just stopped is free.
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(BACKLOG)
+}
+
 /// Serves the page on `listener` until `shutdown` completes, then lets the requests
 /// under way finish. At most [`Connections::max_open`] connections are served at once.
 pub async fn serve(

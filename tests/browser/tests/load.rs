@@ -1,8 +1,9 @@
 //! The server under a bounded load on loopback: 200 exact requests at once, three
 //! times over, and four long runs at once with a fifth refused; a flood of idle
 //! connections; a sweep of the most points the server takes, and sweeps whose client
-//! leaves in their set-up and in their points. Every request is answered, none is
-//! lost, the server's memory stays bounded, and work nobody waits for stops. The figures
+//! leaves in their set-up and in their points; and every hostile shape of issue 43 at
+//! once beside a user. Every request is answered, none is lost, the server's memory
+//! stays bounded, and work nobody waits for stops. The figures
 //! (latencies, resident memory) are printed for the closing note; only correctness is
 //! asserted.
 //!
@@ -284,4 +285,352 @@ async fn a_sweep_whose_client_leaves_stops_in_its_set_up_and_in_its_points() {
     };
     let b = leave_and_settle(&base, pid, &in_points, under_way).await;
     println!("sweep left in its set-up: {a}; in its points: {b}; peak resident memory {} KiB", peak_kib(pid));
+}
+
+/// Issue 43's abuse probe, every shape at once against one server on loopback, while a
+/// user asks for the page and a fire of the duel every half second. The hostile
+/// clients, each a loop that reconnects when closed:
+/// - 10 KB sweeps whose key is 5,000 dotted parts and balances of 50,000 (once a stack
+///   overflow that aborted the server);
+/// - ten 10,000-point sweeps of the duel, each client leaving after 2 s (their pricing
+///   once ran on for 85 s after the last left);
+/// - balances over 100,000 listed ranges of one trial each, beside four runs of
+///   10,000,000 literal trials holding the long-run slots (once priced at 2.2 ms, taken
+///   31.9 s, and run ten long jobs against four slots);
+/// - `exact_seconds` of 1.9e19 on nine endpoints (once a panic, the connection dropped);
+/// - 300 keep-alive connections asking something cheap every 5 s, 20 that pipeline
+///   2,000 requests and never read, and 500 that send half a request's headers (once
+///   they held every place and the page timed out);
+/// - engagements of 200 unit entries a side to the form, exact and fire (once past 3 GB
+///   in set-up).
+///
+/// The user's every answer comes within 1 s, the server's resident memory stays under
+/// 500 MB, every hostile request is answered (a refusal is an answer; a connection
+/// dropped without one is not), and within 5 s of the hostile clients leaving the
+/// server's CPU falls flat.
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_clients_at_once_leave_the_user_answered_within_a_second() {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    let (mut server, base) = serve().await;
+    let pid = server.0.id();
+    let address = base.trim_start_matches("http://").to_string();
+    let read = |name: &str| std::fs::read_to_string(repository().join("experiments").join(name)).unwrap();
+    let duel = read("cd_tank_duel.toml");
+    // What went wrong in a hostile client, beyond a refusal: said at the end.
+    let faults: Arc<Mutex<Vec<String>>> = Arc::default();
+    let mut hostile = Vec::new();
+
+    // Keys of thousands of parts: each refused, and the server still up.
+    let deep_sweep = serde_json::json!({
+        "sweep": format!("kind = \"sweep\"\nscenario = \"base.toml\"\n[[vary]]\nkey = \"{}\"\nvalues = [1]\n",
+            vec!["a"; 5_000].join(".")),
+        "base": duel,
+    });
+    let deep_balance = serde_json::json!({ "scenario": duel, "vary": vec!["a"; 50_000].join("."), "values": [1] });
+    for _ in 0..4 {
+        let (base, faults) = (base.clone(), faults.clone());
+        let asks = [("sweep", deep_sweep.clone()), ("balance", deep_balance.clone())];
+        hostile.push(tokio::spawn(async move {
+            let client = unpooled();
+            loop {
+                for (path, body) in &asks {
+                    answered(&client, &format!("{base}/api/{path}"), body, &faults, refused).await;
+                }
+            }
+        }));
+    }
+
+    // The most points a sweep may have, of the duel, each client leaving after 2 s.
+    let duel_sweep = serde_json::json!({
+        "sweep": "kind = \"sweep\"\nscenario = \"base.toml\"\n[[vary]]\nkey = \"range\"\nfrom = 0.01\nto = 100\nstep = 0.01\n",
+        "base": duel,
+        "trials": 1000,
+    });
+    for _ in 0..10 {
+        let (base, request) = (base.clone(), duel_sweep.clone());
+        hostile.push(tokio::spawn(async move {
+            loop {
+                let client: Http = Client::builder(TokioExecutor::new()).build_http();
+                let asked = client.request(http_request(&format!("{base}/api/sweep"), &request));
+                let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                    let mut body = asked.await.ok()?.into_body();
+                    while body.frame().await?.is_ok() {}
+                    Some(())
+                })
+                .await;
+            }
+        }));
+    }
+
+    // Four runs of 10,000,000 literal trials, read as they go, holding the long-run
+    // slots; and balances of one trial at 100,000 listed ranges beside them.
+    let farmhouse = read("cd_engagement_company_at_the_farmhouse.toml");
+    let long = serde_json::json!({ "scenario": farmhouse, "trials": 10_000_000, "mode": "literal" });
+    for _ in 0..4 {
+        let (base, long) = (base.clone(), long.clone());
+        hostile.push(tokio::spawn(async move {
+            let client = unpooled();
+            loop {
+                if let Ok(response) = client.request(http_request(&format!("{base}/api/run"), &long)).await {
+                    let mut body = response.into_body();
+                    while let Some(Ok(_)) = body.frame().await {}
+                }
+                // Refused while the slots are held: ask again shortly.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }));
+    }
+    let ranges: Vec<u32> = (1..=100_000).collect();
+    let wide_balance = serde_json::json!({ "scenario": duel, "vary": "range", "values": ranges, "trials": 1 });
+    for _ in 0..6 {
+        let (base, request, faults) = (base.clone(), wide_balance.clone(), faults.clone());
+        hostile.push(tokio::spawn(async move {
+            let client = unpooled();
+            loop {
+                answered(&client, &format!("{base}/api/balance"), &request, &faults, |_, _| true).await;
+            }
+        }));
+    }
+
+    // `exact_seconds` past what a duration holds, on every endpoint that takes one.
+    let vast = 1.9e19;
+    let huge: Vec<(&str, serde_json::Value)> = vec![
+        ("fire", serde_json::json!({ "scenario": duel, "exact_seconds": vast })),
+        ("fire.csv", serde_json::json!({ "scenario": duel, "exact_seconds": vast })),
+        ("exact", serde_json::json!({ "scenario": duel, "exact_seconds": vast })),
+        ("percent", serde_json::json!({ "scenario": read("cd_company_morale.toml"), "exact_seconds": vast })),
+        ("run", serde_json::json!({ "scenario": read("cd_engagement_tank_duel.toml"), "exact_seconds": vast })),
+        (
+            "compare",
+            serde_json::json!({ "scenario": read("compare_at_gun_vs_medium_tank.toml"), "exact_seconds": vast }),
+        ),
+        ("sensitivity", serde_json::json!({ "scenario": duel, "exact_seconds": vast })),
+        ("sweep", serde_json::json!({ "sweep": duel_sweep["sweep"], "base": duel, "exact_seconds": vast })),
+        ("balance", serde_json::json!({ "scenario": duel, "vary": "range", "values": [8], "exact_seconds": vast })),
+    ];
+    for _ in 0..2 {
+        let (base, huge, faults) = (base.clone(), huge.clone(), faults.clone());
+        hostile.push(tokio::spawn(async move {
+            let client = unpooled();
+            loop {
+                for (path, body) in &huge {
+                    answered(&client, &format!("{base}/api/{path}"), body, &faults, |_, _| true).await;
+                }
+            }
+        }));
+    }
+
+    // Engagements of 200 unit entries a side: refused, but for the form, which lists
+    // the file's fields without setting it up.
+    let crowded = serde_json::json!({ "scenario": crowded_engagement(&read("cd_engagement_tank_duel.toml"), 200) });
+    for _ in 0..2 {
+        let (base, crowded, faults) = (base.clone(), crowded.clone(), faults.clone());
+        hostile.push(tokio::spawn(async move {
+            let client = unpooled();
+            loop {
+                answered(&client, &format!("{base}/api/form"), &crowded, &faults, |status, _| status == 200).await;
+                for path in ["exact", "fire"] {
+                    answered(&client, &format!("{base}/api/{path}"), &crowded, &faults, refused).await;
+                }
+            }
+        }));
+    }
+
+    // Connections that hold places: kept alive and asking every 5 s, pipelining and
+    // never reading, and sending half a request's headers.
+    for _ in 0..300 {
+        let address = address.clone();
+        hostile.push(tokio::spawn(async move {
+            loop {
+                let Ok(stream) = tokio::net::TcpStream::connect(&address).await else { continue };
+                let Ok((mut sender, connection)) =
+                    hyper::client::conn::http1::handshake::<_, Full<Bytes>>(hyper_util::rt::TokioIo::new(stream)).await
+                else {
+                    continue;
+                };
+                tokio::spawn(connection);
+                loop {
+                    let ask = hyper::Request::get("/api/rulesets").header("host", "localhost").body(Full::default());
+                    let Ok(response) = sender.send_request(ask.unwrap()).await else { break };
+                    if response.into_body().collect().await.is_err() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_secs(5)).await;
+                }
+            }
+        }));
+    }
+    for _ in 0..20 {
+        let address = address.clone();
+        hostile.push(tokio::spawn(async move { pipelining(&address).await }));
+    }
+    for _ in 0..500 {
+        let address = address.clone();
+        hostile.push(tokio::spawn(async move { half_headers(&address).await }));
+    }
+
+    // Resident memory, every 100 ms until the test ends.
+    let peak = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let sampler = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                peak.fetch_max(resident_kib(pid), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
+
+    // The user, from the third second: the page and a fire of the duel every half
+    // second for 20 s, each on a new connection (as a browser's first, which it does not
+    // send again if it is lost).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let user = unpooled();
+    let fire = serde_json::json!({ "scenario": duel });
+    let (mut page_seconds, mut fire_seconds) = (Vec::new(), Vec::new());
+    let until = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < until {
+        let asked = Instant::now();
+        let page = tokio::time::timeout(Duration::from_secs(30), user.get(format!("{base}/").parse().unwrap()))
+            .await
+            .expect("the page within 30 s")
+            .expect("the page");
+        assert_eq!(page.status().as_u16(), 200);
+        page.into_body().collect().await.expect("the whole page");
+        page_seconds.push(asked.elapsed().as_secs_f64());
+        let (status, body, seconds) =
+            tokio::time::timeout(Duration::from_secs(30), post(&user, &format!("{base}/api/fire"), &fire))
+                .await
+                .expect("the fire within 30 s");
+        assert_eq!(status, 200, "{body}");
+        assert!(body.contains("\"exact\": 0.6636"), "the duel's exact answer: {}", &body[..200.min(body.len())]);
+        fire_seconds.push(seconds);
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(server.0.try_wait().expect("the server's state").is_none(), "the server is up");
+
+    // The hostile clients leave: every one of their connections closes.
+    for client in &hostile {
+        client.abort();
+    }
+    for client in hostile {
+        let _ = client.await;
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let cpu = cpu_ticks(pid);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let spent = (cpu_ticks(pid) - cpu) as f64 / 100.0;
+    sampler.abort();
+    let peak = peak.load(std::sync::atomic::Ordering::Relaxed);
+    let ((page_median, page_max), (fire_median, fire_max)) =
+        (median_and_max(page_seconds.clone()), median_and_max(fire_seconds.clone()));
+    let faults = faults.lock().unwrap().clone();
+    println!(
+        "hostile: the user's page {page_median:.1} ms median, {page_max:.1} ms max; the duel's fire {fire_median:.1} ms \
+         median, {fire_max:.1} ms max ({} of each); resident memory {peak} KiB at most; {spent:.2} s of CPU in the 2 s \
+         from 5 s after the hostile clients left",
+        page_seconds.len(),
+    );
+    assert!(
+        faults.is_empty(),
+        "{} hostile requests not answered as they should be, as {:?}",
+        faults.len(),
+        &faults[..3.min(faults.len())]
+    );
+    assert!(page_max < 1_000.0 && fire_max < 1_000.0, "the user waited past a second");
+    assert!(peak < 500 * 1024, "resident memory reached {peak} KiB");
+    assert!(spent < 0.3, "the server spent {spent:.2} s of CPU in the 2 s from 5 s after the hostile clients left");
+}
+
+/// A client that opens a connection for each request, so that one closed between
+/// requests (as the server closes the oldest for a client waiting) never loses one.
+fn unpooled() -> Http {
+    Client::builder(TokioExecutor::new()).pool_max_idle_per_host(0).build_http()
+}
+
+/// POSTs `body` and reads its whole answer, noting in `faults` a request not answered
+/// twice running (the connection dropped, as by a panic, or a 500) or answered
+/// otherwise than `expected` takes (its status and text); the server's "busy" is always
+/// an answer. (Once is not a fault: a connection the server closed for a client waiting,
+/// at the moment its request was on its way, is a client's to send again.)
+async fn answered(
+    client: &Http,
+    url: &str,
+    body: &serde_json::Value,
+    faults: &std::sync::Mutex<Vec<String>>,
+    expected: impl Fn(u16, &str) -> bool,
+) {
+    let mut fault = None;
+    for _ in 0..2 {
+        fault = match client.request(http_request(url, body)).await {
+            Err(e) => Some(format!("{url}: no answer ({e})")),
+            Ok(response) => {
+                let status = response.status().as_u16();
+                let text = response.into_body().collect().await.map(|b| b.to_bytes());
+                match text {
+                    Err(e) => Some(format!("{url}: the answer broke off ({e})")),
+                    Ok(_) if status == 503 => return,
+                    Ok(text) => {
+                        let text = String::from_utf8_lossy(&text);
+                        (status >= 500 || !expected(status, &text))
+                            .then(|| format!("{url}: {status} {}", &text[..200.min(text.len())]))
+                    }
+                }
+            }
+        };
+        if fault.as_ref().is_none_or(|f| !f.contains("no answer")) {
+            break;
+        }
+    }
+    if let Some(fault) = fault {
+        faults.lock().unwrap().push(fault);
+    }
+}
+
+/// A refusal: a 400, or a stream whose first event is its error (a streamed endpoint
+/// answers 200 before its set-up).
+fn refused(status: u16, text: &str) -> bool {
+    status == 400 || text.starts_with("event: error")
+}
+
+/// A client that sends half a request's headers and no more, reconnecting whenever
+/// the server closes it.
+async fn half_headers(address: &str) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    loop {
+        let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else { continue };
+        if stream.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n").await.is_ok() {
+            // The server sends nothing before it closes: the read ends then.
+            let _ = stream.read(&mut [0; 64]).await;
+        }
+    }
+}
+
+/// A client that pipelines 2,000 cheap requests and never reads an answer, sending
+/// one more every 100 ms until a write fails (the server closed it), then reconnecting.
+async fn pipelining(address: &str) {
+    use tokio::io::AsyncWriteExt;
+    let one = b"GET /api/rulesets HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    let all = one.repeat(2_000);
+    loop {
+        let Ok(mut stream) = tokio::net::TcpStream::connect(address).await else { continue };
+        if stream.write_all(&all).await.is_ok() {
+            while stream.write_all(one).await.is_ok() {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+/// `engagement` with its first side's first unit entry copied `n` times over, each
+/// named apart (as the suite's `with_entries`).
+fn crowded_engagement(engagement: &str, n: usize) -> String {
+    let start = engagement.find("[[side.unit]]").expect("a unit entry");
+    let end = engagement[start + 1..].find("\n[[").map_or(engagement.len(), |e| start + 1 + e + 1);
+    let entry = &engagement[start..end];
+    let name_line = entry.lines().find(|l| l.starts_with("name = ")).expect("a named entry");
+    let copies: String = (0..n).map(|i| entry.replacen(name_line, &format!("name = \"Copy {i}\""), 1)).collect();
+    format!("{}{copies}{}", &engagement[..start], &engagement[end..])
 }

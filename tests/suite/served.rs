@@ -12,7 +12,8 @@
 //!
 //! The default tier holds the hostile shape that was priced at its trials alone (a
 //! balance of many values of one trial each) and one shipped sweep; the long tier
-//! (`COMBAT_ODDS_LONG_GRIDS=1`) every shipped sweep, a balance and a comparison.
+//! (`COMBAT_ODDS_LONG_GRIDS=1`) every shipped sweep, a balance of a fight, a sweep of
+//! the most points a sweep may have, and a comparison.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Command, Stdio};
@@ -147,6 +148,15 @@ fn cases() -> Vec<(String, &'static str, Value)> {
             "/api/balance",
             json!({ "scenario": experiment("mc_engagement_hmg_vs_rifle_platoon.toml"), "vary": "side[1].unit[0].count",
                     "values": [1, 2, 3], "trials": 20000 }),
+        ));
+        // The hostile shape whose pricing once ran on for 85 s after its client left:
+        // the most points a sweep may have, each a range of the duel.
+        let most_points = "kind = \"sweep\"\nscenario = \"base.toml\"\n\
+                           [[vary]]\nkey = \"range\"\nfrom = 0.01\nto = 100\nstep = 0.01\n";
+        cases.push((
+            "a sweep of 10,000 ranges of the duel".to_string(),
+            "/api/sweep",
+            json!({ "sweep": most_points, "base": experiment("cd_tank_duel.toml"), "trials": 1000 }),
         ));
         cases.push((
             "the shipped comparison".to_string(),

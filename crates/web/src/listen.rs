@@ -5,16 +5,16 @@
 //! a connection left idle, or one that trickles its headers, is closed. (`axum::serve`
 //! has neither: 20,000 idle connections held 396 MB.)
 //!
-//! No client can hold the places for ever: a connection is closed once its answer under
-//! way ends when it is [`Connections::max_age`] old, or sooner when a new connection
-//! waits for a place (the [`ASK_AT_ONCE`] oldest are asked, at once, and the next as
-//! many every [`ASK_EVERY`] while none has given its place back); a connection asked to close with
-//! no answer under way (idle, or with half a request's headers) closes at once once
-//! quiet for [`QUIET`], so a request on its way is not lost; and an
-//! answer's write that waits past [`Connections::write_timeout`] for a client that does
-//! not read ends its connection. So a flood of local clients that reconnect as fast as
-//! they are closed cannot keep the user's page waiting: each connection accepted takes
-//! the place of the oldest idle one within a few milliseconds.
+//! No client can hold the places for ever. A connection closes once its answer under
+//! way ends when it is [`Connections::max_age`] old, and sooner when a new connection
+//! waits for a place: the [`ASK_AT_ONCE`] oldest are asked at once, as many more every
+//! [`ASK_EVERY`] until a place is given back. One asked with no request under way (idle,
+//! or holding half a request's headers) closes as soon as it has been quiet for
+//! [`QUIET`], so a request on its way is not lost; one with a request under way closes
+//! when its answer ends. An answer's write that waits past
+//! [`Connections::write_timeout`] for a client that does not read ends its connection.
+//! So local clients reconnecting as fast as they are closed cannot keep the user's page
+//! waiting: a connection accepted takes an idle one's place within milliseconds.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -41,10 +41,11 @@ use crate::config::Connections;
 /// while those asked before finish their answers under way.
 const ASK_EVERY: Duration = Duration::from_millis(10);
 
-/// How many of the oldest connections one ask closes: one place at a time, a flood of
-/// clients reconnecting as fast as they are closed kept a new connection behind them in
-/// the system's queue for two seconds (each place given back is a round of wake-ups on
-/// cores busy with long runs); sixteen at a time clear that queue sixteen times faster.
+/// How many of the oldest connections one ask closes. Asked one at a time, 800 clients
+/// reconnecting as fast as they were closed kept a new connection behind them in the
+/// system's queue for up to two seconds (each place given back is a round of wake-ups,
+/// on cores busy with long runs); asked sixteen at a time, the queue clears that much
+/// sooner.
 const ASK_AT_ONCE: usize = 16;
 
 /// The connections open now: by address, how many; by number (oldest first), what asks

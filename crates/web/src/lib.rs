@@ -110,7 +110,7 @@ fn app(config: Config, listening: Option<IpAddr>) -> Router {
 const BACKLOG: u32 = 4096;
 
 /// A listener on `address` for [`serve`], its queue of connections not yet accepted
-/// [`BACKLOG`] long.
+/// 4,096 long (tokio's own is 1,024).
 pub fn bind(address: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     let socket = if address.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
     // As `TcpListener::bind`: a port left in TIME_WAIT by a server just stopped is free.

@@ -19,6 +19,11 @@ use hyper_util::rt::TokioExecutor;
 
 use combat_odds_browser_tests::{repository, serve};
 
+/// Held by each test for its whole run: every test here measures one server's
+/// latencies, memory or processor time, which another test's server on the same two
+/// cores would distort.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Resident memory of `pid` in KiB, from /proc.
 fn resident_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc is readable");
@@ -51,6 +56,7 @@ fn median_and_max(mut seconds: Vec<f64>) -> (f64, f64) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn every_request_is_answered_under_load_and_memory_stays_bounded() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let (server, base) = serve().await;
     let pid = server.0.id();
     let client: Http = Client::builder(TokioExecutor::new()).build_http();
@@ -129,6 +135,7 @@ async fn futures_join<T: Send + 'static>(tasks: Vec<tokio::task::JoinHandle<T>>)
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_flood_of_idle_connections_holds_little_memory_and_the_page_answers_after() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     use tokio::io::AsyncWriteExt;
     let (server, base) = serve().await;
     let pid = server.0.id();
@@ -269,6 +276,7 @@ async fn leave_and_settle(base: &str, pid: u32, request: &serde_json::Value, lea
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_sweep_whose_client_leaves_stops_in_its_set_up_and_in_its_points() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     let (server, base) = serve().await;
     let pid = server.0.id();
     // The most points: their set-up alone takes tens of seconds, and the client leaves
@@ -310,6 +318,7 @@ async fn a_sweep_whose_client_leaves_stops_in_its_set_up_and_in_its_points() {
 /// server's CPU falls flat.
 #[tokio::test(flavor = "multi_thread")]
 async fn hostile_clients_at_once_leave_the_user_answered_within_a_second() {
+    let _turn = ONE_AT_A_TIME.lock().await;
     use std::sync::{Arc, Mutex};
     use std::time::Duration;
 

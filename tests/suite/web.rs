@@ -173,8 +173,8 @@ fn long_work_is_told_by_its_cost_not_its_trials_whatever_the_endpoint() {
     let config =
         || Config { limits: Limits { max_trials: 10_000_000, max_runs: 0, ..Limits::default() }, ..Config::default() };
     // A long fight's exact stage is priced long by its solver: long work, however few
-    // trials.
-    let fight = long_fight();
+    // trials (40 turns of five Shermans: a solve priced at 2.2 s).
+    let fight = replace_once(&long_fight(), "turns = 30", "turns = 40");
     for request in [
         fire(json!({ "scenario": fight, "trials": 1000 })),
         post("/api/exact", json!({ "scenario": fight })),
@@ -193,18 +193,18 @@ fn long_work_is_told_by_its_cost_not_its_trials_whatever_the_endpoint() {
 #[test]
 fn work_past_the_cost_one_request_may_ask_is_refused_with_what_to_reduce() {
     let rt = runtime();
-    // A balance of 1,000 values of a long fight, one trial each: 1,000 solves priced at
-    // 2.5 s each by the solver's bound, and their compilations at half that, are an hour
-    // of one core, whatever its trials.
-    let values: Vec<u64> = (1..=1000).collect();
+    // A balance of 1,500 values of a long fight, one trial each: 1,500 solves priced at
+    // 1.67 s each by the solver's bound, and their compilations at half that, are
+    // 1,500 x 2.5 s = 62.5 minutes of one core, whatever its trials.
+    let values: Vec<u64> = (1..=1500).collect();
     let balance = json!({ "scenario": long_fight(), "vary": "engagement.range", "values": values, "trials": 1 });
     let (status, body) = rt.block_on(call(Config::default(), post("/api/balance", balance)));
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let error = body["error"].as_str().unwrap();
-    assert!(error.starts_with("this is about 63 minutes of work for one core (1000 values of 1 trials at "), "{error}");
+    assert!(error.starts_with("this is about 63 minutes of work for one core (1500 values of 1 trials at "), "{error}");
     assert!(
         error.ends_with(
-            "and 2000 exact stage(s) of about 63 minutes in all, each at most 10 seconds), and this server takes at most 60 minutes per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
+            "and 3000 exact stage(s) of about 63 minutes in all, each at most 10 seconds), and this server takes at most 60 minutes per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
         ),
         "{error}"
     );

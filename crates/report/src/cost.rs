@@ -133,7 +133,8 @@ impl Cost {
         reduce: &'static str,
     ) -> Self {
         let stages = runs.0 as f64 * Pilots::new(pricing).stage(experiment);
-        Self::priced(experiment, (runs, monte_carlo), pricing, stages, reduce)
+        let pace = seconds_per_trial(experiment, monte_carlo.mode, pricing);
+        Self::priced(pace, (runs, monte_carlo), pricing, stages, reduce)
     }
 
     /// The same work, each run also setting up its own scenario in `seconds` (timed on
@@ -181,14 +182,17 @@ impl Cost {
         }
         // The points not priced, at the mean of those that were.
         let all = sweep.points.len() as f64 / priced.max(1) as f64;
-        let cost = Self::priced(experiment, (runs, monte_carlo), pricing, stages * all, reduce);
+        // Points differ from their base in what compiles (a point the compilation
+        // stands aside for is sampled literally): their trials at the literal pace.
+        let pace = engine::seconds_per_trial(experiment, pricing.pace.clock);
+        let cost = Self::priced(pace, (runs, monte_carlo), pricing, stages * all, reduce);
         Cost { set_up_seconds: 2.0 * set_ups * all, ..cost }
     }
 
-    /// `runs` runs of `experiment`'s trials, timed on a pilot, and solves priced at
+    /// `runs` runs of trials at `seconds_per_trial` (a pilot's), and solves priced at
     /// `stages` seconds in all (a compilation after each, when sampled compiled).
     fn priced(
-        experiment: &dyn Experiment,
+        seconds_per_trial: f64,
         (runs, monte_carlo): ((u64, &'static str), &MonteCarlo),
         pricing: Pricing,
         stages: f64,
@@ -197,7 +201,7 @@ impl Cost {
         Cost {
             runs,
             trials: monte_carlo.trials,
-            seconds_per_trial: engine::seconds_per_trial(experiment, pricing.pace.clock),
+            seconds_per_trial,
             exact_stages_per_run: if monte_carlo.mode == Mode::Compiled { 2 } else { 1 },
             exact_seconds: stages * per_run(monte_carlo),
             set_up_seconds: 0.0,
@@ -286,6 +290,22 @@ impl Cost {
     }
 }
 
+/// Seconds one trial of `experiment` itself takes, from a pilot: sampled compiled, of
+/// the compiled experiment where it compiles within [`PILOT_STAGE`] (a compiled
+/// fight's trial took a third of a literal one's: pricing three values of a Mission
+/// Command fight at the literal pace came to 3.5 times their processor time), else
+/// literal.
+fn seconds_per_trial(experiment: &dyn Experiment, mode: Mode, pricing: Pricing) -> f64 {
+    let Pricing { exact_budget, pace, run } = pricing;
+    if mode == Mode::Compiled {
+        let pilot = Run::new(run.stop(), Some(exact_budget.min(PILOT_STAGE))).with_clock(pace.clock);
+        if let Some(compiled) = experiment.compiled_in(&pilot.exact_stage()) {
+            return engine::seconds_per_trial(compiled.as_ref(), pace.clock);
+        }
+    }
+    engine::seconds_per_trial(experiment, pace.clock)
+}
+
 /// A run's exact stages against one solve: the solve, and a compilation when sampled
 /// compiled.
 fn per_run(monte_carlo: &MonteCarlo) -> f64 {
@@ -297,7 +317,9 @@ pub fn duration(seconds: f64) -> String {
     match seconds {
         s if s >= 7200.0 => format!("{:.1} hours", s / 3600.0),
         s if s >= 120.0 => format!("{:.0} minutes", s / 60.0),
-        s if s >= 1.0 => format!("{s:.0} seconds"),
+        s if s >= 10.0 => format!("{s:.0} seconds"),
+        // Not "1 seconds", nor 1.4 read as 1.
+        s if s >= 1.0 => format!("{s:.1} seconds"),
         s if s >= 1e-3 => format!("{:.1} ms", s * 1e3),
         s => format!("{:.2} µs", s * 1e6),
     }
@@ -347,6 +369,8 @@ mod tests {
     fn a_duration_reads_as_a_person_says_it() {
         assert_eq!(duration(20_600.0), "5.7 hours");
         assert_eq!(duration(600.0), "10 minutes");
+        assert_eq!(duration(14.2), "14 seconds");
+        assert_eq!(duration(1.04), "1.0 seconds");
         assert_eq!(duration(3e-5), "30.00 µs");
     }
 }

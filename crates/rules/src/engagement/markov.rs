@@ -253,11 +253,14 @@ pub(crate) fn estimate<B: Battle>(engagement: &Engagement<B>) -> Option<u128> {
 }
 
 /// Seconds of one native core the solver takes for one lumped field's turn (weighed,
-/// or carried on), by [`estimate`]'s bound: the most measured over every shipped
-/// Command Decision engagement and sweep point (1.4e-5 s, five Shermans at a Panther
-/// at 4 in.; most took 2e-6 to 8e-6) on this 2-core machine under a load of 5, rounded
-/// up. Measured by `cargo run --release --example pricing_calibration`.
-pub(crate) const SECONDS_PER_STATE_TURN: f64 = 1.5e-5;
+/// or carried on), by [`estimate`]'s bound, measured over every shipped Command
+/// Decision engagement and sweep point on this 2-core machine: most took 2e-6 to 8e-6,
+/// the most 1.4e-5 (five Shermans at a Panther at 4 in., under a load of 5). Priced at
+/// that most, the shipped Shermans sweep came to 3.07 times the processor time it took
+/// (its smaller points take a fifth of their bound); at 1e-5, between, every point is
+/// within twice its time either way. Measured by `cargo run --release --example
+/// pricing_calibration`.
+pub(crate) const SECONDS_PER_STATE_TURN: f64 = 1.0e-5;
 
 /// What a solve of up to `states` lumped fields over `turns` turns is expected to take
 /// before it starts, in seconds of one native core: every field every turn at

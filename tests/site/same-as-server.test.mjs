@@ -167,14 +167,15 @@ for (const [what, path, answer, body] of cases) {
 }
 
 test("a sweep a tab would work at past two minutes is refused before it starts, with its cost", () => {
-  // The farmhouse (a company against a reinforced platoon) at 200 points, each set up
-  // twice: each point's two exact stages priced by the solver's bound on its 1,200 fields (longer the more
-  // turns), at the tab's pace, are minutes of work before any trial.
+  // The farmhouse (a company against a reinforced platoon) at 300 points, each set up
+  // twice: each point's two exact stages priced by the solver's bound on its 1,200
+  // fields (longer the more turns), at the tab's pace, and its trials at the tab's pace
+  // are minutes of work before any trial.
   const farmhouse = 'kind = "sweep"\nscenario = "cd_engagement_company_at_the_farmhouse.toml"\n' +
-    '[[vary]]\nkey = "engagement.range"\nfrom = 2\nto = 51\n[[vary]]\nkey = "engagement.turns"\nvalues = [8, 10, 12, 14]\n';
+    '[[vary]]\nkey = "engagement.range"\nfrom = 2\nto = 51\n[[vary]]\nkey = "engagement.turns"\nvalues = [8, 10, 12, 14, 16, 18]\n';
   const heard = [];
   assert.throws(() => answer("/api/sweep")(JSON.stringify({ sweep: farmhouse }), (d, p) => heard.push([d, p])),
-    (e) => /^this is about \d+ minutes of work for one core \(200 points of 20000 trials at [0-9.]+ (µs|ms) a trial, set up in about [0-9.]+ \S+ in all, and 400 exact stage\(s\) of about \d+ minutes in all, each at most 10 seconds\), and a browser tab takes at most 2 minutes per request; ask for fewer points or trials, or a smaller exact_seconds; or run it with every core on the command line$/
+    (e) => /^this is about \d+ minutes of work for one core \(300 points of 20000 trials at [0-9.]+ (µs|ms) a trial, set up in about [0-9.]+ \S+ in all, and 600 exact stage\(s\) of about [0-9.]+ (seconds|minutes) in all, each at most 10 seconds\), and a browser tab takes at most 2 minutes per request; ask for fewer points or trials, or a smaller exact_seconds; or run it with every core on the command line$/
       .test(JSON.parse(e).error));
   assert.deepEqual(heard, [], "no work started");
 });

@@ -1070,16 +1070,10 @@ fn merge_refuses_a_summary_that_is_not_a_regular_file() {
     assert_contains(&line, &["is a FIFO (named pipe), not a regular file", "a results summary.json"]);
 }
 
-/// `name`'s shipped engagement with its first side's first unit entry copied `n` times
-/// over (each named apart), as a designer's generated file might hold them.
+/// `name`'s shipped engagement with its first side's first unit entry copied `n` times.
 fn with_entries(name: &str, n: usize) -> String {
     let text = std::fs::read_to_string(crate::common::experiment_path(name)).expect("a shipped engagement");
-    let start = text.find("[[side.unit]]").expect("a unit entry");
-    let end = text[start + 1..].find("\n[[").map_or(text.len(), |e| start + 1 + e + 1);
-    let entry = &text[start..end];
-    let name_line = entry.lines().find(|l| l.starts_with("name = ")).expect("a named entry");
-    let copies: String = (0..n).map(|i| entry.replacen(name_line, &format!("name = \"Copy {i}\""), 1)).collect();
-    format!("{}{copies}{}", &text[..start], &text[end..])
+    crate::common::crowded::crowded(&text, n)
 }
 
 #[test]

@@ -12,6 +12,9 @@ use fantoccini::{Client, ClientBuilder, Locator};
 // The suite's own, shared by its path: the two workspaces build no crate in common.
 #[path = "../../suite/common/own_catalogue.rs"]
 mod own_catalogue;
+#[path = "../../suite/common/crowded.rs"]
+mod crowded;
+pub use crowded::crowded;
 
 /// A child process killed when dropped, so a failed test leaves nothing running.
 pub struct Running(pub Child);

@@ -17,7 +17,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 
-use combat_odds_browser_tests::{repository, serve};
+use combat_odds_browser_tests::{crowded, repository, serve};
 
 /// Held by each test for its whole run: every test here measures one server's
 /// latencies, memory or processor time, which another test's server on the same two
@@ -433,15 +433,15 @@ async fn hostile_clients_at_once_leave_the_user_answered_within_a_second() {
 
     // Engagements of 200 unit entries a side: refused, but for the form, which lists
     // the file's fields without setting it up.
-    let crowded = serde_json::json!({ "scenario": crowded_engagement(&read("cd_engagement_tank_duel.toml"), 200) });
+    let many = serde_json::json!({ "scenario": crowded(&read("cd_engagement_tank_duel.toml"), 200) });
     for _ in 0..2 {
-        let (base, crowded, faults) = (base.clone(), crowded.clone(), faults.clone());
+        let (base, many, faults) = (base.clone(), many.clone(), faults.clone());
         hostile.push(tokio::spawn(async move {
             let client = unpooled();
             loop {
-                answered(&client, &format!("{base}/api/form"), &crowded, &faults, |status, _| status == 200).await;
+                answered(&client, &format!("{base}/api/form"), &many, &faults, |status, _| status == 200).await;
                 for path in ["exact", "fire"] {
-                    answered(&client, &format!("{base}/api/{path}"), &crowded, &faults, refused).await;
+                    answered(&client, &format!("{base}/api/{path}"), &many, &faults, refused).await;
                 }
             }
         }));
@@ -631,15 +631,4 @@ async fn pipelining(address: &str) {
             }
         }
     }
-}
-
-/// `engagement` with its first side's first unit entry copied `n` times over, each
-/// named apart (as the suite's `with_entries`).
-fn crowded_engagement(engagement: &str, n: usize) -> String {
-    let start = engagement.find("[[side.unit]]").expect("a unit entry");
-    let end = engagement[start + 1..].find("\n[[").map_or(engagement.len(), |e| start + 1 + e + 1);
-    let entry = &engagement[start..end];
-    let name_line = entry.lines().find(|l| l.starts_with("name = ")).expect("a named entry");
-    let copies: String = (0..n).map(|i| entry.replacen(name_line, &format!("name = \"Copy {i}\""), 1)).collect();
-    format!("{}{copies}{}", &engagement[..start], &engagement[end..])
 }

@@ -716,3 +716,20 @@ fn the_farmhouse_is_compiled_a_phase_at_a_time_and_agrees_with_its_exact_odds() 
     let error = (exact * (1.0 - exact) / 200_000.0).sqrt();
     assert!((estimate - exact).abs() < 4.5 * error, "compiled {estimate} against exact {exact} (s.e. {error})");
 }
+
+#[test]
+fn a_battery_s_notes_name_the_battery_and_the_entry_under_its_burst() {
+    // The shipped 81mm mortar platoon, its burst over the HMG: its notes once named the
+    // HMG twice ("battery HMG in the trenches at HMG in the trenches").
+    let out = crate::common::cli::stdout_of(&[
+        "fire",
+        "experiments/cd_engagement_mortars_cover_the_advance.toml",
+        "--trials",
+        "1000",
+        "--format",
+        "json",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let batteries: Vec<&str> = notes(&report).into_iter().filter(|n| n.starts_with("battery ")).collect();
+    assert_eq!(batteries, ["battery 81mm mortar platoon at HMG in the trenches, under its burst:"]);
+}

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod crowded;
 pub mod determinism;
 pub mod exact;
 pub mod grid;

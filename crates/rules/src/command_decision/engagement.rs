@@ -1465,12 +1465,12 @@ fn battery(
     let artillery = RawArtillery { under_burst: None, ..raw.get_ref().clone() };
     let mut response = None;
     let mut under_burst = Vec::with_capacity(under.len());
-    for name in under {
+    for entry in under {
         let names = entries.groups.iter().map(|g| g.name.as_str());
-        let g = entries.groups.iter().position(|g| g.name == *name.get_ref()).ok_or_else(|| {
+        let g = entries.groups.iter().position(|g| g.name == *entry.get_ref()).ok_or_else(|| {
             doc.error_at(
-                name.span().start,
-                unknown(&format!("unit entry of side `{}`", entries.name), name.get_ref(), names),
+                entry.span().start,
+                unknown(&format!("unit entry of side `{}`", entries.name), entry.get_ref(), names),
             )
         })?;
         let t = setup.units[foe][g].get_ref();

@@ -733,3 +733,22 @@ fn a_battery_s_notes_name_the_battery_and_the_entry_under_its_burst() {
     let batteries: Vec<&str> = notes(&report).into_iter().filter(|n| n.starts_with("battery ")).collect();
     assert_eq!(batteries, ["battery 81mm mortar platoon at HMG in the trenches, under its burst:"]);
 }
+
+#[test]
+fn a_stand_that_fires_only_in_contact_holds_its_fire_in_a_fight_that_never_closes() {
+    // The attackers' rifle platoons disengage (Orders Summary "*": they fire only in
+    // physical contact) and the fight stops at 3 in. (min_range): once refused as "its
+    // weapon cannot reach any enemy at the ranges of this engagement", though their
+    // order is the reason. They hold their fire, and the fight is played.
+    let dir = tempfile::tempdir().unwrap();
+    let text = mortars("order = \"cautious_advance\"", "order = \"disengage\"");
+    let file = crate::common::cli::write(dir.path(), "disengage.toml", &text);
+    let out = crate::common::cli::stdout_of(&["fire", file.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let held: Vec<&str> = notes(&report).into_iter().filter(|n| n.ends_with("it holds its fire")).collect();
+    assert_eq!(
+        held,
+        ["Rifle platoon fires only in physical contact under its `disengage` order (Orders Summary \"*\"), and this \
+          engagement never closes to contact: it holds its fire"]
+    );
+}

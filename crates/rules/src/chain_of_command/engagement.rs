@@ -665,10 +665,9 @@ fn engagement(doc: &Document, tables: &Tables) -> Result<(Engagement<Skirmish>, 
     let thresholds = t.thresholds[settings.thresholds];
     let fires = Fires::build(
         doc,
-        &setup.layout,
-        &setup.schedule,
+        (&setup.layout, &setup.schedule),
         INCHES,
-        |s, g| setup.units[s][g].span().start,
+        (|s, g| setup.units[s][g].span().start, |_, _| false),
         |s, g, tg, r| {
             let range = setup.schedule.ranges[r];
             let Some(band) = edges[s][g].iter().position(|e| range <= *e) else { return Ok(None) };

@@ -172,6 +172,11 @@ impl Order {
     const ALL: [Order; 5] =
         [Order::Hold, Order::CautiousAdvance, Order::HastyAdvance, Order::Disengage, Order::TakeCommand];
 
+    /// The order as a scenario writes it.
+    fn name(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|o| *o == self).expect("every order is listed")]
+    }
+
     /// Whether the order moves the stand (the chart's "Basic Move Allowance"): a
     /// moving stand is not stationary (CD-E11), loses its cover to opportunity fire
     /// unless advancing cautiously, and a battery attacks it once a stand.
@@ -1139,12 +1144,25 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     });
     let range_at = doc.parse::<RangeAt>()?.engagement.range.span();
     let mut shot_notes = Vec::new();
+    // A stand under an order that fires only in contact, in an engagement that never
+    // closes to it, holds its fire: said, not refused.
+    let contact = setup.schedule.ranges.contains(&0.0);
+    let holds_fire = |side: usize, g: usize| kinds[side][g].order.contact_only() && !contact;
+    for side in SIDES {
+        for (g, kind) in kinds[side].iter().enumerate().filter(|&(g, _)| holds_fire(side, g)) {
+            notes.push(format!(
+                "{} fires only in physical contact under its `{}` order (Orders Summary \"*\"), and this engagement \
+                 never closes to contact: it holds its fire",
+                setup.layout.sides[side].groups[g].name,
+                kind.order.name()
+            ));
+        }
+    }
     let fires = Fires::build(
         doc,
-        &setup.layout,
-        &setup.schedule,
+        (&setup.layout, &setup.schedule),
         INCHES,
-        |side, g| setup.units[side][g].span().start,
+        (|side, g| setup.units[side][g].span().start, holds_fire),
         |side, firer, target, r| {
             let range = setup.schedule.ranges[r];
             let f = setup.units[side][firer].get_ref();

@@ -539,10 +539,9 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let last = ranges.len() - 1;
     let fires = Fires::build(
         doc,
-        &setup.layout,
-        &setup.schedule,
+        (&setup.layout, &setup.schedule),
         HEXES,
-        |side, g| spans[side][g],
+        (|side, g| spans[side][g], |_, _| false),
         |side, g, tg, r| {
             let range = ranges[r];
             let (firer, _) = &units[side][g];

@@ -55,14 +55,16 @@ pub(crate) struct Fires<S> {
 
 impl<S> Fires<S> {
     /// Compiles every (side, firer entry, target entry, range index) with `shot`, and
-    /// refuses an entry that can fire at nothing at any range of the schedule.
-    /// `entry_at(side, entry)` is where the entry is written, for that message.
+    /// refuses an entry that can fire at nothing at any range of the schedule, unless
+    /// `holds_fire(side, entry)` says its rules keep it from firing there (an order
+    /// that fires only in contact, at ranges that never close to it): a weapon out of
+    /// reach is a mistake in the file, an order obeyed is not. `entry_at(side, entry)`
+    /// is where the entry is written, for that message.
     pub fn build(
         doc: &Document,
-        layout: &Layout,
-        schedule: &Schedule,
+        (layout, schedule): (&Layout, &Schedule),
         unit: &str,
-        entry_at: impl Fn(usize, usize) -> usize,
+        (entry_at, holds_fire): (impl Fn(usize, usize) -> usize, impl Fn(usize, usize) -> bool),
         mut shot: impl FnMut(usize, usize, usize, usize) -> Result<Option<(S, f64)>>,
     ) -> Result<Self> {
         let ranges = schedule.ranges.len();
@@ -76,7 +78,7 @@ impl<S> Fires<S> {
                         shots[side].push(shot(side, firer, target, r)?);
                     }
                 }
-                if shots[side][first..].iter().all(Option::is_none) {
+                if shots[side][first..].iter().all(Option::is_none) && !holds_fire(side, firer) {
                     return Err(doc.error_at(
                         entry_at(side, firer),
                         format!(

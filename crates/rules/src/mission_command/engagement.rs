@@ -787,10 +787,9 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let shot_notes_from = notes.len();
     let fires = Fires::build(
         doc,
-        &setup.layout,
-        &setup.schedule,
+        (&setup.layout, &setup.schedule),
         CM,
-        |side, g| setup.units[side][g].span().start,
+        (|side, g| setup.units[side][g].span().start, |_, _| false),
         |side, firer, target, r| {
             let range = setup.schedule.ranges[r];
             let (f, t) = (&entries[side][firer], &entries[enemy(side)][target]);

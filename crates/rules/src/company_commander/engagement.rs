@@ -22,7 +22,8 @@
 //!    attempt to recover"); a recovered unit is cautious (CC-E3).
 //! 3. Second player turn: the same for the other side.
 //!
-//! Overwatch fire, which answers enemy movement, is not played (CC-E10). Readings are
+//! Overwatch fire, whose targets the seed leaves to a threshold it does not give, is
+//! not played (CC-E10). Readings are
 //! CC-E1 to CC-E10 in docs/interpretations.md.
 
 use num_bigint::BigUint;
@@ -520,11 +521,14 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         },
         setup.layout.sides[setup.first].name
     )];
-    // Overwatch fire answers movement in the enemy's player turn ("A unit on overwatch
-    // can fire at enemy units, during the enemy player turn"); an engagement has no
-    // movement, so there is nothing to fire at (CC-E10).
+    // "A unit on overwatch can fire at enemy units, during the enemy player turn ...
+    // The A.I. will not shoot at all enemy targets, but at ones with a high degree of a
+    // probability of success": moving or not, but at which the seed does not say
+    // (CC-E10).
     notes.push(
-        "overwatch fire is not played: it answers enemy movement, which an engagement does not have (CC-E10)".into(),
+        "overwatch fire is not played: it fires in the enemy's player turn at targets with \"a high degree of a \
+         probability of success\", a degree the seed does not give (CC-E10)"
+            .into(),
     );
     let meets = |side: usize| assaults[side].iter().any(|&a| a) && armoured[enemy(side)].iter().any(|&a| a);
     if adjacent.iter().any(|&a| a) && SIDES.into_iter().any(meets) {

@@ -1348,7 +1348,11 @@ fn firer_of(s: &RawStand) -> RawFirer {
 /// opportunity fire only under a Cautious Advance order (seed 000 "Opportunity Fire").
 fn target_of(s: &RawStand, order: Order, phase: FirePhase, stationary: StationaryPersonnel) -> RawTarget {
     let mut modifiers = s.target_modifiers.clone();
-    let personnel = s.vehicle.is_none() && s.vehicle_data.is_none();
+    // A towed weapon is not a personnel stand (seed 000, Fundamentals: "Each vehicle or
+    // towed weapon represents four to six actual vehicles or towed weapons. Each full
+    // personnel stand represents from 40 to 60 men"): no light cover of its own (CD-E11).
+    let towed = s.mount.as_ref().is_some_and(|m| m.get_ref() == "towed");
+    let personnel = s.vehicle.is_none() && s.vehicle_data.is_none() && !towed;
     if phase == FirePhase::Opportunity && order.moves() && order != Order::CautiousAdvance {
         modifiers.retain(|m| !MOVING_LOSES.contains(&m.get_ref().as_str()));
     }
@@ -1601,6 +1605,22 @@ mod tests {
             let p = p_b_eliminated(&e, &e.battle().initial());
             assert_eq!(p, Ratio::new(kill, 15625), "{setting:?}");
         }
+    }
+
+    #[test]
+    fn a_towed_weapon_is_not_a_personnel_stand_and_takes_no_light_cover() {
+        // B's stand a towed weapon, stationary in the open: A's HMG fire as in the open
+        // under the default `light_cover`, 1 - (1 - 16/100)^3 = 6364/15625 (it was
+        // 4977/15625, the light cover of stationary personnel).
+        let m = super::super::CommandDecision::load(None).expect("embedded tables load");
+        let text = hmg_duel("").replacen(
+            "name = \"MG B\"\nquality = \"regular\"\nweapon = \"hmg_platoon\"\n",
+            "name = \"MG B\"\nquality = \"regular\"\nweapon = \"hmg_platoon\"\nmount = \"towed\"\n",
+            1,
+        );
+        assert!(text.contains("mount = \"towed\""));
+        let e = lumping::engagement::<CdBattle>(&text, |doc| engagement(doc, m.tables(), m.catalogue()));
+        assert_eq!(p_b_eliminated(&e, &e.battle().initial()), Ratio::new(6364, 15625));
     }
 
     #[test]

@@ -87,15 +87,42 @@ impl<'a> Pilots<'a> {
         Pilots { pricing, left: PILOTS }
     }
 
+    /// A pilot's run: stopped with the request's, on the engine's clock, for at most
+    /// [`PILOT_STAGE`], the exact budget and what is left of the request's pilots.
+    fn pilot(&self) -> Run<'a> {
+        let Pricing { exact_budget, pace, run } = self.pricing;
+        Run::new(run.stop(), Some(exact_budget.min(PILOT_STAGE).min(self.left))).with_clock(pace.clock)
+    }
+
+    /// `work` on a pilot's run, its time taken from what is left.
+    fn piloted<T>(&mut self, work: impl FnOnce(&Run) -> T) -> T {
+        let pilot = self.pilot();
+        let started = pilot.now();
+        let done = work(&pilot);
+        self.left = self.left.saturating_sub(pilot.now() - started);
+        done
+    }
+
     /// Seconds one exact stage of `experiment` is priced at: its own estimate at the
     /// engine's pace, at most the exact budget; the whole budget where it cannot say.
     fn stage(&mut self, experiment: &dyn Experiment) -> f64 {
-        let Pricing { exact_budget: budget, pace, run } = self.pricing;
-        let pilot = Run::new(run.stop(), Some(budget.min(PILOT_STAGE).min(self.left))).with_clock(pace.clock);
-        let started = pilot.now();
-        let estimate = experiment.exact_stage_seconds(&pilot);
-        self.left = self.left.saturating_sub(pilot.now() - started);
+        let Pricing { exact_budget: budget, pace, .. } = self.pricing;
+        let estimate = self.piloted(|pilot| experiment.exact_stage_seconds(pilot));
         estimate.map_or(budget.as_secs_f64(), |s| (s * pace.slowdown).min(budget.as_secs_f64()))
+    }
+
+    /// Seconds one trial of `experiment` itself takes, from a pilot: sampled compiled,
+    /// of the compiled experiment where it compiles within a pilot (a compiled fight's
+    /// trial took a third of a literal one's: pricing three values of a Mission Command
+    /// fight at the literal pace came to 3.5 times their processor time), else literal.
+    fn trial(&mut self, experiment: &dyn Experiment, mode: Mode) -> f64 {
+        let clock = self.pricing.pace.clock;
+        let compiled = mode == Mode::Compiled;
+        let pace = self.piloted(|pilot| {
+            let compiled = compiled.then(|| experiment.compiled_in(&pilot.exact_stage())).flatten();
+            compiled.map(|c| engine::seconds_per_trial(c.as_ref(), clock))
+        });
+        pace.unwrap_or_else(|| engine::seconds_per_trial(experiment, clock))
     }
 }
 
@@ -132,8 +159,9 @@ impl Cost {
         pricing: Pricing,
         reduce: &'static str,
     ) -> Self {
-        let stages = runs.0 as f64 * Pilots::new(pricing).stage(experiment);
-        let pace = seconds_per_trial(experiment, monte_carlo.mode, pricing);
+        let mut pilots = Pilots::new(pricing);
+        let stages = runs.0 as f64 * pilots.stage(experiment);
+        let pace = pilots.trial(experiment, monte_carlo.mode);
         Self::priced(pace, (runs, monte_carlo), pricing, stages, reduce)
     }
 
@@ -288,22 +316,6 @@ impl Cost {
             ),
         }
     }
-}
-
-/// Seconds one trial of `experiment` itself takes, from a pilot: sampled compiled, of
-/// the compiled experiment where it compiles within [`PILOT_STAGE`] (a compiled
-/// fight's trial took a third of a literal one's: pricing three values of a Mission
-/// Command fight at the literal pace came to 3.5 times their processor time), else
-/// literal.
-fn seconds_per_trial(experiment: &dyn Experiment, mode: Mode, pricing: Pricing) -> f64 {
-    let Pricing { exact_budget, pace, run } = pricing;
-    if mode == Mode::Compiled {
-        let pilot = Run::new(run.stop(), Some(exact_budget.min(PILOT_STAGE))).with_clock(pace.clock);
-        if let Some(compiled) = experiment.compiled_in(&pilot.exact_stage()) {
-            return engine::seconds_per_trial(compiled.as_ref(), pace.clock);
-        }
-    }
-    engine::seconds_per_trial(experiment, pace.clock)
 }
 
 /// A run's exact stages against one solve: the solve, and a compilation when sampled

@@ -424,9 +424,9 @@ impl Destination {
                 // A file only where its own marker says this tool wrote it.
                 (false, false) if kind == "tmp" && kind_of.is_file() => {
                     let marked = marker_of(&path);
-                    let ours = std::fs::symlink_metadata(&marked).is_ok_and(|m| m.is_file())
+                    let written_here = std::fs::symlink_metadata(&marked).is_ok_and(|m| m.is_file())
                         && user_file::read_to_string(&marked, FILE_MARK_LIMIT).is_ok_and(|t| t.as_bytes() == FILE_MARK);
-                    if ours {
+                    if written_here {
                         let _ = std::fs::remove_file(&path);
                         let _ = std::fs::remove_file(&marked);
                     }

@@ -407,6 +407,35 @@ fn a_battery_rolls_its_response_once_for_every_stand_under_its_burst() {
 }
 
 #[test]
+fn a_burst_over_several_stands_checks_one_die_of_the_mission_for_depletion() {
+    // Seed 001, Ammo Depletion: "Artillery with multiple targets in template requires
+    // only 1 of dice (different color) to deplete". A self-observed battery of one
+    // stand (ROF 1, HE 4, 100mm: a natural 1 depletes on a d10 at or below 100/10 = 10,
+    // always) over two Riflemen, two turns. Each attack: face 1 hits and depletes, 2-4
+    // hit, a hit eliminates on 7+ (4/10); so it eliminates with 4/25, and leaves its
+    // stand with face 1 with 1/10 * 6/10 = 3/50, with no face 1 with 21/25 - 3/50 =
+    // 39/50. Both Riflemen survive the first mission with (21/25)^2; the second comes
+    // unless the battery depleted, and both survive it with (21/25)^2 again.
+    //   one die checked (the first stand's): 3/50 * 21/25 + 39/50 * 21/25 * (21/25)^2
+    //     = 39375/781250 + 361179/781250 = 400554/781250 = 200277/390625
+    //   every die checked, as a burst on one stand is: (21/25)^2 - (39/50)^2
+    //     + (39/50)^2 (21/25)^2 = 0.52648704, not the seed's 0.51271...
+    let gun = "weapon_data = { rof = \"1\", caliber_mm = 100, close = { range = 10, hit = 0, anti_armour = \"H\" }, \
+        medium = { range = 20, hit = 0, anti_armour = \"H\" }, long = { range = 30, hit = 0, anti_armour = \"H\" }, \
+        extreme = { range = 40, hit = 0, anti_armour = \"H\" }, idf = { burst = 1, he = 4 } }";
+    let battery = format!(
+        "[[side.battery]]\nname = \"Howitzer\"\nquality = \"regular\"\nartillery = \"organic\"\n\
+         self_observed = true\n{gun}\nunder_burst = [\"Riflemen\"]\n"
+    );
+    let text = engagement(
+        &head(16.0, 0.0, 0.0, 2, &format!("end = [\"eliminated\"]{IN_THE_OPEN}")),
+        [("A", 20, &[unit("Spotters", SPOTTER), battery]), ("B", 20, &[unit("Riflemen", &format!("{SPOTTER}\ncount = 2"))])],
+    );
+    let e = Exact::of("a howitzer over two stands for two turns", &text);
+    assert_eq!(e.p("survivors_riflemen", "2"), ratio(200_277, 390_625));
+}
+
+#[test]
 fn every_stand_under_an_arriving_mission_is_suppressed_for_the_turn() {
     // A self-observed mission always arrives; at HE value -10 it never hits, but MG B
     // is in its template and suppressed: its fire at MG A hits on 4 - 2 = 2, so MG A

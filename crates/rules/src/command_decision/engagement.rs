@@ -32,7 +32,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalogue::{Afv, AntiArmour, Catalogue, RawVehicle, RawWeapon, Weapon};
-use super::fire::{FireResolution, FireState};
+use super::fire::{AmmoChecks, FireResolution, FireState};
 use super::quality::Quality;
 use super::scenario::{
     RawArtillery, RawFirer, RawTarget, ScenarioFile, direct_fire_resolution, indirect_fire_resolution,
@@ -295,7 +295,27 @@ struct Battery {
     /// Success by artillery response die face; `None` when self-observed.
     response: Option<[bool; 10]>,
     /// Each enemy entry under the burst, with the mission's attacks on one of its stands.
-    under_burst: Vec<(usize, Variant)>,
+    under_burst: Vec<(usize, Attacks)>,
+}
+
+/// A mission's attacks on one stand under a burst, by how its ammunition is checked:
+/// on every die where the burst covers that stand alone (reading 13), and "only 1 of
+/// dice" where it covers several (seed 001, Ammo Depletion): the first die at the
+/// first stand attacked, none at the rest.
+struct Attacks {
+    alone: Variant,
+    first: Variant,
+    rest: Variant,
+}
+
+impl Attacks {
+    fn new(fire: FireResolution) -> std::result::Result<Self, TooLarge> {
+        Ok(Attacks {
+            first: Variant::new(fire.with_ammo_checks(AmmoChecks::FirstDie))?,
+            rest: Variant::new(fire.with_ammo_checks(AmmoChecks::None))?,
+            alone: Variant::new(fire)?,
+        })
+    }
 }
 
 /// The Morale chart folded to integers before the first turn.
@@ -593,23 +613,36 @@ impl CdBattle {
         }))
     }
 
-    /// Every enemy stand under battery `b` of `side`, each with the mission's attacks
-    /// on it, whether still on the table or not (the field is read where it is used,
-    /// so a turn may land hits on the field while walking these).
-    fn under_burst(&self, side: usize, b: usize) -> impl Iterator<Item = (usize, &Variant)> {
+    /// Every enemy stand under battery `b` of `side` still on the table in `field`,
+    /// each with the mission's attacks on it: its ammunition checked on every die where
+    /// the burst covers one stand, on the first die of the first stand where it covers
+    /// several (seed 001, Ammo Depletion: "multiple targets in template requires only 1
+    /// of dice (different color) to deplete"). Read from the phase's start: hits land
+    /// at its end.
+    fn missions(&self, field: &FieldOf<Self>, side: usize, b: usize) -> Vec<(usize, &Variant)> {
         let foe = enemy(side);
-        self.batteries[side][b]
+        let living: Vec<(usize, &Attacks)> = self.batteries[side][b]
             .under_burst
             .iter()
-            .flat_map(move |(g, v)| self.layout.sides[foe].groups[*g].units.clone().map(move |t| (t, v)))
+            .flat_map(|(g, attacks)| self.layout.sides[foe].groups[*g].units.clone().map(move |t| (t, attacks)))
+            .filter(|(t, _)| !field.sides[foe].units[*t].eliminated)
+            .collect();
+        let alone = living.len() == 1;
+        living
+            .into_iter()
+            .enumerate()
+            .map(|(i, (t, attacks))| match (alone, i) {
+                (true, _) => (t, &attacks.alone),
+                (false, 0) => (t, &attacks.first),
+                (false, _) => (t, &attacks.rest),
+            })
+            .collect()
     }
 
     /// Whether battery `b` of `side` calls a mission this turn: it has ammunition and a
     /// stand under its burst is still on the table.
     fn calls_mission(&self, field: &FieldOf<Self>, side: usize, b: usize) -> bool {
-        let foe = enemy(side);
-        !field.sides[side].supports_spent[b]
-            && self.under_burst(side, b).any(|(t, _)| !field.sides[foe].units[t].eliminated)
+        !field.sides[side].supports_spent[b] && !self.missions(field, side, b).is_empty()
     }
 
     /// The Artillery Phase's missions, rolled (CD-E14): each battery with a stand under
@@ -624,10 +657,7 @@ impl CdBattle {
                     continue;
                 }
                 // Hits land at the end of the phase: no stand leaves the table meanwhile.
-                for (t, v) in self.under_burst(side, b) {
-                    if field.sides[enemy(side)].units[t].eliminated {
-                        continue;
-                    }
+                for (t, v) in self.missions(field, side, b) {
                     let result = v.roll(streams);
                     Self::burst(field, (side, b, t), v, result);
                 }
@@ -647,10 +677,8 @@ impl CdBattle {
                 if !self.calls_mission(start, side, b) {
                     continue;
                 }
-                let foe = enemy(side);
-                let living = |&(t, _): &(usize, &Variant)| !start.sides[foe].units[t].eliminated;
                 let mission = |f: &FieldOf<Self>| {
-                    self.under_burst(side, b).filter(living).try_fold(Dist::certain(f.clone()), |acc, (t, v)| {
+                    self.missions(start, side, b).into_iter().try_fold(Dist::certain(f.clone()), |acc, (t, v)| {
                         acc.combine(&W::of_machine(&v.exact), |f, r| {
                             let mut f = f.clone();
                             Self::burst(&mut f, (side, b, t), v, *r);
@@ -1507,7 +1535,7 @@ fn battery(
         notes.extend(lines.into_iter().map(|l| format!("  {l}")));
         let (arrives, fire) = fire.split_response();
         response = arrives;
-        let fire = Variant::new(fire)
+        let fire = Attacks::new(fire)
             .map_err(|_| doc.error_at(raw.span().start, format!("battery `{name}`: too many dice for one mission")))?;
         under_burst.push((g, fire));
     }

@@ -26,6 +26,16 @@ pub struct Volley {
     pub ammo: Option<(i32, i32)>,
 }
 
+/// Which of a fire's dice call for an ammunition depletion check when they come up
+/// on the trigger face (seed 001, Ammo Depletion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AmmoChecks {
+    /// The first die only: the one die of a different color.
+    FirstDie,
+    /// None: another die of the same mission is the one checked.
+    None,
+}
+
 /// One trial's outcome before it is split into measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Hash, Ord, Default)]
 pub struct FireState {
@@ -293,6 +303,29 @@ impl FireResolution {
     pub fn split_response(self) -> (Option<[bool; 10]>, FireResolution) {
         let landed = FireResolution::new(self.volleys, None, self.passengers, self.suppresses);
         (self.response, landed)
+    }
+
+    /// The same fire with its ammunition checked on `checks` of its dice only: a
+    /// battery whose burst covers several stands "requires only 1 of dice (different
+    /// color) to deplete" (seed 001, Ammo Depletion), which is the first die at the
+    /// first stand it attacks ([`AmmoChecks::FirstDie`]) and no die at the others
+    /// ([`AmmoChecks::None`]). The dice, their hits and effects are unchanged: the die
+    /// checked becomes a volley of its own.
+    pub fn with_ammo_checks(&self, checks: AmmoChecks) -> FireResolution {
+        let mut volleys = Vec::with_capacity(self.volleys.len() + 1);
+        let mut checked = matches!(checks, AmmoChecks::None);
+        for v in &self.volleys {
+            if checked || v.ammo.is_none() || v.dice == 0 {
+                volleys.push(Volley { ammo: None, ..v.clone() });
+                continue;
+            }
+            checked = true;
+            volleys.push(Volley { dice: 1, ..v.clone() });
+            if v.dice > 1 {
+                volleys.push(Volley { dice: v.dice - 1, ammo: None, ..v.clone() });
+            }
+        }
+        FireResolution::new(volleys, self.response, self.passengers.clone(), self.suppresses)
     }
 
     /// A block of trials of `P` packs each, side by side (see [`Lanes`]).

@@ -429,7 +429,10 @@ fn a_burst_over_several_stands_checks_one_die_of_the_mission_for_depletion() {
     );
     let text = engagement(
         &head(16.0, 0.0, 0.0, 2, &format!("end = [\"eliminated\"]{IN_THE_OPEN}")),
-        [("A", 20, &[unit("Spotters", SPOTTER), battery]), ("B", 20, &[unit("Riflemen", &format!("{SPOTTER}\ncount = 2"))])],
+        [
+            ("A", 20, &[unit("Spotters", SPOTTER), battery]),
+            ("B", 20, &[unit("Riflemen", &format!("{SPOTTER}\ncount = 2"))]),
+        ],
     );
     let e = Exact::of("a howitzer over two stands for two turns", &text);
     assert_eq!(e.p("survivors_riflemen", "2"), ratio(200_277, 390_625));

@@ -784,3 +784,77 @@ fn a_stand_that_fires_only_in_contact_holds_its_fire_in_a_fight_that_never_close
           engagement never closes to contact: it holds its fire"]
     );
 }
+
+/// A stand's inline data line: ROF `rof`, a hit number of 4 at every band out to
+/// 24 in., and `more` keys (an `other` line, a caliber).
+fn data_line(rof: &str, more: &str) -> String {
+    format!(
+        "weapon_data = {{ rof = \"{rof}\", close = {{ range = 4, hit = 4, anti_armour = \"-\" }}, \
+         medium = {{ range = 8, hit = 4, anti_armour = \"-\" }}, long = {{ range = 16, hit = 4, anti_armour = \"-\" }}, \
+         extreme = {{ range = 24, hit = 4, anti_armour = \"-\" }}{more} }}"
+    )
+}
+
+#[test]
+fn a_heavy_weapon_stand_that_moved_more_than_a_cautious_advance_fires_its_other_line() {
+    // Seed 000, Restrictions: "If they moved more than a cautious advance they may only
+    // fire using the 'other' data line". MG A, a personnel stand with ROF 3 at hit 4
+    // and an `other` line of ROF 1 at hit 4, fires at the Spotters (regular, in the
+    // open: a hit eliminates on 7+, 4/10) at 16 in. for one turn.
+    //   hold:              own line, 1 - (1 - 4/10 * 4/10)^3 = 6364/15625
+    //   cautious advance:  own line, the same 6364/15625
+    //   hasty advance:     other line at -2 (Orders Summary "Yes (-2)"):
+    //                      hit 2, 2/10 * 4/10 = 2/25 = 1250/15625
+    //                      (its own line would give 1 - (23/25)^3 = 3458/15625)
+    let other = ", other = { rof = \"1\", close = { range = 4, hit = 4, anti_armour = \"-\" }, \
+        medium = { range = 8, hit = 4, anti_armour = \"-\" }, long = { range = 16, hit = 4, anti_armour = \"-\" }, \
+        extreme = { range = 24, hit = 4, anti_armour = \"-\" } }";
+    for (order, kill) in [("hold", 6364), ("cautious_advance", 6364), ("hasty_advance", 1250)] {
+        let mg = format!("quality = \"regular\"\n{}\norder = \"{order}\"", data_line("3", other));
+        let text = one_turn(&[unit("MG A", &mg)], &[unit("Spotters", SPOTTER)]);
+        let e = Exact::of(&format!("a heavy weapon under {order}"), &text);
+        assert_eq!(e.p("survivors_spotters", "0"), ratio(kill, 15_625), "{order}");
+    }
+}
+
+#[test]
+fn a_towed_weapon_with_an_asterisk_holds_its_fire_while_its_order_moves_it() {
+    // Seed 000, Restrictions: weapons with an asterisk after their ROF "may not fire
+    // unless they were stationary in the previous Movement Phase". The gun (ROF 1*,
+    // hit 4) at the Spotters at 16 in. for one turn: holding, it eliminates them with
+    // 4/10 * 4/10 = 4/25; under a Cautious Advance it never fires, and says why.
+    let gun = |order: &str| format!("quality = \"regular\"\nmount = \"towed\"\n{}\norder = \"{order}\"", data_line("1*", ""));
+    let held = one_turn(&[unit("Gun", &gun("hold"))], &[unit("Spotters", SPOTTER)]);
+    assert_eq!(Exact::of("a towed gun holding", &held).p("survivors_spotters", "0"), ratio(4, 25));
+    let moving = one_turn(&[unit("Gun", &gun("cautious_advance"))], &[unit("Spotters", SPOTTER)]);
+    assert_eq!(Exact::of("a towed gun advancing", &moving).p("survivors_spotters", "0"), ratio(0, 1));
+    let dir = tempfile::tempdir().unwrap();
+    let file = crate::common::cli::write(dir.path(), "towed.toml", &moving);
+    let out = crate::common::cli::stdout_of(&["fire", file.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let held: Vec<&str> = notes(&report).into_iter().filter(|n| n.ends_with("it holds its fire")).collect();
+    assert_eq!(
+        held,
+        ["Gun has an asterisk after its weapon's ROF, so it may not fire unless stationary in the previous Movement \
+          Phase (seed 000, Restrictions), and its `cautious_advance` order moves it: it holds its fire"]
+    );
+}
+
+#[test]
+fn a_weapon_with_an_asterisk_is_refused_opportunity_fire() {
+    // "(and even then they may not fire in the Opportunity Fire Phase)": in a fight and
+    // in a single fire alike.
+    let gun = format!("quality = \"regular\"\nmount = \"towed\"\n{}\nfires_in = \"opportunity\"", data_line("2*", ""));
+    let text = one_turn(&[unit("Gun", &gun)], &[unit("Spotters", SPOTTER)]);
+    let (_d, path, line) = scenario_error("towed_op_fire.toml", &text);
+    assert_placed_in(&line, &path);
+    assert_contains(&line, &["unit `Gun`", "asterisk after its ROF", "Opportunity Fire Phase", "fires_in"]);
+    let single = format!(
+        "ruleset = \"command-decision\"\nkind = \"direct_fire\"\nphase = \"opportunity\"\nrange = 16\n\n[[firer]]\n\
+         name = \"Gun\"\nquality = \"regular\"\nmount = \"towed\"\n{}\n\n[target]\nquality = \"regular\"\n",
+        data_line("2*", "")
+    );
+    let (_d, path, line) = scenario_error("towed_single.toml", &single);
+    assert_names_file_maybe_placed(&line, &path);
+    assert_contains(&line, &["Gun", "asterisk after its ROF", "set phase = \"general\""]);
+}

@@ -156,6 +156,14 @@ pub struct Weapon {
     pub caliber_mm: Option<u32>,
     /// Indirect fire data, for weapons that can fire IDF.
     pub idf: Option<Idf>,
+    /// An asterisk after the ROF (seed 000, Restrictions): a towed weapon that "may
+    /// not fire unless they were stationary in the previous Movement Phase (and even
+    /// then they may not fire in the Opportunity Fire Phase)".
+    pub stationary_only: bool,
+    /// The "other" data line of a heavy infantry weapon (seed 000, Restrictions): a
+    /// personnel stand with it "moved more than a cautious advance ... may only fire
+    /// using the 'other' data line".
+    pub other: Option<Box<Weapon>>,
 }
 
 /// A weapon as written in TOML.
@@ -170,6 +178,7 @@ pub(crate) struct RawWeapon {
     extreme: Option<Spanned<RawBand>>,
     caliber_mm: Option<u32>,
     idf: Option<Spanned<Idf>>,
+    other: Option<Spanned<Box<RawWeapon>>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -184,7 +193,7 @@ impl RawWeapon {
     /// Validates a data line; `at` locates the weapon in `doc` for whole-weapon errors.
     pub(crate) fn resolve(self, name: &str, doc: &Document, at: usize) -> Result<Weapon> {
         let rof_at = self.rof.span().start;
-        let (rof_close_assault, rof) =
+        let (rof_close_assault, rof, stationary_only) =
             parse_rof(self.rof.get_ref()).map_err(|m| doc.error_at(rof_at, format!("weapon `{name}`: {m}")))?;
         let raw_bands = [self.close, self.medium, self.long, self.extreme];
         let mut bands = Vec::with_capacity(4);
@@ -233,6 +242,31 @@ impl RawWeapon {
             bounded(c.into(), &CALIBER_MM, "caliber_mm")
                 .map_err(|m| doc.error_at(at, format!("weapon `{name}`: {m}")))?;
         }
+        let other = match self.other {
+            None => None,
+            Some(line) => {
+                let at = line.span().start;
+                let line = line.into_inner();
+                let what = if line.other.is_some() {
+                    Some("has an `other` line of its own")
+                } else if line.idf.is_some() {
+                    Some("has IDF data")
+                } else {
+                    None
+                };
+                if let Some(what) = what {
+                    return Err(doc.error_at(
+                        at,
+                        format!("weapon `{name}`: its `other` data line {what}; give it a ROF and four bands only"),
+                    ));
+                }
+                let mut other = line.resolve(&format!("{name} other"), doc, at)?;
+                if other.label == format!("{name} other") {
+                    other.label = format!("{} (other data line)", self.label.as_deref().unwrap_or(name));
+                }
+                Some(Box::new(other))
+            }
+        };
         Ok(Weapon {
             name: name.to_string(),
             label: self.label.unwrap_or_else(|| name.to_string()),
@@ -241,6 +275,8 @@ impl RawWeapon {
             bands: bands.try_into().expect("four bands"),
             caliber_mm: self.caliber_mm,
             idf: self.idf.map(Spanned::into_inner),
+            stationary_only,
+            other,
         })
     }
 }
@@ -262,29 +298,36 @@ fn bounded(value: i64, range: &std::ops::RangeInclusive<i64>, what: &str) -> std
     }
 }
 
-/// "3", 3 or "4/3" (close assault / otherwise). ROF 0 is rejected: such a weapon
-/// cannot fire at all.
-fn parse_rof(value: &toml::Value) -> std::result::Result<(u32, u32), String> {
+/// "3", 3 or "4/3" (close assault / otherwise), either string with an asterisk after
+/// it ("2*", seed 000 Restrictions): (close assault, otherwise, the asterisk). ROF 0
+/// is rejected: such a weapon cannot fire at all.
+fn parse_rof(value: &toml::Value) -> std::result::Result<(u32, u32, bool), String> {
     let one = |s: &str| -> std::result::Result<u32, String> {
         match s.trim().parse::<u32>() {
             Ok(0) => Err("ROF 0 cannot fire; give a rate of fire of at least 1".into()),
             Ok(n) if n > 50 => Err(format!("ROF {n} is not a plausible rate of fire (at most 50)")),
             Ok(n) => Ok(n),
-            Err(_) => Err(format!("ROF `{s}` is not a whole number; write `3` or `4/3`")),
+            Err(_) => Err(format!("ROF `{s}` is not a whole number; write `3`, `4/3` or `2*`")),
         }
     };
     match value {
         toml::Value::Integer(n) => {
             let n = one(&n.to_string())?;
-            Ok((n, n))
+            Ok((n, n, false))
         }
-        toml::Value::String(s) => match s.split_once('/') {
-            Some((ca, normal)) => Ok((one(ca)?, one(normal)?)),
-            None => {
-                let n = one(s)?;
-                Ok((n, n))
+        toml::Value::String(s) => {
+            let (s, asterisk) = match s.trim_end().strip_suffix('*') {
+                Some(rest) => (rest, true),
+                None => (s.as_str(), false),
+            };
+            match s.split_once('/') {
+                Some((ca, normal)) => Ok((one(ca)?, one(normal)?, asterisk)),
+                None => {
+                    let n = one(s)?;
+                    Ok((n, n, asterisk))
+                }
             }
-        },
+        }
         other => Err(format!("rof must be a number or \"4/3\", not `{other}`")),
     }
 }

@@ -1175,15 +1175,33 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     // A stand under an order that fires only in contact, in an engagement that never
     // closes to it, holds its fire: said, not refused.
     let contact = setup.schedule.ranges.contains(&0.0);
-    let holds_fire = |side: usize, g: usize| kinds[side][g].order.contact_only() && !contact;
+    // A weapon with an asterisk after its ROF under an order that moves it is never
+    // stationary in the previous Movement Phase: it never fires (seed 000, Restrictions).
+    let mut towed_moving = [Vec::new(), Vec::new()];
+    for side in SIDES {
+        for (g, kind) in kinds[side].iter().enumerate() {
+            let asterisk = weapon_of(doc, catalogue, setup.units[side][g].get_ref())?.stationary_only;
+            towed_moving[side].push(asterisk && kind.order.moves());
+        }
+    }
+    let holds_fire =
+        |side: usize, g: usize| (kinds[side][g].order.contact_only() && !contact) || towed_moving[side][g];
     for side in SIDES {
         for (g, kind) in kinds[side].iter().enumerate().filter(|&(g, _)| holds_fire(side, g)) {
-            notes.push(format!(
-                "{} fires only in physical contact under its `{}` order (Orders Summary \"*\"), and this engagement \
-                 never closes to contact: it holds its fire",
-                setup.layout.sides[side].groups[g].name,
-                kind.order.name()
-            ));
+            let name = &setup.layout.sides[side].groups[g].name;
+            notes.push(if towed_moving[side][g] {
+                format!(
+                    "{name} has an asterisk after its weapon's ROF, so it may not fire unless stationary in the \
+                     previous Movement Phase (seed 000, Restrictions), and its `{}` order moves it: it holds its fire",
+                    kind.order.name()
+                )
+            } else {
+                format!(
+                    "{name} fires only in physical contact under its `{}` order (Orders Summary \"*\"), and this \
+                     engagement never closes to contact: it holds its fire",
+                    kind.order.name()
+                )
+            });
         }
     }
     let fires = Fires::build(
@@ -1195,12 +1213,12 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             let range = setup.schedule.ranges[r];
             let f = setup.units[side][firer].get_ref();
             let t = setup.units[enemy(side)][target].get_ref();
-            let weapon = weapon_of(doc, catalogue, f)?;
             let (kind, aim) = (kinds[side][firer], kinds[enemy(side)][target]);
             // "May only fire if in physical contact" (Orders Summary "*").
-            if kind.order.contact_only() && range > 0.0 {
+            if (kind.order.contact_only() && range > 0.0) || towed_moving[side][firer] {
                 return Ok(None);
             }
+            let weapon = weapon_line(weapon_of(doc, catalogue, f)?, kind);
             // In contact, personnel stands close assault with their "C" or closest band
             // (CD-E12); vehicles fire at range 0 as at any other.
             let close_assault = range == 0.0 && kind.assaults;
@@ -1432,6 +1450,17 @@ fn weapon_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Weap
     }
 }
 
+/// The data line a stand fires with under its order: a personnel stand with a heavy
+/// infantry weapon whose order moves it more than a cautious advance fires its "other"
+/// line (seed 000, Restrictions), as the single fire under that order's modifier does.
+fn weapon_line(weapon: Weapon, kind: Kind) -> Weapon {
+    let moved = matches!(kind.order, Order::HastyAdvance | Order::Disengage);
+    match weapon.other {
+        Some(other) if moved && kind.assaults => *other,
+        _ => weapon,
+    }
+}
+
 /// The stand's order and the phase before general fire it fires in (CD-E13), checked
 /// against the Orders Summary and the prep fire rule.
 fn order_of(doc: &Document, catalogue: &Catalogue, s: &RawStand, assaults: bool) -> Result<(Order, Option<FirePhase>)> {
@@ -1457,6 +1486,15 @@ fn order_of(doc: &Document, catalogue: &Catalogue, s: &RawStand, assaults: bool)
             format!(
                 "unit `{who}`: only stands under a Hold order fire in prep or opportunity fire (Orders Summary); \
                  set order = \"hold\" or leave `fires_in` out"
+            ),
+        ));
+    }
+    if phase == FirePhase::Opportunity && weapon_of(doc, catalogue, s)?.stationary_only {
+        return Err(doc.error_at(
+            at,
+            format!(
+                "unit `{who}`: its weapon has an asterisk after its ROF, so it never fires in the Opportunity Fire \
+                 Phase (seed 000, Restrictions); set fires_in = \"prep\" or leave it out"
             ),
         ));
     }

@@ -176,15 +176,19 @@ impl Ruleset for CommandDecision {
     fn catalogue_views(&self) -> Vec<TableView> {
         let c = &self.catalogue;
         let weapons: Vec<&Weapon> = c.weapons.values().collect();
-        let band_col = |i: usize| {
-            weapons
-                .iter()
-                .map(|w| {
-                    let b = w.bands[i];
-                    format!("{}({}){}", b.range.map_or("C".into(), |r| r.to_string()), b.hit, b.anti_armour.label())
-                })
-                .collect()
+        let band = |w: &Weapon, i: usize| {
+            let b = w.bands[i];
+            format!("{}({}){}", b.range.map_or("C".into(), |r| r.to_string()), b.hit, b.anti_armour.label())
         };
+        let rof = |w: &Weapon| {
+            let star = if w.stationary_only { "*" } else { "" };
+            if w.rof == w.rof_close_assault {
+                format!("{}{star}", w.rof)
+            } else {
+                format!("{}/{}{star}", w.rof_close_assault, w.rof)
+            }
+        };
+        let band_col = |i: usize| weapons.iter().map(|w| band(w, i)).collect();
         let weapons_view = TableView {
             file: "catalogue.toml (weapons, illustrative)".into(),
             source: c.source.clone(),
@@ -192,16 +196,7 @@ impl Ruleset for CommandDecision {
                 ("weapon".into(), weapons.iter().map(|w| w.name.clone()).collect()),
                 (
                     "rof".into(),
-                    weapons
-                        .iter()
-                        .map(|w| {
-                            if w.rof == w.rof_close_assault {
-                                w.rof.to_string()
-                            } else {
-                                format!("{}/{}", w.rof_close_assault, w.rof)
-                            }
-                        })
-                        .collect(),
+                    weapons.iter().map(|w| rof(w)).collect(),
                 ),
                 ("close".into(), band_col(0)),
                 ("medium".into(), band_col(1)),
@@ -212,6 +207,17 @@ impl Ruleset for CommandDecision {
                     weapons
                         .iter()
                         .map(|w| w.idf.map_or(String::new(), |i| format!("{}\"/{}", i.burst, i.he)))
+                        .collect(),
+                ),
+                (
+                    "other".into(),
+                    weapons
+                        .iter()
+                        .map(|w| {
+                            w.other.as_deref().map_or(String::new(), |o| {
+                                format!("{} {}", rof(o), (0..4).map(|i| band(o, i)).collect::<Vec<_>>().join(" "))
+                            })
+                        })
                         .collect(),
                 ),
             ],

@@ -427,6 +427,7 @@ pub(super) fn direct_fire_resolution(
             _ => Mount::Personnel,
         };
         let role = f.role.as_ref().map(|r| choice(cx.doc, Some(r), "role", &ROLES, "")).transpose()?;
+        let weapon = restricted(&mut cx, &who, weapon, mount, phase, &f.modifiers)?;
         // The band: "C" or the closest band in close assault, else the first band that reaches.
         let band_index = match range {
             _ if close_assault => Some(0),
@@ -818,3 +819,54 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<SetUp> {
         vec![format!("{label}: morale {}; a d10 at or below passes, above it fails by the excess", morale.describe())];
     Ok(SetUp { experiment: Box::new(check), notes })
 }
+/// The firer modifiers that say a stand moved more than a cautious advance: the
+/// Orders Summary's Hasty Advance and Disengage.
+const MOVED_BEYOND_CAUTIOUS: [&str; 2] = ["hasty_advance", "disengage"];
+
+/// The data line a firer fires with under seed 000's Restrictions: a personnel stand
+/// with a heavy infantry weapon (one with an `other` line) that moved more than a
+/// cautious advance fires its "other" data line; a weapon with an asterisk after its
+/// ROF never fires in the Opportunity Fire Phase, nor after moving, which refuses.
+fn restricted(
+    cx: &mut Ctx<'_>,
+    who: &str,
+    weapon: Weapon,
+    mount: Mount,
+    phase: &str,
+    modifiers: &[Spanned<String>],
+) -> Result<Weapon> {
+    let moved = modifiers.iter().find(|m| MOVED_BEYOND_CAUTIOUS.contains(&m.get_ref().as_str()));
+    if weapon.stationary_only {
+        if phase == "opportunity" {
+            return Err(cx.doc.error(format!(
+                "{who}: {} has an asterisk after its ROF, so it never fires in the Opportunity Fire Phase (seed 000, \
+                 Restrictions); set phase = \"general\"",
+                weapon.label
+            )));
+        }
+        if let Some(m) = moved {
+            return Err(cx.doc.error_at(
+                m.span().start,
+                format!(
+                    "{who}: {} has an asterisk after its ROF, so it may not fire unless stationary in the previous \
+                     Movement Phase (seed 000, Restrictions), and `{}` moves it; leave the modifier out",
+                    weapon.label,
+                    m.get_ref()
+                ),
+            ));
+        }
+    }
+    match (&weapon.other, moved) {
+        (Some(other), Some(m)) if mount == Mount::Personnel => {
+            cx.notes.push(format!(
+                "{who}: a personnel stand with a heavy infantry weapon that moved more than a cautious advance \
+                 (`{}`) fires only its \"other\" data line (seed 000, Restrictions): {}",
+                m.get_ref(),
+                other.label
+            ));
+            Ok(other.as_ref().clone())
+        }
+        _ => Ok(weapon),
+    }
+}
+

@@ -681,6 +681,15 @@ fn notes(report: &serde_json::Value) -> Vec<&str> {
     report["notes"].as_array().unwrap().iter().filter_map(|n| n.as_str()).collect()
 }
 
+/// The notes of the engagement `text`, run by the binary, that say a stand holds its fire.
+fn held_fire(text: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = crate::common::cli::write(dir.path(), "held.toml", text);
+    let out = crate::common::cli::stdout_of(&["fire", file.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    notes(&report).into_iter().filter(|n| n.ends_with("it holds its fire")).map(str::to_string).collect()
+}
+
 #[test]
 fn fields_decided_early_leave_a_close_fight_exact_and_compiled() {
     // Closed to 4 in., three Shermans and a Panther: no turn leaves more than a few
@@ -772,14 +781,9 @@ fn a_stand_that_fires_only_in_contact_holds_its_fire_in_a_fight_that_never_close
     // physical contact) and the fight stops at 3 in. (min_range): once refused as "its
     // weapon cannot reach any enemy at the ranges of this engagement", though their
     // order is the reason. They hold their fire, and the fight is played.
-    let dir = tempfile::tempdir().unwrap();
     let text = mortars("order = \"cautious_advance\"", "order = \"disengage\"");
-    let file = crate::common::cli::write(dir.path(), "disengage.toml", &text);
-    let out = crate::common::cli::stdout_of(&["fire", file.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let held: Vec<&str> = notes(&report).into_iter().filter(|n| n.ends_with("it holds its fire")).collect();
     assert_eq!(
-        held,
+        held_fire(&text),
         ["Rifle platoon fires only in physical contact under its `disengage` order (Orders Summary \"*\"), and this \
           engagement never closes to contact: it holds its fire"]
     );
@@ -828,13 +832,8 @@ fn a_towed_weapon_with_an_asterisk_holds_its_fire_while_its_order_moves_it() {
     assert_eq!(Exact::of("a towed gun holding", &held).p("survivors_spotters", "0"), ratio(4, 25));
     let moving = one_turn(&[unit("Gun", &gun("cautious_advance"))], &[unit("Spotters", SPOTTER)]);
     assert_eq!(Exact::of("a towed gun advancing", &moving).p("survivors_spotters", "0"), ratio(0, 1));
-    let dir = tempfile::tempdir().unwrap();
-    let file = crate::common::cli::write(dir.path(), "towed.toml", &moving);
-    let out = crate::common::cli::stdout_of(&["fire", file.to_str().unwrap(), "--trials", "1000", "--format", "json"]);
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let held: Vec<&str> = notes(&report).into_iter().filter(|n| n.ends_with("it holds its fire")).collect();
     assert_eq!(
-        held,
+        held_fire(&moving),
         ["Gun has an asterisk after its weapon's ROF, so it may not fire unless stationary in the previous Movement \
           Phase (seed 000, Restrictions), and its `cautious_advance` order moves it: it holds its fire"]
     );

@@ -308,8 +308,8 @@ impl FireResolution {
     /// The same fire with its ammunition checked on `checks` of its dice only: a
     /// battery whose burst covers several stands "requires only 1 of dice (different
     /// color) to deplete" (seed 001, Ammo Depletion), which is the first die at the
-    /// first stand it attacks ([`AmmoChecks::FirstDie`]) and no die at the others
-    /// ([`AmmoChecks::None`]). The dice, their hits and effects are unchanged: the die
+    /// first stand it attacks (`AmmoChecks::FirstDie`) and no die at the others
+    /// (`AmmoChecks::None`). The dice, their hits and effects are unchanged: the die
     /// checked becomes a volley of its own.
     pub fn with_ammo_checks(&self, checks: AmmoChecks) -> FireResolution {
         let mut volleys = Vec::with_capacity(self.volleys.len() + 1);

@@ -827,7 +827,8 @@ fn a_towed_weapon_with_an_asterisk_holds_its_fire_while_its_order_moves_it() {
     // unless they were stationary in the previous Movement Phase". The gun (ROF 1*,
     // hit 4) at the Spotters at 16 in. for one turn: holding, it eliminates them with
     // 4/10 * 4/10 = 4/25; under a Cautious Advance it never fires, and says why.
-    let gun = |order: &str| format!("quality = \"regular\"\nmount = \"towed\"\n{}\norder = \"{order}\"", data_line("1*", ""));
+    let gun =
+        |order: &str| format!("quality = \"regular\"\nmount = \"towed\"\n{}\norder = \"{order}\"", data_line("1*", ""));
     let held = one_turn(&[unit("Gun", &gun("hold"))], &[unit("Spotters", SPOTTER)]);
     assert_eq!(Exact::of("a towed gun holding", &held).p("survivors_spotters", "0"), ratio(4, 25));
     let moving = one_turn(&[unit("Gun", &gun("cautious_advance"))], &[unit("Spotters", SPOTTER)]);

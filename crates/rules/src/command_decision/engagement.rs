@@ -1184,8 +1184,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
             towed_moving[side].push(asterisk && kind.order.moves());
         }
     }
-    let holds_fire =
-        |side: usize, g: usize| (kinds[side][g].order.contact_only() && !contact) || towed_moving[side][g];
+    let holds_fire = |side: usize, g: usize| (kinds[side][g].order.contact_only() && !contact) || towed_moving[side][g];
     for side in SIDES {
         for (g, kind) in kinds[side].iter().enumerate().filter(|&(g, _)| holds_fire(side, g)) {
             let name = &setup.layout.sides[side].groups[g].name;

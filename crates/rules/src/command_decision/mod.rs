@@ -194,10 +194,7 @@ impl Ruleset for CommandDecision {
             source: c.source.clone(),
             columns: vec![
                 ("weapon".into(), weapons.iter().map(|w| w.name.clone()).collect()),
-                (
-                    "rof".into(),
-                    weapons.iter().map(|w| rof(w)).collect(),
-                ),
+                ("rof".into(), weapons.iter().map(|w| rof(w)).collect()),
                 ("close".into(), band_col(0)),
                 ("medium".into(), band_col(1)),
                 ("long".into(), band_col(2)),

@@ -869,4 +869,3 @@ fn restricted(
         _ => Ok(weapon),
     }
 }
-

@@ -1453,7 +1453,7 @@ fn weapon_of(doc: &Document, catalogue: &Catalogue, s: &RawStand) -> Result<Weap
 /// infantry weapon whose order moves it more than a cautious advance fires its "other"
 /// line (seed 000, Restrictions), as the single fire under that order's modifier does.
 fn weapon_line(weapon: Weapon, kind: Kind) -> Weapon {
-    let moved = matches!(kind.order, Order::HastyAdvance | Order::Disengage);
+    let moved = kind.order.general_fire_modifier().is_some_and(|m| super::scenario::MOVED_BEYOND_CAUTIOUS.contains(&m));
     match weapon.other {
         Some(other) if moved && kind.assaults => *other,
         _ => weapon,

@@ -821,7 +821,7 @@ fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<SetUp> {
 }
 /// The firer modifiers that say a stand moved more than a cautious advance: the
 /// Orders Summary's Hasty Advance and Disengage.
-const MOVED_BEYOND_CAUTIOUS: [&str; 2] = ["hasty_advance", "disengage"];
+pub(super) const MOVED_BEYOND_CAUTIOUS: [&str; 2] = ["hasty_advance", "disengage"];
 
 /// The data line a firer fires with under seed 000's Restrictions: a personnel stand
 /// with a heavy infantry weapon (one with an `other` line) that moved more than a

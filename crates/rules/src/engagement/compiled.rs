@@ -64,12 +64,7 @@ pub(crate) fn compile<'a, B: Battle>(
 /// The sampler of weights over `total`, or why they cannot be drawn (`what` weighs
 /// them: a turn, or a phase of one): the sampler draws heights of at most 128 bits,
 /// so the weights must fit.
-fn sampler<'w>(
-    total: &BigUint,
-    weights: impl Iterator<Item = &'w BigUint>,
-    what: &dyn Fn() -> String,
-) -> Result<Alias<u128>, String> {
-    let weights: Vec<Option<u128>> = weights.map(ToPrimitive::to_u128).collect();
+fn sampler(total: &BigUint, weights: Vec<Option<u128>>, what: &dyn Fn() -> String) -> Result<Alias<u128>, String> {
     let outcomes = weights.len();
     let too_heavy = || {
         format!(
@@ -163,7 +158,7 @@ impl<B: Battle> Walk<'_, B> {
             *self.budget = self.budget.checked_sub(dist.len()).ok_or_else(too_large)?;
             let (turn, phases) = (self.turn, battle.phases(self.turn));
             let what = || format!("phase {} of {phases} of turn {turn}", phase + 1);
-            let alias = Arc::new(sampler(dist.total(), dist.iter().map(|(_, w)| w), &what)?);
+            let alias = Arc::new(sampler(dist.total(), dist.iter().map(|(_, w)| w.to_u128()).collect(), &what)?);
             let draw = phased.draws.len();
             phased.draws.push((alias, Vec::new()));
             let leads = dist
@@ -221,7 +216,7 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                     continue;
                 }
                 let step = chain.step(engagement, state.field, turn).map_err(|_| too_large())?;
-                branches += step.next.len();
+                branches += step.len();
                 if branches > markov::MAX_BRANCHES {
                     return Err(too_large());
                 }
@@ -230,7 +225,7 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                     Entry::Occupied(drawn) => drawn.get().clone(),
                     Entry::Vacant(slot) => {
                         let what = || format!("turn {turn}");
-                        let drawn = match sampler(&step.total, step.next.iter().map(|(_, w)| w), &what) {
+                        let drawn = match sampler(&step.total, step.weights_u128(), &what) {
                             Ok(alias) => Drawn::Whole(Arc::new(alias)),
                             // Too heavy for one draw: a phase at a time.
                             Err(_) if engagement.battle().phases(turn) > 1 => {
@@ -274,7 +269,7 @@ impl<'a, B: Battle> CompiledEngagement<'a, B, u128> {
                 let mut draws = Vec::new();
                 match &drawn {
                     Drawn::Whole(alias) => {
-                        let successors = step.next.iter().map(|(to, _)| successor(*to)).collect();
+                        let successors = step.to.iter().map(|&to| successor(to)).collect();
                         draws.push((alias.clone(), successors));
                     }
                     Drawn::Phased(phased) => {

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use super::{Battle, Ending, Engagement, FieldOf, SIDES};
 use combat_odds_core::dice::Ratio;
@@ -66,7 +66,51 @@ struct Facts {
 /// weighted over `total`.
 pub(crate) struct Step {
     pub total: BigUint,
-    pub next: Vec<(Id, BigUint)>,
+    /// The successors' fields.
+    pub to: Box<[Id]>,
+    weights: Weights,
+}
+
+/// A step's weights, in the order of its successors: in machine words where every one
+/// fits, as most do once reduced. A chain holds hundreds of thousands of these, so a
+/// weight in a word (8 bytes, no allocation of its own) rather than a big integer
+/// (24 bytes and a heap block) is what keeps a solve within its memory.
+enum Weights {
+    Words(Box<[u64]>),
+    Big(Box<[BigUint]>),
+}
+
+impl Step {
+    fn new(total: BigUint, next: Vec<(Id, BigUint)>) -> Self {
+        let to = next.iter().map(|(id, _)| *id).collect();
+        let words: Option<Box<[u64]>> = next.iter().map(|(_, w)| w.to_u64()).collect();
+        let weights = match words {
+            Some(words) => Weights::Words(words),
+            None => Weights::Big(next.into_iter().map(|(_, w)| w).collect()),
+        };
+        Step { total, to, weights }
+    }
+
+    /// How many successors the turn leads to.
+    pub(crate) fn len(&self) -> usize {
+        self.to.len()
+    }
+
+    /// Successor `i`'s weight times `scale`.
+    fn scaled(&self, i: usize, scale: &BigUint) -> BigUint {
+        match &self.weights {
+            Weights::Words(w) => scale * w[i],
+            Weights::Big(w) => scale * &w[i],
+        }
+    }
+
+    /// Every weight in 128 bits, or `None` where one does not fit.
+    pub(crate) fn weights_u128(&self) -> Vec<Option<u128>> {
+        match &self.weights {
+            Weights::Words(w) => w.iter().map(|&w| Some(u128::from(w))).collect(),
+            Weights::Big(w) => w.iter().map(ToPrimitive::to_u128).collect(),
+        }
+    }
 }
 
 /// The lumped fields an engagement has met, and every turn weighed from them.
@@ -175,7 +219,7 @@ impl<B: Battle> Chain<B> {
     /// Numbers a weighed turn's successors and keeps it under `key`.
     fn keep(&mut self, engagement: &Engagement<B>, key: (Id, u32), (total, lumped): Weighed<B>) -> Arc<Step> {
         let next = lumped.into_iter().map(|(field, weight)| (self.id(engagement, &field), weight)).collect();
-        let step = Arc::new(Step { total, next });
+        let step = Arc::new(Step::new(total, next));
         self.steps.insert(key, step.clone());
         step
     }
@@ -329,7 +373,7 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, stage: &ExactStage) -> Resul
                 return Err(TooLarge);
             }
             let step = chain.step(engagement, *id, turn)?;
-            branches += step.next.len();
+            branches += step.len();
             if branches > MAX_BRANCHES {
                 return Err(TooLarge);
             }
@@ -342,8 +386,8 @@ pub fn solve<B: Battle>(engagement: &Engagement<B>, stage: &ExactStage) -> Resul
             }
             let scale = w * (&common / &step.total);
             let before = chain.facts[*id as usize].losses;
-            for (to, weight) in &step.next {
-                let x = weight * &scale;
+            for (i, to) in step.to.iter().enumerate() {
+                let x = step.scaled(i, &scale);
                 let facts = chain.facts[*to as usize];
                 if before == no_losses && facts.losses != no_losses {
                     // A side "kills" when its enemy loses a unit.
@@ -465,5 +509,26 @@ pub(crate) mod lumping {
             "lumping merged no state: {fields} lumped fields, {} labelled endings",
             labelled.len()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_keeps_weights_in_machine_words_where_all_fit_and_scales_them_alike() {
+        let big = BigUint::from(u64::MAX) + 1u32; // 2^64: one past a word
+        let words = Step::new(BigUint::from(10u32), vec![(3, BigUint::from(7u32)), (5, BigUint::from(3u32))]);
+        assert!(matches!(words.weights, Weights::Words(_)));
+        let wide = Step::new(&big + 7u32, vec![(3, big.clone()), (5, BigUint::from(7u32))]);
+        assert!(matches!(wide.weights, Weights::Big(_)));
+        // Either way a weight times the scale is the same number: 7 x 6 = 42, 2^64 x 6.
+        let six = BigUint::from(6u32);
+        assert_eq!((words.len(), &*words.to), (2, &[3, 5][..]));
+        assert_eq!(words.scaled(0, &six), BigUint::from(42u32));
+        assert_eq!(wide.scaled(0, &six), &big * 6u32);
+        assert_eq!(words.weights_u128(), vec![Some(7), Some(3)]);
+        assert_eq!(wide.weights_u128(), vec![Some(1u128 << 64), Some(7)]);
     }
 }

@@ -69,3 +69,19 @@ test("rulesets and outcomes in the game's words", () => {
   assert.equal(rulesetName("command-decision"), "Command Decision");
   assert.equal(words("forced_back"), "forced back");
 });
+
+import { vocabularyName, nameIn } from "../../crates/web/src/page/format.js";
+
+test("a comparison's weapon is called by the name most rulesets give it, each ruleset's own where one is read", () => {
+  const vocabulary = [
+    { ruleset: "command-decision", weapon: [["17pdr", "17-pounder anti-tank gun"], ["hmg", "Heavy MG platoon"]] },
+    { ruleset: "company-commander", weapon: [["17pdr", "17-pounder anti-tank gun"], ["hmg", "MG 42 team, sustained fire"]] },
+    { ruleset: "mission-command", weapon: [["17pdr", "British 17 pdr"]] },
+  ];
+  // Two of three say "17-pounder anti-tank gun"; the MG's names tie, so the first.
+  assert.equal(vocabularyName(vocabulary, "weapon", "17pdr"), "17-pounder anti-tank gun");
+  assert.equal(vocabularyName(vocabulary, "weapon", "hmg"), "Heavy MG platoon");
+  assert.equal(vocabularyName(vocabulary, "target", "medium_tank"), "medium tank");
+  assert.equal(nameIn(vocabulary, "mission-command", "weapon", "17pdr"), "British 17 pdr");
+  assert.equal(nameIn(vocabulary, "mission-command", "weapon", "hmg"), "Heavy MG platoon");
+});

@@ -161,3 +161,9 @@ test("a unit written inline or with dotted keys has no table to write into", () 
 test("a key of the file's own making, quoted with parentheses, is labelled as written, not a failure", () => {
   assert.equal(fieldLabel('firer[0]."odd (key)".range'), 'Firer 1, "odd (key)": range');
 });
+
+test("asking for a smaller exact_seconds reads as less time for the exact answer", () => {
+  const said = refusal("trials 10000000: about 40 minutes of work, past this server's 2 minutes; ask for fewer trials, or a smaller exact_seconds");
+  assert.equal(said.setting, "trials");
+  assert.ok(said.words.endsWith("ask for fewer trials, or less time for the exact answer"), said.words);
+});

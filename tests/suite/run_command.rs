@@ -1099,3 +1099,37 @@ fn a_side_of_hundreds_of_unit_entries_is_refused_at_once_in_little_memory_in_eve
         }
     }
 }
+
+#[test]
+fn every_exact_fraction_reaches_the_csvs_whole_however_long() {
+    // The shipped tank duel's odds after eight turns are fractions past 64 bits; the
+    // page tells players the CSVs keep every digit, and they did only below 64 bits.
+    let dir = tempdir();
+    let out = dir.path().join("duel");
+    crate::common::cli::stdout_of(&[
+        "run",
+        "experiments/cd_engagement_tank_duel.toml",
+        "--trials",
+        "1000",
+        "--out",
+        out.to_str().expect("a UTF-8 path"),
+    ]);
+    let text = std::fs::read_to_string(out.join("all_measures.csv")).expect("all_measures.csv");
+    let mut long = 0;
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (exact, fraction) = (cells[7], cells[8]);
+        assert!(!exact.is_empty(), "the duel is exact: {line}");
+        let (n, d) = fraction.split_once('/').unwrap_or_else(|| panic!("no fraction: {line}"));
+        if n.parse::<u64>().is_err() || d.parse::<u64>().is_err() {
+            long += 1;
+        }
+        // The fraction is the float's: their leading digits agree.
+        // n is its first 15 digits times 10 to the digits left over, and so is d.
+        let lead = |s: &str| s[..s.len().min(15)].parse::<f64>().unwrap();
+        let rest = |s: &str| s.len() as i32 - s.len().min(15) as i32;
+        let ratio = lead(n) / lead(d) * 10f64.powi(rest(n) - rest(d));
+        assert!((ratio - exact.parse::<f64>().unwrap()).abs() < 1e-9, "{line}");
+    }
+    assert!(long > 0, "no fraction past 64 bits was tried");
+}

@@ -319,16 +319,28 @@ async fn a_comparison_and_the_tables_are_shown_with_their_sources() {
     client.execute("const s = document.getElementById('compare-shipped'); s.value = 'compare_at_gun_vs_medium_tank.toml'; s.dispatchEvent(new Event('change'));", vec![]).await.unwrap();
     text_when(&client, "compare-status", |t| t == "done").await;
     // Command Decision's PaK 40 at 100 m (2.19 in.) against a Sherman's front: exact 66.36%.
-    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision pak40")).await;
-    assert!(table.contains("Command Decision pak40 66.36%"), "{table}");
-    let differences = text_when(&client, "compare-differences", |t| t.contains("17pdr - pak40")).await;
+    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision 75mm PaK 40 anti-tank gun")).await;
+    assert!(table.contains("Command Decision 75mm PaK 40 anti-tank gun 66.36%"), "{table}");
+    let differences = text_when(&client, "compare-differences", |t| {
+        t.contains("17-pounder anti-tank gun - 75mm PaK 40 anti-tank gun")
+    })
+    .await;
     assert!(differences.contains("paired estimate"), "{differences}");
+    // Weapons and the target in the catalogues' names, never the files' words or ids.
+    let shown = text_when(&client, "compare", |t| t.contains("against M4 Sherman, front")).await;
+    assert_no_ids(&shown);
     screenshot(&client, "page-compare.png").await;
 
     click(&client, "tab-tables").await;
     let notes = text_when(&client, "interpretations", |t| t.contains("Settings")).await;
     assert!(notes.contains("Command Decision"), "{}", &notes[..200.min(notes.len())]);
-    text_when(&client, "tables-list", |t| t.contains("rules hash")).await;
+    // Tables by their titles in the rules, sources by the seeds' titles, the ruleset
+    // by its name.
+    let tables = text_when(&client, "tables-list", |t| t.contains("rules hash")).await;
+    assert!(tables.contains("Command Decision: Test of Battle, General Reference Card"), "{tables}");
+    assert!(!tables.contains(".txt") && !tables.contains(".toml"), "{tables}");
+    let ruleset = client.execute("const s = document.getElementById('ruleset'); return s.options[s.selectedIndex].text;", vec![]).await.unwrap();
+    assert_eq!(ruleset, "Command Decision");
     screenshot(&client, "page-tables.png").await;
     client.close().await.unwrap();
 }
@@ -399,7 +411,7 @@ async fn compare_opens_on_a_shipped_comparison_in_the_rulesets_that_can_answer()
     text_when(&client, "p-kill", |t| t.contains("exact")).await;
     // Opening the tab shows a comparison: nothing to pick first.
     click(&client, "tab-compare").await;
-    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision pak40")).await;
+    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision 75mm PaK 40 anti-tank gun")).await;
     // Chain of Command has no ground scale: not offered, and why said once.
     assert!(client.find(Locator::Css("[data-ruleset=\"chain-of-command\"]")).await.is_err(), "not offered");
     assert!(!table.contains("Chain of Command"), "{table}");
@@ -415,7 +427,11 @@ async fn compare_opens_on_a_shipped_comparison_in_the_rulesets_that_can_answer()
     let notes = texts(&client, "#compare-notes li").await;
     assert_eq!(notes.lines().count(), 3, "one reason a weapon: {notes}");
     for (line, who) in
-        notes.lines().zip(["Command Decision, pak40", "Command Decision, 17pdr", "Company Commander, pak40"])
+        notes.lines().zip([
+            "Command Decision, 75mm PaK 40 anti-tank gun",
+            "Command Decision, 17-pounder anti-tank gun",
+            "Company Commander, 75mm PaK 40 anti-tank gun",
+        ])
     {
         assert!(line.starts_with(&format!("{who} at 2000 m: out of range")), "{notes}");
     }
@@ -560,8 +576,8 @@ async fn a_loaded_link_shows_exact_answers_and_starts_no_long_work() {
     assert!(client.find(Locator::Id("compare-table")).await.is_err(), "nothing was compared");
     click(&client, "compare-start").await;
     text_when(&client, "compare-status", |t| t == "done").await;
-    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision pak40")).await;
-    assert!(table.contains("Command Decision pak40 66.36%"), "{table}");
+    let table = text_when(&client, "compare-table", |t| t.contains("Command Decision 75mm PaK 40 anti-tank gun")).await;
+    assert!(table.contains("Command Decision 75mm PaK 40 anti-tank gun 66.36%"), "{table}");
     client.close().await.unwrap();
 }
 
@@ -577,4 +593,12 @@ async fn a_refused_request_is_said_beside_its_field_and_greys_the_answer_on_scre
     let (_server, _driver, client, address) = session().await;
     refusals_said_beside_their_field_grey_the_answer(&client, &address).await;
     client.close().await.unwrap();
+}
+
+/// No word of the files reaches the player: no catalogue id (`de_75mm_pak40`), no
+/// vocabulary word (`pak40`, `medium_tank`), no seed file.
+fn assert_no_ids(text: &str) {
+    for id in ["pak40", "17pdr", "medium_tank", "de_75mm", "uk_17pdr", "m4_sherman", "hmg_platoon", ".txt", ".toml"] {
+        assert!(!text.contains(id), "`{id}` on the page: {text}");
+    }
 }

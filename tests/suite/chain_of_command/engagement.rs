@@ -322,6 +322,8 @@ fn bad_engagements_are_refused_in_one_located_line() {
     );
     // turns = 0.
     refused_at("turns = 5", "turns = 0", ("turns = 0", 8), &["turns must be from 1"]);
+    // A range below nothing, its unit spelled out (it read "a distance in in.").
+    refused_at("range = 10", "range = -3", ("-3", 0), &["range must be a distance in inches, 0 or more"]);
     // Chain of Command's own refusals.
     refused_at(
         "force_morale = 9\n[[side.unit]]\nname = \"Tommies\"",

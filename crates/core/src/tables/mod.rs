@@ -19,6 +19,22 @@ use serde::Deserialize;
 pub use crate::document::Document as TableFile;
 use crate::error::{Error, Result, unknown};
 
+/// Each seed file the tables cite, with what it is: the title a player knows it by
+/// (shared/seeds/README.md lists them), shown wherever a table's source is named.
+const SEED_TITLES: [(&str, &str); 5] = [
+    ("000_454cbf3bc8f68184.txt", "Command Decision: Test of Battle, Battalion Commander's Summary"),
+    ("001_b275c1225bd05435.txt", "Command Decision: Test of Battle, General Reference Card"),
+    ("002_5e16b8a8908c3b26.txt", "Chain of Command, section 7: the Command Dice"),
+    ("003_4209dbf3d2b9cbd0.txt", "Company Commander v1.05"),
+    ("004_c8a32eb3bda45530.txt", "Mission Command"),
+];
+
+/// The title of seed file `seed`, or the file's name where it is not one of the seeds
+/// (a `--rules` override may cite another source).
+pub fn seed_title(seed: &str) -> &str {
+    SEED_TITLES.iter().find(|(file, _)| *file == seed).map_or(seed, |(_, title)| title)
+}
+
 /// Where a table was transcribed from.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -93,4 +109,15 @@ pub fn rules_hash<'a>(files: impl IntoIterator<Item = &'a TableFile>) -> String 
         }
     }
     format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seed_title;
+
+    #[test]
+    fn a_seed_is_named_by_its_title_and_another_source_by_its_file() {
+        assert_eq!(seed_title("001_b275c1225bd05435.txt"), "Command Decision: Test of Battle, General Reference Card");
+        assert_eq!(seed_title("my_house_rules.txt"), "my_house_rules.txt");
+    }
 }

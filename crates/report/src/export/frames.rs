@@ -98,6 +98,7 @@ pub fn tables_json(ruleset: &dyn Ruleset) -> serde_json::Value {
             serde_json::json!({
                 "file": view.file,
                 "seed": view.source.seed,
+                "seed_title": combat_odds_core::tables::seed_title(&view.source.seed),
                 "table": view.source.table,
                 "rules": view.source.rules,
                 "invented": view.source.invented,

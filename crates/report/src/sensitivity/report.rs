@@ -85,6 +85,8 @@ pub struct Row {
     pub source_seed: Option<String>,
     /// The table's title in the seed file.
     pub source_table: Option<String>,
+    /// The seed file's title, as a player knows the source.
+    pub source_title: Option<String>,
 }
 
 impl Row {
@@ -106,6 +108,7 @@ impl Row {
             exact_before: baseline.exact_fraction.clone().filter(|_| exact),
             exact_after: moved.exact_after,
             source_seed: source.as_ref().map(|s| s.seed.clone()),
+            source_title: source.as_ref().map(|s| combat_odds_core::tables::seed_title(&s.seed).to_string()),
             source_table: source.map(|s| s.table),
         }
     }

@@ -535,10 +535,9 @@ pub(crate) const LONG_FRAME: &str = "all_measures";
 /// One measure's frame: `outcome` as labelled; `value`, the outcome as a whole number
 /// where it is one (a turn, a count of survivors) and null where it is a name
 /// (`undecided`, `eliminated`); the estimate with its interval and count; `exact` as a
-/// float and `exact_fraction` where numerator and denominator fit 64 bits (the
-/// summary keeps every fraction whole).
+/// float and `exact_fraction` as text, every digit of it, however long: the frames
+/// are where a player takes the exact answer to a spreadsheet.
 pub(crate) fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
-    let fits = |f: &String| f.split('/').all(|part| part.parse::<u64>().is_ok());
     DataFrame::new_infer_height(vec![
         Column::new("outcome".into(), rows.iter().map(|r| r.outcome.clone()).collect::<Vec<_>>()),
         Column::new("value".into(), rows.iter().map(|r| r.outcome.parse::<i64>().ok()).collect::<Vec<_>>()),
@@ -549,7 +548,7 @@ pub(crate) fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
         Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
         Column::new(
             "exact_fraction".into(),
-            rows.iter().map(|r| r.exact_fraction.clone().filter(fits)).collect::<Vec<_>>(),
+            rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>(),
         ),
     ])
 }

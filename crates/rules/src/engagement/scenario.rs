@@ -157,6 +157,11 @@ pub(crate) struct Setup<U, C, S = NoSupport> {
     pub supports: [Vec<Spanned<S>>; 2],
 }
 
+/// A unit of distance as a sentence says it: "in." is "inches", the rest as written.
+fn spelled(unit: &str) -> &str {
+    if unit == "in." { "inches" } else { unit }
+}
+
 /// Reads the shared part of an engagement scenario. `unit` names the ruleset's unit
 /// of distance for messages ("in.", "cm", "hexes"); `S` is the ruleset's off-table
 /// support entry, or [`NoSupport`].
@@ -169,7 +174,7 @@ pub fn read<U: UnitEntry, C: CompanyEntry, S: DeserializeOwned>(doc: &Document, 
         match v {
             None => Ok(default),
             Some(v) if v.get_ref().is_finite() && *v.get_ref() >= 0.0 => Ok(*v.get_ref()),
-            Some(v) => Err(doc.error_at(v.span().start, format!("{what} must be a distance in {unit}, 0 or more"))),
+            Some(v) => Err(doc.error_at(v.span().start, format!("{what} must be a distance in {}, 0 or more", spelled(unit)))),
         }
     };
     let start = distance(&Some(e.range.clone()), "range", 0.0)?;

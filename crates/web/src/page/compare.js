@@ -4,7 +4,7 @@ import { $, el, download } from "./dom.js";
 import { get, streamPost, progressOf, longWork, CANCELLED } from "./net.js";
 import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
-import { best, percent, rulesetName, titleOf, words as spoken } from "./format.js";
+import { best, percent, rulesetName, titleOf, vocabularyName, nameIn, words as spoken } from "./format.js";
 import { steps } from "./charts.js";
 import { refusal } from "./model.js";
 
@@ -65,7 +65,7 @@ function fillForm() {
   const weapons = $("compare-weapons");
   for (const [word, labels] of union("weapon"))
     weapons.append(el("label", { title: labels.join("\n"), class: "inline" },
-      el("input", { type: "checkbox", value: word, "data-weapon": word }), spoken(word)));
+      el("input", { type: "checkbox", value: word, "data-weapon": word }), vocabularyName(words, "weapon", word)));
   for (const w of words)
     $("compare-rulesets").append(el("label", { class: "inline" },
       el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }), rulesetName(w.ruleset)));
@@ -75,7 +75,9 @@ function fillForm() {
     + "a distance on its tables.";
   for (const [id, kind, optional] of [["compare-target", "target", false], ["compare-quality", "quality", true], ["compare-situation", "situation", true]]) {
     if (optional) $(id).append(el("option", { value: "" }, "(none)"));
-    for (const [word, labels] of union(kind)) $(id).append(el("option", { value: word, title: labels.join("\n") }, spoken(word)));
+    // A target by its catalogue name; a quality or situation is the rules' own word.
+    const name = (word) => (kind === "target" ? vocabularyName(words, kind, word) : spoken(word));
+    for (const [word, labels] of union(kind)) $(id).append(el("option", { value: word, title: labels.join("\n") }, name(word)));
   }
 }
 
@@ -149,20 +151,24 @@ function showComparison(c) {
     const cells = c.cells.filter((x) => x.ruleset === ruleset && x.weapon === weapon);
     series.push({ ruleset, weapon, colour: COLOURS[ri % COLOURS.length], dash: wi ? "6 3" : "", cells });
   }));
+  // Weapons and the target in the catalogues' names: the vocabulary's word is the file's.
+  const own = (ruleset, weapon) => nameIn(shared.words, ruleset, "weapon", weapon);
+  const target = vocabularyName(shared.words, "target", c.comparison.target);
+  const weapons = c.comparison.weapons.map((w) => vocabularyName(shared.words, "weapon", w));
   const into = $("compare-result");
-  into.replaceChildren(el("h2", {}, `${c.comparison.name}: against ${c.comparison.target.replace(/_/g, " ")}`));
+  into.replaceChildren(el("h2", {}, `${c.comparison.name}: against ${target}`));
   if (ranges.length) {
-    const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${s.weapon}`, colour: s.colour, dash: s.dash,
+    const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${own(s.ruleset, s.weapon)}`, colour: s.colour, dash: s.dash,
       points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })) }));
     into.append(steps(ranges, lines,
       "range (m); kill chance over one turn's fire, exact where known; steps: each answer holds to the next range asked", "compare-chart",
-      `Kill chance against range, ${c.comparison.weapons.join(" and ")} against ${c.comparison.target}`));
+      `Kill chance against range, ${weapons.join(" and ")} against ${target}`));
     invented(c.comparison.rulesets, into);
   }
   const table = el("table", { id: "compare-table" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon"),
     ...(ranges.length ? ranges.map((m) => el("th", {}, `${m} m`)) : [el("th", {}, "kill chance")])));
   for (const s of series) {
-    const row = el("tr", {}, el("td", {}, rulesetName(s.ruleset)), el("td", {}, s.weapon));
+    const row = el("tr", {}, el("td", {}, rulesetName(s.ruleset)), el("td", {}, own(s.ruleset, s.weapon)));
     for (const cell of s.cells) {
       const o = cell.answer.odds;
       row.append(o
@@ -178,7 +184,7 @@ function showComparison(c) {
       el("th", {}, "range"), el("th", {}, "exact"), el("th", {}, "paired estimate (95%)"), el("th", {}, "independent runs' interval")));
     const points = (d) => `${d >= 0 ? "+" : ""}${(100 * d).toFixed(2)}`;
     for (const d of c.differences)
-      diff.append(el("tr", {}, el("td", {}, rulesetName(d.ruleset)), el("td", {}, `${d.weapon} - ${d.against}`),
+      diff.append(el("tr", {}, el("td", {}, rulesetName(d.ruleset)), el("td", {}, `${own(d.ruleset, d.weapon)} - ${own(d.ruleset, d.against)}`),
         el("td", {}, d.range_m === null ? "" : `${d.range_m} m`), el("td", {}, d.exact === null ? "no exact answer" : points(d.exact)),
         el("td", {}, `${points(d.common.estimate)} (${points(d.common.low)} to ${points(d.common.high)})`),
         el("td", {}, `${points(d.independent.low)} to ${points(d.independent.high)}`)));
@@ -193,7 +199,7 @@ function showComparison(c) {
   }
   const notes = el("ul", { class: "notes", id: "compare-notes" });
   for (const { cell, ranges: at } of reasons.values())
-    notes.append(el("li", {}, `${rulesetName(cell.ruleset)}, ${cell.weapon}${at.length ? ` at ${at.join(", ")} m` : ""}: `
+    notes.append(el("li", {}, `${rulesetName(cell.ruleset)}, ${own(cell.ruleset, cell.weapon)}${at.length ? ` at ${at.join(", ")} m` : ""}: `
       + (cell.answer.out_of_range ? `out of range (${whyNot(cell)})` : whyNot(cell))));
   if (notes.children.length) into.append(el("h3", {}, "Where a ruleset could not answer"), notes);
 }

@@ -162,7 +162,7 @@ async function findSensitivity() {
       const after = row.exact_after ? `${percent(row.p_kill_after)} (${row.exact_after})` : percent(row.p_kill_after);
       const delta = row.delta_ci_low === null ? points(row.delta) : `${points(row.delta)} (${points(row.delta_ci_low)} to ${points(row.delta_ci_high)})`;
       table.append(el("tr", {}, el("td", {}, row.rank), el("td", {}, row.file), el("td", {}, row.cell), el("td", {}, row.now),
-        el("td", {}, row.changed), el("td", {}, after), el("td", {}, delta), el("td", {}, `${row.source_seed || ""}${row.source_table ? `, "${row.source_table}"` : ""}`)));
+        el("td", {}, row.changed), el("td", {}, after), el("td", {}, delta), el("td", {}, `${row.source_title || ""}${row.source_table ? `, "${row.source_table}"` : ""}`)));
     }
     $("sensitivity-result").replaceChildren(
       el("p", {}, `Kill chance (${r.kill}) ${percent(r.p_kill.value)} (${r.p_kill.method}${r.p_kill.exact_fraction ? ", " + r.p_kill.exact_fraction : ""}): ` +

@@ -47,6 +47,25 @@ export function shortFraction(fraction, most = 24) {
 // A snake_case word of the files (`no_effect`, `forced_back`) as a game's words.
 export const words = (id) => String(id).replace(/_/g, " ");
 
+// What a word of the comparison vocabulary (`17pdr`, `medium_tank`) is called: the
+// name most of the rulesets that have it give it (`words` is GET /api/words's list,
+// each ruleset's `kind` a list of [word, name]), the first ruleset's on a tie, the
+// word itself where none names it.
+export function vocabularyName(vocabulary, kind, word) {
+  const counts = new Map();
+  for (const w of vocabulary) for (const [x, name] of w[kind] || []) if (x === word && name) counts.set(name, (counts.get(name) || 0) + 1);
+  let chosen = null;
+  for (const [name, n] of counts) if (!chosen || n > counts.get(chosen)) chosen = name;
+  return chosen || words(word);
+}
+
+// What ruleset `ruleset` calls vocabulary word `word` of `kind`: its own entry's name.
+export function nameIn(vocabulary, ruleset, kind, word) {
+  const w = vocabulary.find((x) => x.ruleset === ruleset);
+  const entry = ((w && w[kind]) || []).find(([x]) => x === word);
+  return (entry && entry[1]) || vocabularyName(vocabulary, kind, word);
+}
+
 // A ruleset's name as its cover prints it: `command-decision` is Command Decision.
 export const rulesetName = (id) => String(id).split("-")
   .map((w, i) => (i && ["of", "the", "and"].includes(w) ? w : w[0].toUpperCase() + w.slice(1))).join(" ");

@@ -122,6 +122,8 @@ export function checkNumber(kind, text, key) {
 // A refusal of the server in the page's words, and the setting it is about (null for
 // the scenario itself): no field names of the request, no status codes.
 export function refusal(message) {
+  // The request layer's "or a smaller exact_seconds" reads as a shorter time.
+  message = message.replace(/a smaller `?exact_seconds`?/g, "less time for the exact answer");
   // A value of the wrong type, as the request layer names it by its field.
   const body = message.match(/^(\w+): invalid (?:type|value|length): /);
   if (body && SETTINGS[body[1]]) {

@@ -3,12 +3,13 @@
 import { $, el } from "./dom.js";
 import { get } from "./net.js";
 import { saveState, shared } from "./state.js";
+import { rulesetName } from "./format.js";
 
 let interpretations = "";
 
 export function init(rulesets, notes) {
   interpretations = notes;
-  for (const r of rulesets) $("ruleset").append(el("option", {}, r));
+  for (const r of rulesets) $("ruleset").append(el("option", { value: r }, rulesetName(r)));
   $("ruleset").addEventListener("change", showTables);
   shared.savers.tables = () => ({ ruleset: $("ruleset").value });
 }
@@ -67,8 +68,11 @@ export async function showTables() {
     const columns = t.rows.length ? Object.keys(t.rows[0]) : [];
     const table = el("table", {}, el("tr", {}, ...columns.map((c) => el("th", {}, c))));
     for (const row of t.rows) table.append(el("tr", {}, ...columns.map((c) => el("td", {}, row[c]))));
-    list.append(el("h3", {}, t.file), el("p", { class: "muted" },
-      `${t.seed}, "${t.table}"${t.rules ? ` [${t.rules}]` : ""}`), table);
+    // Each table by its title in the rules and its source by the seed's title; the
+    // file a `--rules` directory overrides it with is there on hover.
+    list.append(el("h3", { title: `${t.file} in a --rules directory's ${ruleset} folder` }, t.table),
+      el("p", { class: "muted" }, `${t.seed_title}${t.rules ? `, ${t.rules}` : ""}${t.invented ? "; invented (illustrative) values" : ""}`),
+      el("div", { class: "scroll" }, table));
   }
 }
 

@@ -339,7 +339,10 @@ async fn a_comparison_and_the_tables_are_shown_with_their_sources() {
     let tables = text_when(&client, "tables-list", |t| t.contains("rules hash")).await;
     assert!(tables.contains("Command Decision: Test of Battle, General Reference Card"), "{tables}");
     assert!(!tables.contains(".txt") && !tables.contains(".toml"), "{tables}");
-    let ruleset = client.execute("const s = document.getElementById('ruleset'); return s.options[s.selectedIndex].text;", vec![]).await.unwrap();
+    let ruleset = client
+        .execute("const s = document.getElementById('ruleset'); return s.options[s.selectedIndex].text;", vec![])
+        .await
+        .unwrap();
     assert_eq!(ruleset, "Command Decision");
     screenshot(&client, "page-tables.png").await;
     client.close().await.unwrap();
@@ -426,13 +429,11 @@ async fn compare_opens_on_a_shipped_comparison_in_the_rulesets_that_can_answer()
     }
     let notes = texts(&client, "#compare-notes li").await;
     assert_eq!(notes.lines().count(), 3, "one reason a weapon: {notes}");
-    for (line, who) in
-        notes.lines().zip([
-            "Command Decision, 75mm PaK 40 anti-tank gun",
-            "Command Decision, 17-pounder anti-tank gun",
-            "Company Commander, 75mm PaK 40 anti-tank gun",
-        ])
-    {
+    for (line, who) in notes.lines().zip([
+        "Command Decision, 75mm PaK 40 anti-tank gun",
+        "Command Decision, 17-pounder anti-tank gun",
+        "Company Commander, 75mm PaK 40 anti-tank gun",
+    ]) {
         assert!(line.starts_with(&format!("{who} at 2000 m: out of range")), "{notes}");
     }
     client.close().await.unwrap();

@@ -546,9 +546,6 @@ pub(crate) fn measure_frame(rows: &[Row]) -> PolarsResult<DataFrame> {
         Column::new("ci_high".into(), rows.iter().map(|r| r.ci_high).collect::<Vec<_>>()),
         Column::new("count".into(), rows.iter().map(|r| r.count).collect::<Vec<_>>()),
         Column::new("exact".into(), rows.iter().map(|r| r.exact).collect::<Vec<_>>()),
-        Column::new(
-            "exact_fraction".into(),
-            rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>(),
-        ),
+        Column::new("exact_fraction".into(), rows.iter().map(|r| r.exact_fraction.clone()).collect::<Vec<_>>()),
     ])
 }

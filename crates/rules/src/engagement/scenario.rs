@@ -174,7 +174,9 @@ pub fn read<U: UnitEntry, C: CompanyEntry, S: DeserializeOwned>(doc: &Document, 
         match v {
             None => Ok(default),
             Some(v) if v.get_ref().is_finite() && *v.get_ref() >= 0.0 => Ok(*v.get_ref()),
-            Some(v) => Err(doc.error_at(v.span().start, format!("{what} must be a distance in {}, 0 or more", spelled(unit)))),
+            Some(v) => {
+                Err(doc.error_at(v.span().start, format!("{what} must be a distance in {}, 0 or more", spelled(unit))))
+            }
         }
     };
     let start = distance(&Some(e.range.clone()), "range", 0.0)?;

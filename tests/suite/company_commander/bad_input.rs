@@ -286,19 +286,19 @@ fn range_beyond_the_weapons_maximum_is_located() {
             PANTHER,
             "range = 8",
             "range = 25",
-            &["range 25 hexes", "beyond", "`ge_75mm_kwk42`", "maximum direct range of 20 hexes"],
+            &["range 25 hexes", "beyond the direct reach of the 75mm KwK 42 L/70 (Panther)", "20 hexes at most"],
         ),
         (
             MORTAR,
             "range = 10",
             "range = 31",
-            &["range 31 hexes", "beyond", "`us_81mm_mortar`", "maximum indirect range of 30 hexes"],
+            &["range 31 hexes", "beyond the indirect reach of the 81mm mortar", "30 hexes at most"],
         ),
         (
             BARRAGE,
             "range = 40",
             "range = 200",
-            &["range 200 hexes", "beyond", "`us_105mm_howitzer`", "maximum indirect range of 110 hexes"],
+            &["range 200 hexes", "beyond the indirect reach of the 105mm howitzer battery", "110 hexes at most"],
         ),
     ];
     for (base, from, to, parts) in cases {

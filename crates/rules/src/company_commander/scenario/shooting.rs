@@ -245,7 +245,9 @@ impl Ctx<'_> {
         };
         let (min, max) = mode.range;
         if range > max {
-            let why = format!("range {range} hexes is beyond `{}`'s maximum {part} range of {max} hexes", weapon.name);
+            // In the catalogue's words: this reason reaches players beside their answer.
+            let why =
+                format!("range {range} hexes is beyond the {part} reach of the {}: {max} hexes at most", weapon.label);
             doc.beyond_reach(why.clone());
             return Err(doc.error_at(range_at, why));
         }

@@ -246,3 +246,11 @@ pub async fn refusals_said_beside_their_field_grey_the_answer(client: &Client, a
     let status = client.find(Locator::Id("fire-status")).await.unwrap().text().await.unwrap();
     assert!(!status.starts_with("failed"), "{status}");
 }
+
+/// No word of the files reaches the player: no catalogue id (`de_75mm_pak40`), no
+/// vocabulary word (`pak40`, `medium_tank`), no seed file.
+pub fn assert_no_ids(text: &str) {
+    for id in ["pak40", "17pdr", "medium_tank", "de_75mm", "uk_17pdr", "m4_sherman", "hmg_platoon", ".txt", ".toml"] {
+        assert!(!text.contains(id), "`{id}` on the page: {text}");
+    }
+}

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use combat_odds_browser_tests::{
-    Running, browser, click, engagement, own_catalogue_read_by_the_answer,
+    Running, assert_no_ids, browser, click, engagement, own_catalogue_read_by_the_answer,
     refusals_said_beside_their_field_grey_the_answer, repository, serve_with, set_field, text_when,
 };
 use fantoccini::{Client, Locator};
@@ -594,12 +594,4 @@ async fn a_refused_request_is_said_beside_its_field_and_greys_the_answer_on_scre
     let (_server, _driver, client, address) = session().await;
     refusals_said_beside_their_field_grey_the_answer(&client, &address).await;
     client.close().await.unwrap();
-}
-
-/// No word of the files reaches the player: no catalogue id (`de_75mm_pak40`), no
-/// vocabulary word (`pak40`, `medium_tank`), no seed file.
-fn assert_no_ids(text: &str) {
-    for id in ["pak40", "17pdr", "medium_tank", "de_75mm", "uk_17pdr", "m4_sherman", "hmg_platoon", ".txt", ".toml"] {
-        assert!(!text.contains(id), "`{id}` on the page: {text}");
-    }
 }

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use combat_odds_browser_tests::{
-    Running, browser, click, engagement, free_port, listening, own_catalogue_read_by_the_answer,
+    Running, assert_no_ids, browser, click, engagement, free_port, listening, own_catalogue_read_by_the_answer,
     refusals_said_beside_their_field_grey_the_answer, set_field, text_when,
 };
 use fantoccini::{Client, Locator};
@@ -157,10 +157,15 @@ async fn the_static_site_runs_an_engagement_cancels_one_and_compares() {
         .unwrap();
     text_when(client, "compare-status", |t| t == "done").await;
     // Command Decision's PaK 40 at 100 m against a Sherman's front: exact 66.36%, as served.
-    let table = text_when(client, "compare-table", |t| t.contains("Command Decision pak40")).await;
-    assert!(table.contains("Command Decision pak40 66.36%"), "{table}");
-    let differences = text_when(client, "compare-differences", |t| t.contains("17pdr - pak40")).await;
+    let table = text_when(client, "compare-table", |t| t.contains("Command Decision 75mm PaK 40 anti-tank gun")).await;
+    assert!(table.contains("Command Decision 75mm PaK 40 anti-tank gun 66.36%"), "{table}");
+    let differences = text_when(client, "compare-differences", |t| {
+        t.contains("17-pounder anti-tank gun - 75mm PaK 40 anti-tank gun")
+    })
+    .await;
     assert!(differences.contains("paired estimate"), "{differences}");
+    // Weapons and the target in the catalogues' names here too.
+    assert_no_ids(&text_when(client, "compare", |t| t.contains("against M4 Sherman, front")).await);
 
     site.close_having_asked_nothing_of_api().await;
 }

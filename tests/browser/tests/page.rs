@@ -329,6 +329,17 @@ async fn a_comparison_and_the_tables_are_shown_with_their_sources() {
     // Weapons and the target in the catalogues' names, never the files' words or ids.
     let shown = text_when(&client, "compare", |t| t.contains("against M4 Sherman, front")).await;
     assert_no_ids(&shown);
+    // Every word of the chart inside it (the legend ran off its right edge), and no
+    // two range labels over each other (100 to 400 m collided).
+    let script = "const svg = document.getElementById('compare-chart'); \
+                  const width = svg.viewBox.baseVal.width; \
+                  const boxes = [...svg.querySelectorAll('text')].map((t) => t.getBBox()); \
+                  const out = boxes.filter((b) => b.x < 0 || b.x + b.width > width).length; \
+                  const ranges = [...svg.querySelectorAll('text[text-anchor=middle]')].map((t) => t.getBBox()); \
+                  const overlaps = ranges.filter((b, i) => i && ranges[i - 1].x + ranges[i - 1].width > b.x).length; \
+                  return [out, overlaps];";
+    let counts = client.execute(script, vec![]).await.unwrap();
+    assert_eq!(counts, serde_json::json!([0, 0]), "text outside the chart, range labels overlapping");
     screenshot(&client, "page-compare.png").await;
 
     click(&client, "tab-tables").await;

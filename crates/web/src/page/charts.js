@@ -56,19 +56,27 @@ export function line(points, label, id, name) {
 }
 
 // Steps of kill chance against range: `series` are { label, colour, dash, points:
-// [{ range, p }] }, each answer holding to the next range asked.
+// [{ range, p }] }, each answer holding to the next range asked. The legend is a row a
+// series under the plot, so a long name is never cut at the edge and a phone's narrow
+// chart keeps its plot wide; a range is labelled only where it clears the one before.
 export function steps(ranges, series, label, id, name) {
-  const w = 720, h = 300, left = 48, bottom = 36, right = 180, top = 10;
+  const w = 720, plotH = 290, left = 48, bottom = 36, right = 20, top = 10, row = 18;
+  const h = plotH + 6 + row * series.length;
   const maxR = Math.max(...ranges);
   const x = (m) => left + (m / maxR) * (w - left - right);
-  const y = (p) => top + (1 - p) * (h - top - bottom);
+  const y = (p) => top + (1 - p) * (plotH - top - bottom);
   const svg = figure(w, h, name || label, id);
   for (const p of [0, 0.25, 0.5, 0.75, 1]) {
     svg.append(svgEl("line", { x1: left, x2: w - right, y1: y(p), y2: y(p), stroke: "#d5dadf" }));
-    svg.append(text({ x: 4, y: y(p) + 4, "font-size": 11 }, `${p * 100}%`));
+    svg.append(text({ x: 4, y: y(p) + 4, "font-size": 12 }, `${p * 100}%`));
   }
-  for (const m of ranges) svg.append(text({ x: x(m) - 10, y: h - bottom + 14, "font-size": 10 }, m));
-  svg.append(text({ x: left, y: h - 4, "font-size": 11 }, label));
+  let cleared = -Infinity;
+  for (const m of ranges.slice().sort((a, b) => a - b)) {
+    if (x(m) - cleared < 34) continue;
+    svg.append(text({ x: x(m), y: plotH - bottom + 16, "font-size": 12, "text-anchor": "middle" }, m));
+    cleared = x(m);
+  }
+  svg.append(text({ x: left, y: plotH - 4, "font-size": 12 }, label));
   series.forEach((s, i) => {
     let d = "";
     s.points.forEach((point, k) => {
@@ -76,9 +84,9 @@ export function steps(ranges, series, label, id, name) {
       d += `${k ? "L" : "M"}${x(point.range)},${y(point.p)} L${x(next)},${y(point.p)} `;
     });
     if (d) svg.append(svgEl("path", { class: "step", d, stroke: s.colour, "stroke-dasharray": s.dash }));
-    const ly = top + 14 * i + 6;
-    svg.append(svgEl("line", { x1: w - right + 8, x2: w - right + 30, y1: ly, y2: ly, stroke: s.colour, "stroke-width": 2, "stroke-dasharray": s.dash }));
-    svg.append(text({ x: w - right + 34, y: ly + 4, "font-size": 10 }, s.label));
+    const ly = plotH + 6 + row * i + row / 2;
+    svg.append(svgEl("line", { x1: left, x2: left + 28, y1: ly, y2: ly, stroke: s.colour, "stroke-width": 2, "stroke-dasharray": s.dash }));
+    svg.append(text({ x: left + 36, y: ly + 4, "font-size": 12 }, s.label));
   });
   return svg;
 }

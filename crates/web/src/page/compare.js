@@ -161,7 +161,7 @@ function showComparison(c) {
     const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${own(s.ruleset, s.weapon)}`, colour: s.colour, dash: s.dash,
       points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })) }));
     into.append(steps(ranges, lines,
-      "range (m); kill chance over one turn's fire, exact where known; steps: each answer holds to the next range asked", "compare-chart",
+      "range (m); one turn's kill chance, exact where known, held to the next range asked", "compare-chart",
       `Kill chance against range, ${weapons.join(" and ")} against ${target}`));
     invented(c.comparison.rulesets, into);
   }

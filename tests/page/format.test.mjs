@@ -85,3 +85,13 @@ test("a comparison's weapon is called by the name most rulesets give it, each ru
   assert.equal(nameIn(vocabulary, "mission-command", "weapon", "17pdr"), "British 17 pdr");
   assert.equal(nameIn(vocabulary, "mission-command", "weapon", "hmg"), "Heavy MG platoon");
 });
+
+import { noteWords } from "../../crates/web/src/page/format.js";
+
+test("a note's snake_case words read as words, a file's name and a quoted key as written", () => {
+  assert.equal(noteWords("hit number 6 +1 veteran_elite -2 a_class_vs_strong_afv = 5"),
+    "hit number 6 +1 veteran elite -2 a class vs strong afv = 5");
+  assert.equal(noteWords("a natural 10 is at least forced_back"), "a natural 10 is at least forced back");
+  assert.equal(noteWords("dice_by_force_morale.toml lists levels 1 to 11"), "dice_by_force_morale.toml lists levels 1 to 11");
+  assert.equal(noteWords("reaction row `enemy_seen_retreating` (+1)"), "reaction row `enemy_seen_retreating` (+1)");
+});

@@ -858,3 +858,13 @@ fn a_weapon_with_an_asterisk_is_refused_opportunity_fire() {
     assert_names_file_maybe_placed(&line, &path);
     assert_contains(&line, &["Gun", "asterisk after its ROF", "set phase = \"general\""]);
 }
+
+#[test]
+fn the_notes_say_how_units_choose_their_targets_in_words() {
+    // They printed the policy's name in the code ("targets: MostDangerous").
+    let report = shermans_report(2, 1, &[]);
+    let notes = notes(&report);
+    let line = notes.iter().find(|n| n.contains("turns at most")).expect("the engagement's line");
+    assert!(line.contains("targets: each unit fires at the enemy most likely to kill one of its own;"), "{line}");
+    assert!(!notes.iter().any(|n| n.contains("MostDangerous")), "{notes:?}");
+}

@@ -1093,7 +1093,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let raw_settings = doc.parse::<SettingsOnly>()?.settings;
     let settings = Settings::resolve(doc, &raw_settings, "engagement")?;
     let mut notes = vec![format!(
-        "{} turns at most, range {}; targets: {:?}; ends when a side is {}",
+        "{} turns at most, range {}; targets: {}; ends when a side is {}",
         setup.turns,
         setup.schedule.describe(INCHES),
         setup.targets,

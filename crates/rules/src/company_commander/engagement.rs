@@ -504,7 +504,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
     let armoured = units.each_ref().map(|side| side.iter().map(|(_, t)| t.armour.is_some()).collect::<Vec<_>>());
     let adjacent: Vec<bool> = ranges.iter().map(|&r| r == 1).collect();
     let mut notes = vec![format!(
-        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; suppressed units recover: {}; {} plays first",
+        "{} turns at most, range {}; targets: {}; ends when a side is {}; suppressed units recover: {}; {} plays first",
         setup.turns,
         setup.schedule.describe(HEXES),
         setup.targets,

@@ -26,6 +26,18 @@ pub(crate) enum TargetPolicy {
     Spread,
 }
 
+/// How a run's notes say it: in words, not the policy's name in the file.
+impl std::fmt::Display for TargetPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TargetPolicy::MostDangerous => "each unit fires at the enemy most likely to kill one of its own",
+            TargetPolicy::MostVulnerable => "each unit fires at the enemy it kills most surely",
+            TargetPolicy::FirstListed => "each unit fires at the first enemy the scenario lists",
+            TargetPolicy::Spread => "a side spreads its fire, each unit at a different enemy",
+        })
+    }
+}
+
 /// The policy names, the default first.
 pub const POLICIES: [&str; 4] = ["most_dangerous", "most_vulnerable", "first_listed", "spread"];
 

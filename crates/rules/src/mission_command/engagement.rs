@@ -710,7 +710,7 @@ fn engagement(doc: &Document, tables: &Tables, catalogue: &Catalogue) -> Result<
         SideBroken::AllRetreatingOrRouted => "every group left retreating or routed",
     };
     let mut notes = vec![format!(
-        "{} turns at most, range {}; targets: {:?}; ends when a side is {}; {} plays first",
+        "{} turns at most, range {}; targets: {}; ends when a side is {}; {} plays first",
         setup.turns,
         setup.schedule.describe(CM),
         setup.targets,

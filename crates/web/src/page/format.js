@@ -47,6 +47,13 @@ export function shortFraction(fraction, most = 24) {
 // A snake_case word of the files (`no_effect`, `forced_back`) as a game's words.
 export const words = (id) => String(id).replace(/_/g, " ");
 
+// A run's note as a player reads it: the files' snake_case words (`veteran_elite`,
+// `forced_back`) in plain words, but a file's name (`setbacks_table.toml`) and a
+// quoted `key` as written, since those are what a player would type.
+export const noteWords = (note) => String(note).split(/(`[^`]*`)/)
+  .map((part) => (part.startsWith("`") ? part : part.replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b(?![.\w(])/g, words)))
+  .join("");
+
 // What a word of the comparison vocabulary (`17pdr`, `medium_tank`) is called: the
 // name most of the rulesets that have it give it (`words` is GET /api/words's list,
 // each ruleset's `kind` a list of [word, name]), the first ruleset's on a tie, the

@@ -3,7 +3,7 @@
 // beside Monte Carlo; invented (illustrative) data said plainly wherever it reaches
 // the answer.
 import { el } from "./dom.js";
-import { percent, shortFraction, view, words, rulesetName } from "./format.js";
+import { percent, shortFraction, view, words, rulesetName, noteWords } from "./format.js";
 import { bars } from "./charts.js";
 
 // What an answer on illustrative data is, said once above it and under each chart.
@@ -71,10 +71,10 @@ export function showReport(r, into, killId, chosen = []) {
   const k = r.p_kill;
   const exact = k.exact === null ? "no exact answer" : `exact ${percent(k.exact)}`;
   const notes = el("ul", { class: "notes" });
-  for (const n of r.notes) notes.append(el("li", {}, n));
+  for (const n of r.notes) notes.append(el("li", {}, noteWords(n)));
   // A long audit trail (an engagement's every fire) folds away behind its first line.
   const how = r.notes.length > 12
-    ? el("details", {}, el("summary", { class: "notes" }, `How each number was reached (${r.notes.length} lines): ${r.notes[0]}`), notes)
+    ? el("details", {}, el("summary", { class: "notes" }, `How each number was reached (${r.notes.length} lines): ${noteWords(r.notes[0])}`), notes)
     : notes;
   const invented = inventedIn(r, chosen);
   into.replaceChildren(...heading(r));
@@ -91,7 +91,7 @@ export function showExact(r, into, chosen = []) {
   const k = r.p_kill;
   const exact = k.exact === null ? "no exact answer" : `exact ${percent(k.exact)}`;
   const notes = el("ul", { class: "notes" });
-  for (const n of r.notes) notes.append(el("li", {}, n));
+  for (const n of r.notes) notes.append(el("li", {}, noteWords(n)));
   const invented = inventedIn(r, chosen);
   into.replaceChildren(...heading(r));
   if (invented.length) into.append(inventedNote(invented, "p-kill-invented"));

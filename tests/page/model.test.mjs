@@ -167,3 +167,13 @@ test("asking for a smaller exact_seconds reads as less time for the exact answer
   assert.equal(said.setting, "trials");
   assert.ok(said.words.endsWith("ask for fewer trials, or less time for the exact answer"), said.words);
 });
+
+import { comparisonRefusal } from "../../crates/web/src/page/model.js";
+
+test("a comparison's refusal names the form's field, not the file's place", () => {
+  const text = 'kind = "compare"\nname = "AT"\nweapons = ["pak40"]\ntarget = "tiger"\n';
+  // Line 4 is the target's.
+  assert.deepEqual(comparisonRefusal("page.toml:4:10: unknown target `tiger`", text),
+    { setting: null, words: "Target: unknown target `tiger`" });
+  assert.equal(comparisonRefusal("trials 0: give 1 or more", text).setting, "trials");
+});

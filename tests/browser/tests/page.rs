@@ -447,6 +447,12 @@ async fn compare_opens_on_a_shipped_comparison_in_the_rulesets_that_can_answer()
     ]) {
         assert!(line.starts_with(&format!("{who} at 2000 m: out of range")), "{notes}");
     }
+    // A range the file cannot read is named by its field, not by the file's place
+    // ("page.toml:6:13: ...").
+    client.execute("document.getElementById('compare-ranges').value = '100, 2x0';", vec![]).await.unwrap();
+    click(&client, "compare-start").await;
+    let error = text_when(&client, "compare-error", |t| !t.is_empty()).await;
+    assert!(error.starts_with("Ranges in metres: ") && !error.contains("page.toml"), "{error}");
     client.close().await.unwrap();
 }
 

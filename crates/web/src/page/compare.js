@@ -6,7 +6,7 @@ import { saveState, shared } from "./state.js";
 import { encode, decode } from "./url.js";
 import { best, percent, rulesetName, titleOf, vocabularyName, nameIn, words as spoken } from "./format.js";
 import { steps } from "./charts.js";
-import { refusal } from "./model.js";
+import { comparisonRefusal } from "./model.js";
 
 let weaponOrder = [], comparing = null, comparisons = [];
 // The rulesets that can answer at ranges in metres: those with a ground scale.
@@ -129,7 +129,7 @@ async function runCompare(text) {
     const answer = await streamPost("/api/compare", { scenario: text, trials: Number($("compare-trials").value),
       seed: Number($("compare-seed").value) }, work.signal, progressOf("compare", "runs"));
     if (answer.error) {
-      const r = refusal(answer.error);
+      const r = comparisonRefusal(answer.error, text);
       $(r.setting === "trials" ? "compare-trials-error" : "compare-error").textContent = r.words;
       return work.finish("");
     }

@@ -76,6 +76,19 @@ export function placeOf(message, text) {
   return { offset: utf8.encode(before + column).length, words: m[3] };
 }
 
+// The comparison form's fields by the key of the line the page writes for each.
+const COMPARISON_FIELDS = { name: "Name", weapons: "Weapons", target: "Target", quality: "Quality",
+  situation: "Situation", ranges_m: "Ranges in metres", rulesets: "Rulesets" };
+
+// A refusal of the comparison the page wrote (`text`, one `key = value` a line) in
+// the form's words: the field its line is, never the file's place ("page.toml:6:13").
+export function comparisonRefusal(message, text) {
+  const m = message.match(/^[^:\s]+:(\d+):\d+: ([\s\S]*)$/);
+  if (!m) return refusal(message);
+  const key = ((text.split("\n")[Number(m[1]) - 1] || "").match(/^(\w+) =/) || [])[1];
+  return { setting: null, words: COMPARISON_FIELDS[key] ? `${COMPARISON_FIELDS[key]}: ${m[2]}` : m[2] };
+}
+
 // The field (of `fields`, each with `start`, `end`) a byte offset falls on, or none.
 export const fieldAt = (fields, offset) => fields.find((f) => f.start <= offset && offset <= f.end) || null;
 

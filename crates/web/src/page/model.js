@@ -68,12 +68,19 @@ export const plainLabel = (label) => label.replace(/\s*\(illustrative\)\s*$/i, "
 // offset of line 7, column 9, and the message's words without the place; null when
 // the message names no place.
 export function placeOf(message, text) {
-  const m = message.match(/^[^:\s]+:(\d+):(\d+): ([\s\S]*)$/);
+  const m = placed(message);
   if (!m) return null;
   const lines = text.split("\n");
-  const before = lines.slice(0, Number(m[1]) - 1).join("\n") + (Number(m[1]) > 1 ? "\n" : "");
-  const column = [...(lines[Number(m[1]) - 1] || "")].slice(0, Number(m[2]) - 1).join("");
-  return { offset: utf8.encode(before + column).length, words: m[3] };
+  const before = lines.slice(0, m.line - 1).join("\n") + (m.line > 1 ? "\n" : "");
+  const column = [...(lines[m.line - 1] || "")].slice(0, m.column - 1).join("");
+  return { offset: utf8.encode(before + column).length, words: m.words };
+}
+
+// A message of the rules split into its place (1-based line and column) and its
+// words; null when it names no place.
+function placed(message) {
+  const m = message.match(/^[^:\s]+:(\d+):(\d+): ([\s\S]*)$/);
+  return m && { line: Number(m[1]), column: Number(m[2]), words: m[3] };
 }
 
 // The comparison form's fields by the key of the line the page writes for each.
@@ -83,10 +90,10 @@ const COMPARISON_FIELDS = { name: "Name", weapons: "Weapons", target: "Target", 
 // A refusal of the comparison the page wrote (`text`, one `key = value` a line) in
 // the form's words: the field its line is, never the file's place ("page.toml:6:13").
 export function comparisonRefusal(message, text) {
-  const m = message.match(/^[^:\s]+:(\d+):\d+: ([\s\S]*)$/);
+  const m = placed(message);
   if (!m) return refusal(message);
-  const key = ((text.split("\n")[Number(m[1]) - 1] || "").match(/^(\w+) =/) || [])[1];
-  return { setting: null, words: COMPARISON_FIELDS[key] ? `${COMPARISON_FIELDS[key]}: ${m[2]}` : m[2] };
+  const key = ((text.split("\n")[m.line - 1] || "").match(/^(\w+) =/) || [])[1];
+  return { setting: null, words: COMPARISON_FIELDS[key] ? `${COMPARISON_FIELDS[key]}: ${m.words}` : m.words };
 }
 
 // The field (of `fields`, each with `start`, `end`) a byte offset falls on, or none.

@@ -18,6 +18,7 @@ use toml::de::{DeTable, DeValue};
 
 use combat_odds_core::document::{Document, Offer, Uncounted, Unset};
 use combat_odds_core::engine::{Mode, MonteCarlo};
+use combat_odds_core::tables::Source;
 use combat_odds_rules::{Rules, Scenario};
 
 use crate::compare::Equivalents;
@@ -155,12 +156,13 @@ fn labels(files: &[combat_odds_core::tables::TableFile]) -> BTreeMap<String, BTr
     let mut out: BTreeMap<String, BTreeMap<String, Label>> = BTreeMap::new();
     for file in files {
         let Ok(table) = file.text.parse::<toml::Table>() else { continue };
-        // The file's `[source]` says whether its values are invented (`Source::invented`).
-        let illustrative =
-            table.get("source").and_then(|s| s.get("invented")).and_then(toml::Value::as_bool).unwrap_or(false);
+        // The file's `[source]` says whether its values are invented, but for the
+        // entries it names as the player's own (`Source::invents`).
+        let source: Option<Source> = table.get("source").cloned().and_then(|s| s.try_into().ok());
         for (list, entries) in &table {
             let mut add = |id: &str, entry: &toml::Value| {
                 if let Some(label) = entry.get("label").and_then(toml::Value::as_str) {
+                    let illustrative = source.as_ref().is_some_and(|s| s.invents(list, id));
                     let label = Label { label: label.to_string(), illustrative };
                     out.entry(list.clone()).or_default().insert(id.to_string(), label);
                 }

@@ -47,6 +47,7 @@ pub mod export;
 pub mod charts;
 pub mod study;
 pub mod compare;
+pub mod catalogue;
 pub mod form;
 pub mod sensitivity;
 #[cfg(feature = "files")]

@@ -106,6 +106,44 @@ pub type Chart<'a> = (&'static str, &'static str, &'a ModifierTable);
 /// A chart row the rules apply by themselves: (chart name, row, what applies it).
 pub type Automatic = (&'static str, &'static str, &'static str);
 
+/// A ruleset's catalogue as an editor offers it: the table file whose entries a
+/// scenario names (`weapon = "..."`, `vehicle = "..."`), and what each field of an
+/// entry is, in the rules' words. The loader alone checks the values (an editor asks
+/// it, so a value is refused as `--rules DIR` refuses it); this says only what each is.
+#[derive(Debug)]
+pub struct CatalogueShape {
+    /// The table file, e.g. `catalogue.toml`.
+    pub file: &'static str,
+    /// Each field as (its key: the entry's list, then the path within the entry, an
+    /// array's item by its index or by `[]` for any, e.g. `weapon.close.hit`,
+    /// `weapon.direct.range[0]`, `weapon.casualty[].row`; what it is).
+    pub fields: &'static [(&'static str, &'static str)],
+}
+
+impl CatalogueShape {
+    /// What field `key` (as [`fields`](CatalogueShape::fields) keys it, an index
+    /// written out) is: its own words, else those of the key with each index as `[]`.
+    pub fn words(&self, key: &str) -> Option<&'static str> {
+        let any_index = {
+            let mut out = String::with_capacity(key.len());
+            let mut in_index = false;
+            for c in key.chars() {
+                match c {
+                    '[' => {
+                        in_index = true;
+                        out.push_str("[]");
+                    }
+                    ']' => in_index = false,
+                    _ if in_index => {}
+                    _ => out.push(c),
+                }
+            }
+            out
+        };
+        self.fields.iter().find(|(k, _)| *k == key || *k == any_index).map(|(_, words)| *words)
+    }
+}
+
 /// A ruleset: its tables, its modifiers, and how it sets a scenario up.
 pub trait Ruleset: Sync + Send {
     /// The name scenarios and the CLI use, e.g. `command-decision`.
@@ -146,6 +184,12 @@ pub trait Ruleset: Sync + Send {
     /// Its catalogue's listing, after its modifier charts; none by default.
     fn catalogue_views(&self) -> Vec<TableView> {
         Vec::new()
+    }
+
+    /// Its catalogue's file and fields, where scenarios name entries from one; none by
+    /// default.
+    fn catalogue(&self) -> Option<&'static CatalogueShape> {
+        None
     }
 
     /// Every table, for listing: its own, then its modifier charts, then its catalogue.

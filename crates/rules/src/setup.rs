@@ -110,15 +110,16 @@ pub(crate) fn entry<'c, T: Labelled>(
     let found = entries.get(name.get_ref()).ok_or_else(|| {
         doc.error_at(name.span().start, unknown(what, name.get_ref(), entries.keys().map(String::as_str)))
     })?;
-    rests_on(doc, source, found.label());
+    rests_on(doc, source, (what, name.get_ref()), found.label());
     Ok(found)
 }
 
-/// Records on `doc` that its answer reads `label` from `source`, where that source's
-/// values are invented. The labels of the shipped illustrative catalogues say
-/// "(illustrative)" for the tables' listing; the record says it once, for them all.
-pub(crate) fn rests_on(doc: &Document, source: &Source, label: &str) {
-    if source.invented {
+/// Records on `doc` that its answer reads `label` (entry `id` of list `list`) from
+/// `source`, where that entry's values are invented (not the player's own). The labels
+/// of the shipped illustrative catalogues say "(illustrative)" for the tables' listing;
+/// the record says it once, for them all.
+pub(crate) fn rests_on(doc: &Document, source: &Source, (list, id): (&str, &str), label: &str) {
+    if source.invents(list, id) {
         doc.rests_on_invented(label.trim_end_matches(" (illustrative)"));
     }
 }

@@ -50,6 +50,20 @@ pub struct Source {
     /// that reads them says so.
     #[serde(default)]
     pub invented: bool,
+    /// In an invented file, the entries whose values are the player's own rather than
+    /// invented (each as `list.id`, e.g. `weapon.my_gun`): a player's copy of the
+    /// shipped catalogue keeps the invented entries it did not change, and its answers
+    /// name only those as invented.
+    #[serde(default)]
+    pub own: Vec<String>,
+}
+
+impl Source {
+    /// Whether the values of entry `id` of list `list` (`weapon`, `vehicle`) are
+    /// invented: the file's are, and the entry is not one of the player's own.
+    pub fn invents(&self, list: &str, id: &str) -> bool {
+        self.invented && !self.own.iter().any(|own| own.split_once('.') == Some((list, id)))
+    }
 }
 
 /// A ruleset's embedded table files.

@@ -10,6 +10,7 @@ use combat_odds_core::run::Run;
 use combat_odds_rules::{Rules, Scenario};
 
 use super::{Context, Endpoint, Job, Kind, OwnTables, Refused, Sampling, document, json, read, rules_for};
+use crate::catalogue::{self, CatalogueForm};
 use crate::compare::{self, Comparison};
 use crate::cost::{Cost, Pricing};
 use crate::export::{ExactView, PercentView, Rendered, Report};
@@ -62,6 +63,16 @@ struct FormRequest {
     name: Option<String>,
     #[serde(default)]
     tables: OwnTables,
+}
+
+/// The body of the catalogue editor: the ruleset, the player's catalogue text (the
+/// rules' own when not given) and the edit to make on it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogueRequest {
+    ruleset: String,
+    text: Option<String>,
+    edit: Option<catalogue::Edit>,
 }
 
 /// The body of sensitivity: a scenario and how to look for what moves it. Always
@@ -222,6 +233,22 @@ fn prepared(endpoint: Endpoint, body: &str, context: &Context, run: &Run) -> Res
             let r: FormRequest = read(body)?;
             let (doc, rules) = (document(r.name, r.scenario), rules_for(context.rules, &r.tables)?);
             Ok(Job::new(Cost::nothing((1, "form"), ""), limits.exact_budget, move |_, _| json(&Form::of(&doc, &rules))))
+        }
+        Endpoint::Catalogue => {
+            let r: CatalogueRequest = read(body)?;
+            let (shape, shipped) = catalogue::shipped(context.rules, &r.ruleset)?;
+            let said = format!("your {} ({})", shape.file, r.ruleset);
+            let text = r.text.unwrap_or_else(|| shipped.clone());
+            let text = match &r.edit {
+                Some(edit) => catalogue::edited(&text, shape, &said, edit)?,
+                None => text,
+            };
+            // Read as `--rules DIR` reads the exported file: the same loader, the same
+            // refusal.
+            let own = OwnTables::from([(r.ruleset.clone(), [(shape.file.to_string(), text.clone())].into())]);
+            let loaded = rules_for(context.rules, &own).and_then(|rules| Ok(rules.load(&r.ruleset).map(|_| ())?));
+            let form = CatalogueForm::of(&r.ruleset, shape, text, &shipped, loaded)?;
+            Ok(Job::new(Cost::nothing((1, "catalogue"), ""), limits.exact_budget, move |_, _| json(&form)))
         }
         Endpoint::Answers => {
             let r: ScenarioRequest = read(body)?;

@@ -58,6 +58,9 @@ pub enum Endpoint {
     Exact,
     /// What the page can offer in place of each value of a scenario file.
     Form,
+    /// A ruleset's catalogue for the page's editor, an edit made on it, and the
+    /// loader's verdict.
+    Catalogue,
     /// The destroy chance as a game screen shows it, a whole percentage.
     Percent,
     /// A ruleset's own answers about a file (every allocation policy of a hand of
@@ -77,11 +80,12 @@ pub enum Endpoint {
 
 impl Endpoint {
     /// Every endpoint, in the order the page's tabs meet them.
-    pub const ALL: [Endpoint; 11] = [
+    pub const ALL: [Endpoint; 12] = [
         Endpoint::Fire,
         Endpoint::FireCsv,
         Endpoint::Exact,
         Endpoint::Form,
+        Endpoint::Catalogue,
         Endpoint::Percent,
         Endpoint::Answers,
         Endpoint::Sensitivity,
@@ -98,6 +102,7 @@ impl Endpoint {
             Endpoint::FireCsv => "/api/fire.csv",
             Endpoint::Exact => "/api/exact",
             Endpoint::Form => "/api/form",
+            Endpoint::Catalogue => "/api/catalogue",
             Endpoint::Percent => "/api/percent",
             Endpoint::Answers => "/api/answers",
             Endpoint::Sensitivity => "/api/sensitivity",

@@ -156,3 +156,108 @@ fn nesting_a_hundred_thousand_deep_is_refused_in_one_line_not_a_stack_overflow()
         }
     }
 }
+
+/// The catalogue editor's answer to `body`, as JSON.
+fn catalogue(body: serde_json::Value) -> serde_json::Value {
+    serde_json::from_str(&answer(Endpoint::Catalogue, body, Limits::SERVER).unwrap()).unwrap()
+}
+
+/// Entry `id` of a catalogue editor's answer.
+fn entry<'a>(form: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    form["entries"].as_array().unwrap().iter().find(|e| e["id"] == id).unwrap_or_else(|| panic!("no entry {id}"))
+}
+
+/// The text of field `key` of `entry`.
+fn field<'a>(entry: &'a serde_json::Value, key: &str) -> &'a str {
+    entry["fields"].as_array().unwrap().iter().find(|f| f["key"] == key).unwrap()["text"].as_str().unwrap()
+}
+
+#[test]
+fn a_changed_value_is_written_in_the_file_and_its_entry_is_no_longer_invented() {
+    let set = |value: &str| {
+        serde_json::json!({ "ruleset": "command-decision",
+        "edit": { "set": { "entry": "weapon.us_75mm_m3", "key": "close.hit", "value": value } } })
+    };
+    let form = catalogue(set("5"));
+    assert!(form["error"].is_null(), "{}", form["error"]);
+    assert_eq!(form["yours"], true);
+    let gun = entry(&form, "us_75mm_m3");
+    assert_eq!(field(gun, "close.hit"), "5");
+    assert_eq!(field(gun, "close.range"), "5", "the band's other values stay");
+    assert_eq!(gun["label"], "75mm M3 tank gun, AP", "its label no longer says it is illustrative");
+    assert_eq!((gun["invented"].as_bool(), gun["own"].as_bool()), (Some(false), Some(true)));
+    let other = entry(&form, "us_75mm_m3_he");
+    assert_eq!((other["invented"].as_bool(), other["own"].as_bool()), (Some(true), Some(false)));
+    let text = form["text"].as_str().unwrap();
+    assert!(text.contains("own = [\"weapon.us_75mm_m3\"]"), "{text}");
+    // Each field in the rules' words, in the file's order (ROF before the bands).
+    assert_eq!(gun["fields"][1]["words"].as_str().unwrap().split(':').next(), Some("Rate of fire (ROF)"));
+    // A second change to the same entry names it once.
+    let again = catalogue(serde_json::json!({ "ruleset": "command-decision", "text": text,
+        "edit": { "set": { "entry": "weapon.us_75mm_m3", "key": "rof", "value": "3" } } }));
+    assert_eq!(again["text"].as_str().unwrap().matches("\"weapon.us_75mm_m3\"").count(), 1);
+    assert_eq!(field(entry(&again, "us_75mm_m3"), "rof"), "3");
+}
+
+#[test]
+fn a_value_the_loader_refuses_is_placed_at_its_field_with_the_command_line_s_words() {
+    let form = catalogue(serde_json::json!({ "ruleset": "command-decision",
+        "edit": { "set": { "entry": "weapon.us_75mm_m3", "key": "close.hit", "value": "25" } } }));
+    let error = &form["error"];
+    assert_eq!(error["entry"], "weapon.us_75mm_m3");
+    assert_eq!(error["key"], "close.hit");
+    assert_eq!(
+        error["words"],
+        "weapon `us_75mm_m3`, close band: hit number 25 is out of range; it must be from -10 to 20"
+    );
+    assert!(error["message"].as_str().unwrap().starts_with("your catalogue.toml (command-decision):"));
+    assert_eq!(field(entry(&form, "us_75mm_m3"), "close.hit"), "25", "the text keeps what was typed");
+    // A vehicle's armour is refused at its value too, not at the file.
+    let form = catalogue(serde_json::json!({ "ruleset": "command-decision",
+        "edit": { "set": { "entry": "vehicle.m4_sherman", "key": "armour.front", "value": "31" } } }));
+    assert_eq!(
+        (form["error"]["entry"].as_str(), form["error"]["key"].as_str()),
+        (Some("vehicle.m4_sherman"), Some("armour.front"))
+    );
+}
+
+#[test]
+fn a_copy_is_added_under_a_new_id_in_tables_and_in_arrays_of_tables() {
+    let form = catalogue(
+        serde_json::json!({ "ruleset": "command-decision", "edit": { "copy": { "entry": "vehicle.m4_sherman" } } }),
+    );
+    assert!(form["error"].is_null(), "{}", form["error"]);
+    let copy = entry(&form, "m4_sherman_yours");
+    assert_eq!(copy["label"], "M4 Sherman (yours)");
+    assert_eq!((field(copy, "armour.front"), copy["own"].as_bool()), ("5", Some(true)));
+    assert_eq!(entry(&form, "m4_sherman")["invented"], true, "the shipped one stays as it was");
+    // A second copy takes the next free id.
+    let twice = catalogue(serde_json::json!({ "ruleset": "command-decision", "text": form["text"],
+        "edit": { "copy": { "entry": "vehicle.m4_sherman" } } }));
+    assert_eq!(entry(&twice, "m4_sherman_yours_2")["label"], "M4 Sherman (yours)");
+    // Mission Command's weapons are an array of tables named by `name`.
+    let form =
+        catalogue(serde_json::json!({ "ruleset": "mission-command", "edit": { "copy": { "entry": "weapon.lmg" } } }));
+    assert!(form["error"].is_null(), "{}", form["error"]);
+    assert_eq!(field(entry(&form, "lmg_yours"), "to_hit"), "lmg");
+    // Company Commander's ranges are arrays: each end is a field of its own.
+    let form = catalogue(serde_json::json!({ "ruleset": "company-commander",
+        "edit": { "set": { "entry": "weapon.us_75mm_m3", "key": "direct.range[1]", "value": "16" } } }));
+    assert!(form["error"].is_null(), "{}", form["error"]);
+    let gun = entry(&form, "us_75mm_m3");
+    assert_eq!(field(gun, "direct.range[1]"), "16");
+    let words =
+        gun["fields"].as_array().unwrap().iter().find(|f| f["key"] == "direct.range[1]").unwrap()["words"].clone();
+    assert_eq!(words, "Direct fire: longest range in hexes");
+}
+
+#[test]
+fn an_entry_or_field_the_catalogue_does_not_have_is_refused_by_name() {
+    let refused = answer(
+        Endpoint::Catalogue,
+        serde_json::json!({ "ruleset": "command-decision", "edit": { "set": { "entry": "weapon.us_75mm_m3", "key": "close.hits", "value": "5" } } }),
+        Limits::SERVER,
+    )
+    .unwrap_err();
+    assert!(refused.message.contains("entry `weapon.us_75mm_m3` has no field `close.hits`"), "{}", refused.message);
+}

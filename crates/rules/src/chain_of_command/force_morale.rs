@@ -559,7 +559,8 @@ mod tests {
     }
 
     fn dice(levels: &[(u32, u32)]) -> DiceByForceMorale {
-        let source = Source { seed: "test".into(), table: "test".into(), rules: None, invented: false };
+        let source =
+            Source { seed: "test".into(), table: "test".into(), rules: None, invented: false, own: Vec::new() };
         DiceByForceMorale { levels: levels.to_vec(), source }
     }
 

@@ -62,6 +62,10 @@ impl ChainOfCommand {
 }
 
 impl Ruleset for ChainOfCommand {
+    fn catalogue(&self) -> Option<&'static crate::ruleset::CatalogueShape> {
+        Some(&shooting::SHAPE)
+    }
+
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
     }
@@ -155,6 +159,7 @@ impl Ruleset for ChainOfCommand {
                 table: at_table.into(),
                 rules: Some(at_status.into()),
                 invented: false,
+                own: Vec::new(),
             },
             columns: vec![(
                 "status".into(),

@@ -306,7 +306,7 @@ pub(super) fn base_firepower(
                 let names: Vec<&str> = t.weapons.iter().map(|(n, ..)| n.as_str()).collect();
                 let name = choice(doc, Some(&w.weapon), "weapon", &names, "")?;
                 let (_, label, dice) = t.weapons.iter().find(|(n, ..)| n == name).expect("a listed weapon");
-                rests_on(doc, &t.weapons_source, label);
+                rests_on(doc, &t.weapons_source, ("weapon", name), label);
                 let n = count(doc, &w.count, "count", 1, MOST_FIGURES, 1)?;
                 notes.push(format!("  {n} x {label}: {} firepower dice", n * dice));
                 sum += n * dice;

@@ -699,3 +699,14 @@ impl Phases for ShootingPhases {
         BigUint::from(36u32).pow(self.fire.dice)
     }
 }
+
+/// The weapons file as the page's editor offers it: each weapon's firepower dice
+/// (chain-of-command-facts.md, "Firepower dice per weapon": invented, none found).
+pub(crate) const SHAPE: crate::ruleset::CatalogueShape = crate::ruleset::CatalogueShape {
+    file: "weapons.toml",
+    fields: &[
+        ("weapon.name", "Its name in scenarios (letters, digits and _)"),
+        ("weapon.label", "The weapon's name, as answers say it"),
+        ("weapon.firepower", "Firepower dice each figure with it rolls"),
+    ],
+};

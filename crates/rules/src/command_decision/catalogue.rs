@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::ruleset::CatalogueShape;
 use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
@@ -184,9 +185,9 @@ pub(crate) struct RawWeapon {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawBand {
-    range: toml::Value,
-    hit: i64,
-    anti_armour: toml::Value,
+    range: Spanned<toml::Value>,
+    hit: Spanned<i64>,
+    anti_armour: Spanned<toml::Value>,
 }
 
 impl RawWeapon {
@@ -205,10 +206,13 @@ impl RawWeapon {
                     format!("weapon `{name}` has no {band} range band; a data line gives all four: close, medium, long, extreme"),
                 ));
             };
-            let band_at = raw.span().start;
             let raw = raw.into_inner();
-            let err = |m: String| doc.error_at(band_at, format!("weapon `{name}`, {band} band: {m}"));
-            let range = match &raw.range {
+            // Each refusal at the value it is about.
+            let err_at = |at: &std::ops::Range<usize>, m: String| {
+                doc.error_at(at.start, format!("weapon `{name}`, {band} band: {m}"))
+            };
+            let err = |m: String| err_at(&raw.range.span(), m);
+            let range = match raw.range.get_ref() {
                 toml::Value::String(s) if s == "C" && *band == BandName::Close => None,
                 toml::Value::String(s) if s == "C" => {
                     return Err(err("only the close band may be a close-assault `C` band".into()));
@@ -226,8 +230,10 @@ impl RawWeapon {
                 }
                 previous = Some(r);
             }
-            let anti_armour = AntiArmour::parse(&raw.anti_armour).map_err(err)?;
-            let hit = bounded(raw.hit, &HIT_NUMBERS, "hit number").map_err(err)?;
+            let anti_armour =
+                AntiArmour::parse(raw.anti_armour.get_ref()).map_err(|m| err_at(&raw.anti_armour.span(), m))?;
+            let hit =
+                bounded(*raw.hit.get_ref(), &HIT_NUMBERS, "hit number").map_err(|m| err_at(&raw.hit.span(), m))?;
             bands.push(RangeBand { range, hit, anti_armour });
         }
         if let Some(idf) = &self.idf {
@@ -367,15 +373,14 @@ pub(crate) struct RawVehicle {
     label: Option<String>,
     armour: Option<RawArmour>,
     afv: Spanned<String>,
-    #[serde(default)]
-    weight_class: i64,
+    weight_class: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawArmour {
-    front: i64,
-    flank: i64,
+    front: Spanned<i64>,
+    flank: Spanned<i64>,
 }
 
 impl RawVehicle {
@@ -391,17 +396,20 @@ impl RawVehicle {
                 );
             }
         };
-        let armour = self.armour.unwrap_or(RawArmour { front: 0, flank: 0 });
-        let check = |v: i64, range, what: &str| {
-            bounded(v, range, what).map_err(|m| doc.error(format!("vehicle `{name}`: {m}")))
+        // Each refusal at the value it is about; a value left out is 0.
+        let check = |v: Option<&Spanned<i64>>, range, what: &str| match v {
+            None => Ok(0),
+            Some(v) => bounded(*v.get_ref(), range, what)
+                .map_err(|m| doc.error_at(v.span().start, format!("vehicle `{name}`: {m}"))),
         };
+        let armour = self.armour.as_ref();
         Ok(Vehicle {
             name: name.to_string(),
             label: self.label.unwrap_or_else(|| name.to_string()),
-            armour_front: check(armour.front, &ARMOUR, "front armour")?,
-            armour_flank: check(armour.flank, &ARMOUR, "flank armour")?,
+            armour_front: check(armour.map(|a| &a.front), &ARMOUR, "front armour")?,
+            armour_flank: check(armour.map(|a| &a.flank), &ARMOUR, "flank armour")?,
             afv,
-            weight_class: check(self.weight_class, &WEIGHT_CLASS, "weight_class")?,
+            weight_class: check(self.weight_class.as_ref(), &WEIGHT_CLASS, "weight_class")?,
         })
     }
 }
@@ -456,3 +464,102 @@ impl Labelled for Vehicle {
         &self.label
     }
 }
+
+/// The catalogue as the page's editor offers it: each field of a data line (seed 000,
+/// the weapon data line: ROF, four range bands of range, hit number and anti-armour)
+/// and of a vehicle (armour front and flank, AFV class, weight class).
+pub(crate) const SHAPE: CatalogueShape = CatalogueShape {
+    file: "catalogue.toml",
+    fields: &[
+        ("weapon.label", "The weapon's name, as answers say it"),
+        (
+            "weapon.rof",
+            "Rate of fire (ROF): dice rolled a fire; \"4/3\" is 4 in close assault, 3 otherwise; an asterisk (\"2*\") marks a towed weapon that fires only after standing still and never in Opportunity Fire",
+        ),
+        ("weapon.close.range", "Close band: its longest range in inches (\"C\": close assault only)"),
+        ("weapon.close.hit", "Close band: hit number (a die equal or less hits)"),
+        (
+            "weapon.close.anti_armour",
+            "Close band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        ("weapon.medium.range", "Medium band: its longest range in inches"),
+        ("weapon.medium.hit", "Medium band: hit number (a die equal or less hits)"),
+        (
+            "weapon.medium.anti_armour",
+            "Medium band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        ("weapon.long.range", "Long band: its longest range in inches"),
+        ("weapon.long.hit", "Long band: hit number (a die equal or less hits)"),
+        (
+            "weapon.long.anti_armour",
+            "Long band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        ("weapon.extreme.range", "Extreme band: its longest range in inches"),
+        ("weapon.extreme.hit", "Extreme band: hit number (a die equal or less hits)"),
+        (
+            "weapon.extreme.anti_armour",
+            "Extreme band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        ("weapon.caliber_mm", "Calibre in mm (ammunition depletion applies from 20mm)"),
+        ("weapon.idf.burst", "Indirect fire: burst template in inches"),
+        ("weapon.idf.he", "Indirect fire: HE value (the to-hit number of an indirect attack)"),
+        ("weapon.other.label", "Other data line: its name"),
+        (
+            "weapon.other.rof",
+            "Other data line (after moving more than a cautious advance): Rate of fire (ROF): dice rolled a fire; \"4/3\" is 4 in close assault, 3 otherwise; an asterisk (\"2*\") marks a towed weapon that fires only after standing still and never in Opportunity Fire",
+        ),
+        (
+            "weapon.other.close.range",
+            "Other data line (after moving more than a cautious advance): Close band: its longest range in inches (\"C\": close assault only)",
+        ),
+        (
+            "weapon.other.close.hit",
+            "Other data line (after moving more than a cautious advance): Close band: hit number (a die equal or less hits)",
+        ),
+        (
+            "weapon.other.close.anti_armour",
+            "Other data line (after moving more than a cautious advance): Close band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        (
+            "weapon.other.medium.range",
+            "Other data line (after moving more than a cautious advance): Medium band: its longest range in inches",
+        ),
+        (
+            "weapon.other.medium.hit",
+            "Other data line (after moving more than a cautious advance): Medium band: hit number (a die equal or less hits)",
+        ),
+        (
+            "weapon.other.medium.anti_armour",
+            "Other data line (after moving more than a cautious advance): Medium band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        (
+            "weapon.other.long.range",
+            "Other data line (after moving more than a cautious advance): Long band: its longest range in inches",
+        ),
+        (
+            "weapon.other.long.hit",
+            "Other data line (after moving more than a cautious advance): Long band: hit number (a die equal or less hits)",
+        ),
+        (
+            "weapon.other.long.anti_armour",
+            "Other data line (after moving more than a cautious advance): Long band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        (
+            "weapon.other.extreme.range",
+            "Other data line (after moving more than a cautious advance): Extreme band: its longest range in inches",
+        ),
+        (
+            "weapon.other.extreme.hit",
+            "Other data line (after moving more than a cautious advance): Extreme band: hit number (a die equal or less hits)",
+        ),
+        (
+            "weapon.other.extreme.anti_armour",
+            "Other data line (after moving more than a cautious advance): Extreme band: anti-armour (a penetration number, or H, W, A, FL, HC and a number, or - for none)",
+        ),
+        ("vehicle.label", "The vehicle's name, as answers say it"),
+        ("vehicle.armour.front", "Front armour value"),
+        ("vehicle.armour.flank", "Flank armour value"),
+        ("vehicle.afv", "AFV class: strong, weak, or soft (not an AFV)"),
+        ("vehicle.weight_class", "Weight class (H class fire against any AFV takes off the weight class)"),
+    ],
+};

@@ -89,6 +89,10 @@ impl CommandDecision {
 }
 
 impl Ruleset for CommandDecision {
+    fn catalogue(&self) -> Option<&'static crate::ruleset::CatalogueShape> {
+        Some(&catalogue::SHAPE)
+    }
+
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
     }

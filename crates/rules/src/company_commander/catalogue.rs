@@ -8,6 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::tables::{AP_VALUES, MAX_RATE_OF_FIRE, Tables};
+use crate::ruleset::CatalogueShape;
 use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
@@ -500,3 +501,58 @@ impl Labelled for Vehicle {
         &self.label
     }
 }
+
+/// The catalogue as the page's editor offers it: a weapon's direct and indirect parts
+/// and flags, a vehicle's armour by facing (seed 003, Weapon Information).
+pub(crate) const SHAPE: CatalogueShape = CatalogueShape {
+    file: "catalogue.toml",
+    fields: &[
+        ("weapon.label", "The weapon's name, as answers say it"),
+        ("weapon.direct.stationary_rof", "Direct fire: attacks per strength point when the firer stood still"),
+        ("weapon.direct.moving_rof", "Direct fire: attacks per strength point when the firer moved"),
+        ("weapon.direct.range[0]", "Direct fire: shortest range in hexes (1 hex = 100 m)"),
+        ("weapon.direct.range[1]", "Direct fire: longest range in hexes"),
+        ("weapon.direct.penetration", "Direct fire: penetration, the same at every range"),
+        ("weapon.direct.penetration[0]", "Direct fire: penetration at the shortest range"),
+        ("weapon.direct.penetration[1]", "Direct fire: penetration at the longest range"),
+        ("weapon.direct.ap", "Direct fire: hit damage against armour (AP, 2 to 6)"),
+        ("weapon.direct.strength", "Direct fire: strength against targets without armour (1 to 6)"),
+        (
+            "weapon.direct.range_modifiers",
+            "Direct fire: whether the range bands' modifiers apply (false for most missiles)",
+        ),
+        ("weapon.direct.barrage", "Direct fire: its row of the Barrage table"),
+        ("weapon.indirect.stationary_rof", "Indirect fire: attacks per strength point when the firer stood still"),
+        ("weapon.indirect.moving_rof", "Indirect fire: attacks per strength point when the firer moved"),
+        ("weapon.indirect.range[0]", "Indirect fire: shortest range in hexes (1 hex = 100 m)"),
+        ("weapon.indirect.range[1]", "Indirect fire: longest range in hexes"),
+        ("weapon.indirect.penetration", "Indirect fire: penetration, the same at every range"),
+        ("weapon.indirect.penetration[0]", "Indirect fire: penetration at the shortest range"),
+        ("weapon.indirect.penetration[1]", "Indirect fire: penetration at the longest range"),
+        ("weapon.indirect.ap", "Indirect fire: hit damage against armour (AP, 2 to 6)"),
+        ("weapon.indirect.strength", "Indirect fire: strength against targets without armour (1 to 6)"),
+        (
+            "weapon.indirect.range_modifiers",
+            "Indirect fire: whether the range bands' modifiers apply (false for most missiles)",
+        ),
+        ("weapon.indirect.barrage", "Indirect fire: its row of the Barrage table"),
+        ("weapon.heat", "HEAT: true for a hollow-charge weapon (one penetration at every range)"),
+        ("weapon.smart", "Smart munition: true or false"),
+        ("weapon.rangefinder", "Rangefinder: its value"),
+        ("weapon.stabiliser", "Stabiliser: none, first or second generation"),
+        ("weapon.overworked", "Overworked crew: true or false"),
+        ("weapon.top_attack", "Top attack: true or false"),
+        (
+            "weapon.close_assault",
+            "Close assault class of the infantry team that carries it (a row of the Close Assault table)",
+        ),
+        ("weapon.one_of", "Carried as one of a group (fires instead of the others)"),
+        ("weapon.front_arc", "Fires into the front arc only: true or false"),
+        ("vehicle.label", "The vehicle's name, as answers say it"),
+        ("vehicle.armour.front", "Front armour"),
+        ("vehicle.armour.side", "Side armour"),
+        ("vehicle.armour.rear", "Rear armour"),
+        ("vehicle.open_topped", "Open-topped: true or false"),
+        ("vehicle.strength", "Strength points"),
+    ],
+};

@@ -56,6 +56,10 @@ impl CompanyCommander {
 }
 
 impl Ruleset for CompanyCommander {
+    fn catalogue(&self) -> Option<&'static crate::ruleset::CatalogueShape> {
+        Some(&catalogue::SHAPE)
+    }
+
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
     }

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::tables::Tables;
+use crate::ruleset::CatalogueShape;
 use crate::setup::Labelled;
 use combat_odds_core::document::Document;
 use combat_odds_core::error::{Result, unknown};
@@ -180,3 +181,22 @@ impl Labelled for Weapon {
         &self.label
     }
 }
+
+/// The catalogue as the page's editor offers it: the rows of the point-to-point tables
+/// a weapon fires on (seed 004).
+pub(crate) const SHAPE: CatalogueShape = CatalogueShape {
+    file: "catalogue.toml",
+    fields: &[
+        ("weapon.name", "Its name in scenarios (letters, digits and _)"),
+        ("weapon.label", "The weapon's name, as answers say it"),
+        ("weapon.to_hit", "Its row of Point-to-point Fire to Hit"),
+        ("weapon.casualty[].row", "A row of Foot: Convert Hit to Casualty, nearest first"),
+        ("weapon.casualty[].up_to_cm", "The longest range in cm that row is read to (the last may be open)"),
+        ("weapon.ko", "Its row of Point-to-point Conversion to KO (left out when its hits never harm armour)"),
+        (
+            "weapon.artillery",
+            "Artillery: true for guns and howitzers other than anti-tank guns (they may not shoot and move in one turn)",
+        ),
+        ("weapon.multi_barrel", "Multi-barrel MG or auto-cannon: true or false (may take the +2)"),
+    ],
+};

@@ -89,6 +89,10 @@ fn grid_view<T: ToString>(
 }
 
 impl Ruleset for MissionCommand {
+    fn catalogue(&self) -> Option<&'static crate::ruleset::CatalogueShape> {
+        Some(&catalogue::SHAPE)
+    }
+
     fn name(&self) -> &'static str {
         EMBEDDED.ruleset
     }

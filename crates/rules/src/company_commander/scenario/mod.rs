@@ -304,7 +304,7 @@ impl Ctx<'_> {
             // Offered where it is a plain name, not a table saying how it is carried.
             doc.offer(w.span(), &w.get_ref().weapon, "weapon", self.catalogue.weapons.keys().map(String::as_str));
             let weapon = self.catalogue.carried(w.get_ref()).map_err(|m| doc.error_at(w.span().start, m))?;
-            rests_on(doc, &self.catalogue.source, &weapon.label);
+            rests_on(doc, &self.catalogue.source, ("weapon", &w.get_ref().weapon), &weapon.label);
             weapons.push(weapon);
         }
         for (i, w) in f.weapon_data.into_iter().enumerate() {

@@ -32,7 +32,8 @@ pub enum Command {
     /// Where does a chance cross a target (P(a side wins) = 0.5, say) as one parameter
     /// of a scenario varies: over listed values, the ones whose interval holds it and
     /// the nearest on each side; over a span of numbers, a bisection on common random
-    /// numbers. Says so plainly when nothing in the span crosses.
+    /// numbers. Says so plainly when nothing in the span crosses, and where the chance
+    /// jumps past the target at a band edge, so that no value gives it.
     Balance(BalanceArgs),
     /// Add up the directories of one run's (or sweep's) `--shard K/N` parts into the
     /// result the whole would have written.

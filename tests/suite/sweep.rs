@@ -143,15 +143,61 @@ fn balance_brackets_the_crossing_over_listed_values() {
         "json",
     ]);
     let found: Value = serde_json::from_str(&out).unwrap();
-    // P(Germans win) is exact 0.619277 with two sections and about 0.33 with three.
+    // P(Germans win) is exact 0.619277 with two sections and 0.325003 with three: no
+    // count lies between two and three, so no count gives 50%, and the answer says where
+    // the chance jumps past it, in percent as the page's tables give it.
     assert_eq!(found["bracket"], serde_json::json!([2, 3]));
     assert_eq!(found["crosses"], true);
+    assert_eq!(found["jumps"], true);
     assert_eq!(found["tried"][1]["exact"], true);
     assert!((found["tried"][1]["p"].as_f64().unwrap() - 0.619277).abs() < 1e-6, "{found}");
-    assert_contains(
+    assert_eq!(
         found["answer"].as_str().unwrap(),
-        &["crosses 0.5 between side[1].unit[0].count = 2 and side[1].unit[0].count = 3"],
+        "no value of side[1].unit[0].count gives 50%: P(winner = Germans) jumps from 61.93% at 2 to 32.50% at 3"
     );
+}
+
+#[test]
+fn balance_says_a_band_edge_is_a_jump_and_where_it_is() {
+    // The designer: at what range does the Shermans' chance fall to 30%? It is
+    // 42.87% up to 5 in. and 12.63% past it (the guns' next band): no range gives 30%,
+    // and the bisection finds the edge at 5 in., a millionth either side.
+    let out = stdout_of(&[
+        "balance",
+        "experiments/cd_engagement_shermans_vs_panther.toml",
+        "--vary",
+        "engagement.range",
+        "--from",
+        "2",
+        "--to",
+        "12",
+        "--target",
+        "0.3",
+        "--trials",
+        "1000",
+    ]);
+    assert_contains(
+        &out,
+        &[
+            "where P(winner = US) meets 30%",
+            "no value of engagement.range gives 30%: P(winner = US) jumps from 42.87% to 12.63% at 5 in.",
+        ],
+    );
+    // A bracket that is not a neighbour's still crosses, in the same percent: the
+    // listed ranges 4 and 6 lie either side of the edge, with 5.5 untried between.
+    let out = stdout_of(&[
+        "balance",
+        "experiments/cd_engagement_shermans_vs_panther.toml",
+        "--vary",
+        "engagement.range",
+        "--values",
+        "2,4,6",
+        "--target",
+        "0.3",
+        "--trials",
+        "1000",
+    ]);
+    assert_contains(&out, &["P(winner = US) crosses 30% between engagement.range = 4 and engagement.range = 6"]);
 }
 
 #[test]
@@ -168,7 +214,10 @@ fn balance_says_plainly_when_nothing_in_the_span_crosses() {
         "--trials",
         "2000",
     ]);
-    assert_contains(&out, &["no value of side[1].unit[0].count tried crosses 0.9"]);
+    assert_contains(
+        &out,
+        &["no value of side[1].unit[0].count tried crosses 90%: P(winner = Germans) stays between 1.44% and 4.26%"],
+    );
 }
 
 #[test]

@@ -777,11 +777,12 @@ fn the_balance_finder_on_the_page_brackets_the_crossing() {
         ),
     ));
     assert_eq!(status, StatusCode::BAD_REQUEST);
-    // A bisection of 10 to 30 to a 64th of the span tries both ends and 6 halvings
-    // (2^6 = 64): 8 values of 2,000 trials.
+    // A bisection of 10 to 30 to a 64th of the span tries both ends, 6 halvings
+    // (2^6 = 64) and the two values either side of a band edge: 10 values of 2,000
+    // trials.
     assert_eq!(
         body["error"],
-        "trials 2000: 8 values of them are 16000 trials, and this server takes at most 10000 per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
+        "trials 2000: 10 values of them are 20000 trials, and this server takes at most 10000 per request; ask for fewer values or trials, a coarser tolerance, or a smaller exact_seconds"
     );
 }
 

@@ -5,11 +5,21 @@
 //! on each side; over a span of numbers (a range) a bisection on common random numbers
 //! narrows the crossing to a tolerance, and says which values it tried could not be
 //! told from the target. Where no value in the span crosses, it says so plainly.
+//!
+//! A table's band edge makes a chance jump rather than cross: at 4.99 in. one band,
+//! at 5.01 in. the next. Where the two values either side of the target are neighbours
+//! (nothing the finder tries lies between them: whole numbers one apart for a key the
+//! rules read as whole, numbers a millionth apart otherwise) and neither's 95% interval
+//! holds the target, no value gives the target, and the answer says where the chance
+//! jumps instead. A bisection looks for that edge past its tolerance at two more
+//! values: the simplest number in its bracket (a band edge is written as one, 5 rather
+//! than 4.96875) and its neighbour a millionth away on the other side.
 
 use serde::Serialize;
 use toml::{Table, Value};
 
 use super::{WHOLE_MAX, number, set, short};
+use crate::compare::Equivalents;
 use crate::error::{Error, Result};
 #[cfg(feature = "files")]
 use crate::export::invented_line;
@@ -73,7 +83,8 @@ impl Span {
             Span::Values(values) => values.len() as u64,
             Span::Numbers { from, to, tolerance } => {
                 let halvings = ((to - from) / tolerance).log2().ceil();
-                2 + if halvings.is_finite() && halvings > 0.0 { halvings.min(MAX_STEPS as f64) as u64 } else { 0 }
+                // Both ends, the halvings, and the two values that look for a band edge.
+                4 + if halvings.is_finite() && halvings > 0.0 { halvings.min(MAX_STEPS as f64) as u64 } else { 0 }
             }
         }
     }
@@ -113,6 +124,9 @@ pub struct Balance {
     pub target: f64,
     /// Whether the chance crosses the target in the span.
     pub crosses: bool,
+    /// Whether it jumps past the target between the bracket's two values, which are
+    /// neighbours (see the module's note): no value gives the target.
+    pub jumps: bool,
     /// Values whose interval holds the target (or exactly equal to it).
     pub balanced: Vec<Value>,
     /// The last value on the first side of the target and the first past it, in the
@@ -132,6 +146,14 @@ pub struct Balance {
 
 /// The most bisection steps: a span halved this often is finer than any table.
 const MAX_STEPS: usize = 40;
+
+/// The finest step a bisection takes: it tries numbers rounded to a millionth.
+const FINEST: f64 = 1e-6;
+
+/// Keys a scenario reads as distances in its ruleset's unit: a fire's and an
+/// engagement's range, an engagement's closing and closest range (as
+/// crates/rules/src/engagement/scenario.rs and each ruleset's fire reader name them).
+const DISTANCES: [&str; 3] = ["range", "closing", "min_range"];
 
 /// Finds where `key` of `base` balances `target` over `span`. `progress` hears
 /// (values tried, the most the span may try) as each value is answered; stopping `run`
@@ -164,21 +186,26 @@ pub fn balance(
     // A key the rules read as a whole number (a unit's count) refuses `2.0` but takes
     // `2`: a span of it is bisected over whole numbers. Asked of the rules at either
     // end, since one end may be refused for its own sake (a count of 0).
+    let whole_at =
+        |x: f64| x.abs() <= WHOLE_MAX && set_up(&Value::Float(x)).is_err() && set_up(&Value::Integer(x as i64)).is_ok();
     let whole = match span {
-        Span::Numbers { from, to, .. } => [from.ceil(), to.floor()].into_iter().any(|x| {
-            x.abs() <= WHOLE_MAX && set_up(&Value::Float(x)).is_err() && set_up(&Value::Integer(x as i64)).is_ok()
-        }),
+        Span::Numbers { from, to, .. } => [from.ceil(), to.floor()].into_iter().any(whole_at),
         Span::Values(_) => false,
     };
     let mut chance = String::new();
     let mut scenario_name = String::new();
     let mut invented: Vec<String> = Vec::new();
+    // The ruleset's unit of distance ("in.", "cm"), where it has a ground scale.
+    let mut unit: Option<String> = None;
     let most = span.most_tries();
     let mut tried_so_far = 0;
     progress(0, most);
     let mut at = |value: &Value| -> Result<Tried> {
         run.check()?;
         let (doc, mut scenario) = set_up(value)?;
+        if unit.is_none() {
+            unit = Equivalents::of(scenario.ruleset.as_ref()).ok().flatten().and_then(|e| e.words().scale).map(|s| s.0);
+        }
         let started = run.now();
         let exact = scenario.exact(run)?;
         let plan = Plan { scenario, text: &doc.text, shard: None, precision: None };
@@ -220,25 +247,55 @@ pub fn balance(
     };
     progress(tried.len() as u64, tried.len() as u64);
     let side = |t: &Tried| t.p >= target.p;
-    let bracket =
-        tried.windows(2).find(|w| side(&w[0]) != side(&w[1])).map(|w| (w[0].value.clone(), w[1].value.clone()));
+    let window = tried.windows(2).find(|w| side(&w[0]) != side(&w[1])).map(|w| (&w[0], &w[1]));
+    let bracket = window.map(|(a, b)| (a.value.clone(), b.value.clone()));
     let balanced: Vec<Value> = tried.iter().filter(|t| t.holds(target.p)).map(|t| t.value.clone()).collect();
     let crosses = bracket.is_some() || !balanced.is_empty();
-    let answer = match (&bracket, balanced.is_empty()) {
+    // Neighbours: nothing the finder tries lies between them.
+    let neighbours = |a: &Value, b: &Value| match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x.abs_diff(*y) == 1 && (whole || whole_at(*x as f64)),
+        _ => number(a).zip(number(b)).is_some_and(|(x, y)| (x - y).abs() < 1.5 * FINEST),
+    };
+    let jumps = balanced.is_empty() && window.is_some_and(|(a, b)| neighbours(&a.value, &b.value));
+    let wanted = share(target.p);
+    let answer = match (window, balanced.is_empty()) {
         (None, true) => {
             let (lo, hi) = tried.iter().fold((1.0_f64, 0.0_f64), |(lo, hi), t| (lo.min(t.p), hi.max(t.p)));
-            format!("no value of {key} tried crosses {}: P({chance}) stays between {lo:.4} and {hi:.4}", target.p)
+            format!(
+                "no value of {key} tried crosses {wanted}: P({chance}) stays between {} and {}",
+                percent(lo),
+                percent(hi)
+            )
         }
+        (Some((a, b)), _) if jumps => match (&a.value, &b.value) {
+            (Value::Integer(x), Value::Integer(y)) => format!(
+                "no value of {key} gives {wanted}: P({chance}) jumps from {} at {x} to {} at {y}",
+                percent(a.p),
+                percent(b.p)
+            ),
+            (x, y) => {
+                let (x, y) = (number(x).unwrap_or(0.0), number(y).unwrap_or(0.0));
+                let distance = DISTANCES.contains(&key.rsplit('.').next().unwrap_or(key));
+                format!(
+                    "no value of {key} gives {wanted}: P({chance}) jumps from {} to {} at {}{}",
+                    percent(a.p),
+                    percent(b.p),
+                    short(simplest(x.min(y), x.max(y))),
+                    unit.as_ref().filter(|_| distance).map_or(String::new(), |u| format!(" {u}"))
+                )
+            }
+        },
         (Some((a, b)), _) => format!(
-            "P({chance}) crosses {} between {key} = {a} and {key} = {b}{}",
-            target.p,
+            "P({chance}) crosses {wanted} between {key} = {} and {key} = {}{}",
+            a.value,
+            b.value,
             if balanced.is_empty() {
                 String::new()
             } else {
-                format!("; at {} its 95% interval holds {}", list(&balanced), target.p)
+                format!("; at {} its 95% interval holds {wanted}", list(&balanced))
             }
         ),
-        (None, false) => format!("P({chance}) is {} within its 95% interval at {key} = {}", target.p, list(&balanced)),
+        (None, false) => format!("P({chance}) is {wanted} within its 95% interval at {key} = {}", list(&balanced)),
     };
     Ok(Balance {
         scenario: scenario_name,
@@ -246,6 +303,7 @@ pub fn balance(
         chance,
         target: target.p,
         crosses,
+        jumps,
         balanced,
         bracket,
         tried,
@@ -258,6 +316,35 @@ pub fn balance(
 
 fn list(values: &[Value]) -> String {
     values.iter().map(Value::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// A chance as the page's tables give it (format.js `percent`): a percentage to two
+/// decimals, never "0.00%" for a chance that is not nothing nor "100.00%" for one short
+/// of certain.
+fn percent(p: f64) -> String {
+    if p > 0.0 && p < 0.00005 {
+        "under 0.01%".into()
+    } else if p < 1.0 && p > 0.99995 {
+        "over 99.99%".into()
+    } else {
+        format!("{:.2}%", 100.0 * p)
+    }
+}
+
+/// A target chance as its asker wrote it, in percent: 0.3 is 30%, 0.125 is 12.5%.
+fn share(p: f64) -> String {
+    format!("{}%", short((p * 1e8).round() / 1e6))
+}
+
+/// The number with the fewest decimals (to a millionth) from `a` to `b`, the nearer
+/// `a` among those: how a band edge is written, 5 in the bracket 4.96875 to 5.125.
+fn simplest(a: f64, b: f64) -> f64 {
+    (0..=6)
+        .map(|d| 10f64.powi(d))
+        // A product's rounding (0.3 * 10 is 3.0000000000000004) is not a next number.
+        .map(|scale| (a * scale - 1e-9).ceil() / scale)
+        .find(|&x| x <= b + FINEST / 2.0)
+        .map_or(a, |x| (x / FINEST).round() * FINEST)
 }
 
 /// What a bisection tries between its ends.
@@ -322,6 +409,29 @@ fn bisect(
             tried.push(mid.clone());
             if side(&mid) == side(&lo) { lo = mid } else { hi = mid }
         }
+        // A band edge within the bracket: the simplest number there, and its neighbour
+        // a millionth away towards the other end. Two neighbours either side of the
+        // target say the chance jumps past it (the module's note).
+        let (a, b) = (number(&lo.value).unwrap_or(from), number(&hi.value).unwrap_or(to));
+        let inside = |x: f64| x > a + FINEST / 2.0 && x < b - FINEST / 2.0;
+        if span == Bisected::Numbers && !lo.holds(target) && !hi.holds(target) {
+            let edge = simplest(a, b);
+            let there = if inside(edge) {
+                let t = at(&value(edge))?;
+                tried.push(t.clone());
+                t
+            } else if (edge - a).abs() < (edge - b).abs() {
+                lo.clone()
+            } else {
+                hi.clone()
+            };
+            // Towards whichever end is on the other side of the target.
+            let towards = if side(&there) == side(&lo) { b } else { a };
+            let beyond = edge + FINEST.copysign(towards - edge);
+            if inside(beyond) && !there.holds(target) {
+                tried.push(at(&value(beyond))?);
+            }
+        }
     }
     tried.sort_by(|x, y| number(&x.value).unwrap_or(0.0).total_cmp(&number(&y.value).unwrap_or(0.0)));
     Ok(tried)
@@ -330,7 +440,8 @@ fn bisect(
 impl Rendered for Balance {
     #[cfg(feature = "files")]
     fn to_table(&self) -> String {
-        let mut out = format!("{}: where P({}) meets {}\n  {}\n", self.scenario, self.chance, self.target, self.answer);
+        let mut out =
+            format!("{}: where P({}) meets {}\n  {}\n", self.scenario, self.chance, share(self.target), self.answer);
         if let Some(line) = invented_line(&self.invented) {
             out += &format!("  {line}\n");
         }
@@ -379,11 +490,69 @@ mod tests {
     }
 
     #[test]
-    fn a_bisection_may_try_both_ends_and_a_halving_for_each_power_of_two_in_its_span() {
-        // 10 to 30 within 20/64: 64 = 2^6, so six halvings after the two ends.
-        assert_eq!(Span::Numbers { from: 10.0, to: 30.0, tolerance: 20.0 / 64.0 }.most_tries(), 8);
+    fn a_bisection_may_try_both_ends_a_halving_for_each_power_of_two_in_its_span_and_a_band_edge() {
+        // 10 to 30 within 20/64: 64 = 2^6, so six halvings after the two ends, and two
+        // values either side of a band edge.
+        assert_eq!(Span::Numbers { from: 10.0, to: 30.0, tolerance: 20.0 / 64.0 }.most_tries(), 10);
         // A tolerance finer than any table still stops at the most steps.
-        assert_eq!(Span::Numbers { from: 0.0, to: 1.0, tolerance: 1e-300 }.most_tries(), 2 + MAX_STEPS as u64);
+        assert_eq!(Span::Numbers { from: 0.0, to: 1.0, tolerance: 1e-300 }.most_tries(), 4 + MAX_STEPS as u64);
         assert_eq!(Span::Values(vec![Value::Integer(1); 5]).most_tries(), 5);
+    }
+
+    const DUEL: &str = include_str!("../../../../experiments/cd_tank_duel.toml");
+
+    /// The duel's balance of `range` over `span` at `target`, exact at every range.
+    fn duel_range(span: &Span, target: f64) -> Balance {
+        let doc = Document::new("duel.toml", "duel.toml", DUEL);
+        let stop = AtomicBool::new(false);
+        let monte_carlo = MonteCarlo { trials: 1000, seed: 1, threads: None, mode: Mode::Compiled };
+        let target = Target { outcome: None, p: target };
+        balance(&doc, ("range", span), &target, &Rules::builtin(), monte_carlo, &|_, _| {}, &Run::new(&stop, None))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_band_edge_is_said_as_a_jump_at_the_edge_in_the_ruleset_s_unit() {
+        // The Panther's gun kills 66.36% to 20 in. and 51% past it (its next band): no
+        // range gives 60%. The bisection brackets 19.890625 to 20.5 at its tolerance,
+        // then finds the edge at 20 and 20.000001.
+        let found = duel_range(&Span::Numbers { from: 1.0, to: 40.0, tolerance: 0.5 }, 0.6);
+        assert!(found.jumps && found.crosses);
+        assert_eq!(found.bracket, Some((Value::Float(20.0), Value::Float(20.000001))));
+        assert_eq!(
+            found.answer,
+            "no value of range gives 60%: P(target = eliminated) jumps from 66.36% to 51.00% at 20 in."
+        );
+    }
+
+    #[test]
+    fn listed_values_with_room_between_them_cross_rather_than_jump() {
+        // 16 and 32 in. lie either side of the edge, but ranges between them were not
+        // tried: the chance crosses there, said in percent.
+        let values = Span::Values([8, 16, 32].map(Value::Integer).to_vec());
+        let found = duel_range(&values, 0.6);
+        assert!(!found.jumps && found.crosses);
+        assert_eq!(found.answer, "P(target = eliminated) crosses 60% between range = 16 and range = 32");
+    }
+
+    #[test]
+    fn a_band_edge_is_written_with_the_fewest_decimals_in_its_bracket() {
+        assert_eq!(simplest(4.96875, 5.125), 5.0);
+        assert_eq!(simplest(5.0, 5.000001), 5.0);
+        assert_eq!(simplest(4.999999, 5.0), 5.0);
+        assert_eq!(simplest(5.000001, 5.125), 5.1);
+        // 0.3 scaled by 10 is 3.0000000000000004, which is not past 0.3.
+        assert_eq!(simplest(0.3, 0.35), 0.3);
+        assert_eq!(simplest(-2.5, -1.2), -2.0);
+    }
+
+    #[test]
+    fn chances_are_said_in_percent_as_the_page_s_tables_give_them() {
+        assert_eq!(share(0.3), "30%");
+        assert_eq!(share(0.125), "12.5%");
+        assert_eq!(percent(0.428667), "42.87%");
+        assert_eq!(percent(0.00001), "under 0.01%");
+        assert_eq!(percent(0.99999), "over 99.99%");
+        assert_eq!(percent(0.0), "0.00%");
     }
 }

@@ -9,6 +9,10 @@
 
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
 
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
 use crate::dice::Ratio;
 
 /// A probability estimate with its confidence interval.
@@ -171,6 +175,49 @@ impl Paired {
     }
 }
 
+/// The mean of whole-number outcomes `values` seen `counts` times, with its normal
+/// interval at `confidence`: x̄ ± z s/√m over the m trials counted, s² the sample
+/// variance (m - 1 in its denominator), kept within the smallest and largest value (the
+/// mean of such trials can lie nowhere else). None under two trials: one gives no
+/// spread to size an interval by.
+pub fn mean_interval(values: &[u64], counts: &[u64], confidence: f64) -> Option<Estimate> {
+    let m: u64 = counts.iter().sum();
+    if m < 2 {
+        return None;
+    }
+    let n = m as f64;
+    let pairs = || values.iter().zip(counts).map(|(&v, &c)| (v as f64, c as f64));
+    let mean = pairs().map(|(v, c)| v * c).sum::<f64>() / n;
+    let variance = pairs().map(|(v, c)| c * (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let half = z_score(confidence) * (variance / n).sqrt();
+    let seen = || pairs().filter(|&(_, c)| c > 0.0).map(|(v, _)| v);
+    let (least, most) = (seen().fold(f64::INFINITY, f64::min), seen().fold(f64::NEG_INFINITY, f64::max));
+    Some(Estimate { estimate: mean, low: (mean - half).max(least), high: (mean + half).min(most) })
+}
+
+/// The exact mean of whole-number outcomes `values` with exact chances `chances`, among
+/// those outcomes alone (the chances may add to less than 1: the rest fell on outcomes
+/// that are no number): the reduced fraction's numerator and denominator, and the
+/// mean as a float for display. None when those outcomes have no chance at all.
+pub fn exact_mean(values: &[u64], chances: &[&Ratio]) -> Option<(BigUint, BigUint, f64)> {
+    // Over the chances' least common denominator L, each chance n/d is n * (L / d), so
+    // the mean (sum of v n/d) / (sum of n/d) is (sum of v n L/d) / (sum of n L/d).
+    let lcm = chances.iter().fold(BigUint::one(), |l, r| l.lcm(r.denom()));
+    let scaled = |r: &Ratio| r.numer() * (&lcm / r.denom());
+    let total: BigUint = chances.iter().map(|r| scaled(r)).sum();
+    if total.is_zero() {
+        return None;
+    }
+    let sum: BigUint = values.iter().zip(chances).map(|(&v, r)| scaled(r) * v).sum();
+    let g = sum.gcd(&total);
+    let (num, den) = (sum / &g, total / g);
+    // The whole part exactly, the rest through `Ratio`, which converts parts past the
+    // range of f64.
+    let (whole, rest) = num.div_rem(&den);
+    let float = whole.to_f64().unwrap_or(f64::INFINITY) + Ratio::from_big(rest, den.clone()).to_f64();
+    Some((num, den, float))
+}
+
 /// Pearson's chi-square goodness-of-fit of observed counts against exact probabilities.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GoodnessOfFit {
@@ -305,6 +352,36 @@ fn lower_gamma(a: f64, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mean_has_its_normal_interval_within_the_values_seen() {
+        // Values 0, 1, 2 seen 1, 2, 1 times: mean (0 + 2 + 2) / 4 = 1; s^2 = (1 + 0 +
+        // 1) / 3 = 2/3; half-width 1.959964 * sqrt((2/3) / 4) = 1.959964 * 0.408248 =
+        // 0.800152.
+        let e = mean_interval(&[0, 1, 2], &[1, 2, 1], 0.95).unwrap();
+        assert_eq!(e.estimate, 1.0);
+        assert!((e.low - 0.199848).abs() < 1e-6 && (e.high - 1.800152).abs() < 1e-6, "{e:?}");
+        // 9 trials on 0 and one on 5: mean 0.5, s^2 = (9 * 0.25 + 20.25) / 9 = 2.5, half
+        // 1.959964 * sqrt(0.25) = 0.979982, so the low end 0.5 - 0.98 is held at 0.
+        let e = mean_interval(&[0, 5], &[9, 1], 0.95).unwrap();
+        assert_eq!((e.estimate, e.low), (0.5, 0.0));
+        assert!((e.high - 1.479982).abs() < 1e-6, "{e:?}");
+        assert_eq!(mean_interval(&[0, 1], &[0, 1], 0.95), None, "one trial has no spread");
+    }
+
+    #[test]
+    fn an_exact_mean_is_a_reduced_fraction_over_the_outcomes_it_counts() {
+        // 0, 1, 2 hits at 4/25, 12/25, 9/25: 12/25 + 18/25 = 30/25 = 6/5.
+        let (a, b, c) = (Ratio::new(4, 25), Ratio::new(12, 25), Ratio::new(9, 25));
+        let (num, den, float) = exact_mean(&[0, 1, 2], &[&a, &b, &c]).unwrap();
+        assert_eq!((num.to_string(), den.to_string(), float), ("6".into(), "5".into(), 1.2));
+        // 1 turn at 1/2, 2 at 1/4, undecided the other 1/4: (1/2 + 2/4) / (3/4) = 4/3.
+        let (one, two) = (Ratio::new(1, 2), Ratio::new(1, 4));
+        let (num, den, float) = exact_mean(&[1, 2], &[&one, &two]).unwrap();
+        assert_eq!((num.to_string(), den.to_string()), ("4".into(), "3".into()));
+        assert!((float - 4.0 / 3.0).abs() < 1e-15);
+        assert_eq!(exact_mean(&[1, 2], &[&Ratio::new(0, 1), &Ratio::new(0, 3)]), None);
+    }
 
     #[test]
     fn wilson_interval_matches_the_textbook_value() {

@@ -328,13 +328,21 @@ fn per_run(monte_carlo: &MonteCarlo) -> f64 {
 pub fn duration(seconds: f64) -> String {
     match seconds {
         s if s >= 7200.0 => format!("{:.1} hours", s / 3600.0),
-        s if s >= 120.0 => format!("{:.0} minutes", s / 60.0),
+        s if s >= 600.0 => format!("{:.0} minutes", s / 60.0),
+        // A tab's limit is 2 minutes: 2.4 minutes of work is not said as "2 minutes".
+        s if s >= 120.0 => format!("{} minutes", tenths(s / 60.0)),
         s if s >= 10.0 => format!("{s:.0} seconds"),
         // Not "1 seconds", nor 1.4 read as 1.
         s if s >= 1.0 => format!("{s:.1} seconds"),
         s if s >= 1e-3 => format!("{:.1} ms", s * 1e3),
         s => format!("{:.2} µs", s * 1e6),
     }
+}
+
+/// `x` to one decimal, without a trailing ".0": 2.4, 2.
+fn tenths(x: f64) -> String {
+    let text = format!("{x:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
 }
 
 #[cfg(test)]
@@ -381,6 +389,8 @@ mod tests {
     fn a_duration_reads_as_a_person_says_it() {
         assert_eq!(duration(20_600.0), "5.7 hours");
         assert_eq!(duration(600.0), "10 minutes");
+        assert_eq!(duration(144.0), "2.4 minutes");
+        assert_eq!(duration(120.0), "2 minutes");
         assert_eq!(duration(14.2), "14 seconds");
         assert_eq!(duration(1.04), "1.0 seconds");
         assert_eq!(duration(3e-5), "30.00 µs");

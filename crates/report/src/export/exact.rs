@@ -7,6 +7,7 @@ use serde::Serialize;
 use combat_odds_core::run::Run;
 use combat_odds_rules::Scenario;
 
+use super::mean::{self, ExactMean};
 use crate::error::Result;
 
 /// A scenario's exact stage alone: no trial drawn.
@@ -27,6 +28,8 @@ pub struct ExactView {
 struct ExactMeasure {
     measure: String,
     outcomes: Vec<ExactRow>,
+    /// Its exact mean, where its outcomes are whole numbers and the exact engine reaches.
+    mean: Option<ExactMean>,
 }
 
 /// One outcome's exact chance, as a number and as a fraction; null where the exact
@@ -62,6 +65,7 @@ impl ExactView {
             .map(|(m, measure)| ExactMeasure {
                 measure: measure.name.clone(),
                 outcomes: measure.outcomes.iter().enumerate().map(|(o, outcome)| row(m, o, outcome)).collect(),
+                mean: table.as_ref().and_then(|t| mean::exact_of(&measure.outcomes, &t[m])),
             })
             .collect();
         let (km, ko) = experiment.kill();

@@ -11,9 +11,11 @@ pub mod frames;
 pub use directory::{write_frame, write_whole};
 mod csv;
 mod exact;
+mod mean;
 mod percent;
 
 pub use exact::ExactView;
+pub use mean::{ExactMean, Mean};
 pub use percent::{Basis, Percent, PercentView};
 
 use serde::Serialize;
@@ -100,6 +102,8 @@ pub struct MeasureRows {
     pub outcomes: Vec<Row>,
     /// Agreement with exact, where exact exists.
     pub agreement: Option<Agreement>,
+    /// Its mean, where its outcomes are whole numbers (hits, survivors, turns).
+    pub mean: Option<Mean>,
 }
 
 /// Everything a fire or morale resolution reports.
@@ -196,7 +200,8 @@ impl Report {
                     })
                     .collect();
                 let agreement = exact_m.map(|row| goodness_of_fit(counts, row).into());
-                MeasureRows { measure: measure.name.clone(), outcomes, agreement }
+                let mean = mean::of(&measure.outcomes, counts, exact_m.map(Vec::as_slice));
+                MeasureRows { measure: measure.name.clone(), outcomes, agreement, mean }
             })
             .collect();
         let (km, ko) = kill;
@@ -296,6 +301,27 @@ pub trait Rendered: Serialize {
     }
 }
 
+/// The longest exact fraction a printed mean line writes out.
+#[cfg(feature = "files")]
+const SHORT_FRACTION: usize = 24;
+
+/// A measure's mean as the printed report gives it, under its table.
+#[cfg(feature = "files")]
+fn mean_line(m: &Mean) -> String {
+    // An engagement's fraction can run to hundreds of digits: the JSON keeps it whole.
+    let exact = match (&m.exact, &m.exact_fraction) {
+        (Some(e), Some(f)) if f.len() <= SHORT_FRACTION => format!("exact {e:.6} ({f}), "),
+        (Some(e), _) => format!("exact {e:.6}, "),
+        _ => String::new(),
+    };
+    let over = if m.leaves_out.is_empty() {
+        String::new()
+    } else {
+        format!(" (the {} trials whose outcome is a number; left out: {})", m.count, m.leaves_out.join(", "))
+    };
+    format!("mean: {exact}estimate {:.6} [{:.6}, {:.6}]{over}\n", m.estimate, m.ci_low, m.ci_high)
+}
+
 impl Rendered for Report {
     #[cfg(feature = "files")]
     fn to_table(&self) -> String {
@@ -314,13 +340,17 @@ impl Rendered for Report {
             self.generator,
             self.interval
         );
-        for (measure, rows, agreement) in self.all_measures() {
-            s += &format!("\n{measure}\n{}\n", frames::rows_frame(rows).map(|f| f.to_string()).unwrap_or_default());
-            if let Some(a) = agreement {
+        for m in &self.measures {
+            let rows = frames::rows_frame(&m.outcomes).map(|f| f.to_string()).unwrap_or_default();
+            s += &format!("\n{}\n{rows}\n", m.measure);
+            if let Some(a) = &m.agreement {
                 s += &format!(
                     "Monte Carlo vs exact: chi-square {:.2} on {} dof, p = {:.3}\n",
                     a.chi_square, a.dof, a.p_value
                 );
+            }
+            if let Some(mean) = &m.mean {
+                s += &mean_line(mean);
             }
         }
         let k = &self.p_kill.odds;

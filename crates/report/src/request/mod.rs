@@ -174,8 +174,8 @@ impl Front {
     }
 }
 
-/// What one request may ask for and cost. A front door may lower them (a tab takes on
-/// two minutes of work, a server an hour), never skip them.
+/// What one request may ask for and cost. A front door may lower them (a tab takes
+/// two minutes of one core's work, a server an hour), never skip them.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Where requests are answered, as refusals name it.
@@ -230,11 +230,11 @@ impl Limits {
         }
         let (seconds, budget) = (cost.core_seconds(), self.max_cost.as_secs_f64());
         if seconds > budget {
+            let price = price(seconds, budget);
             return Err(Refused::new(
                 Kind::TooMuch,
                 format!(
-                    "this is about {} of work for one core ({}), and {who} takes at most {} per request; ask for {}{}",
-                    duration(seconds),
+                    "this is {price} of work for one core ({}), and {who} takes at most {} per request; ask for {}{}",
                     cost.parts(),
                     duration(budget),
                     cost.reduce(),
@@ -249,6 +249,16 @@ impl Limits {
     /// words from every front door.
     fn too_many_trials(&self, trials: u64) -> Refused {
         Refused::new(Kind::TooMuch, format!("trials {trials}: at most {} per request", self.max_trials))
+    }
+}
+
+/// What `seconds` of work past a limit of `budget` seconds is said to cost: work just
+/// past the limit reads as the limit when rounded, and "about 2 minutes of work ... takes
+/// at most 2 minutes" would say nothing is wrong.
+fn price(seconds: f64, budget: f64) -> String {
+    match duration(seconds) {
+        said if said == duration(budget) => format!("over {said}"),
+        said => format!("about {said}"),
     }
 }
 

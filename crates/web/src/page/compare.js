@@ -121,8 +121,7 @@ function setComparison(c) {
 
 async function runCompare(text) {
   if (comparing) comparing.abort();
-  $("compare-error").textContent = "";
-  $("compare-trials-error").textContent = "";
+  for (const id of ["compare-error", "compare-trials-error", "compare-seed-error"]) $(id).textContent = "";
   const work = longWork("compare", "compare-start");
   comparing = work;
   try {
@@ -130,7 +129,8 @@ async function runCompare(text) {
       seed: Number($("compare-seed").value) }, work.signal, progressOf("compare", "runs"));
     if (answer.error) {
       const r = comparisonRefusal(answer.error, text);
-      $(r.setting === "trials" ? "compare-trials-error" : "compare-error").textContent = r.words;
+      // A setting's refusal beside its field (a seed of 2.5), the comparison's above it.
+      $(r.setting && $(`compare-${r.setting}-error`) ? `compare-${r.setting}-error` : "compare-error").textContent = r.words;
       return work.finish("");
     }
     setComparison(answer.result.comparison);
@@ -157,12 +157,18 @@ function showComparison(c) {
   const weapons = c.comparison.weapons.map((w) => vocabularyName(shared.words, "weapon", w));
   const into = $("compare-result");
   into.replaceChildren(el("h2", {}, `${c.comparison.name}: against ${target}`));
+  $("compare-said").textContent = `${c.comparison.name}: the kill chance of ${weapons.join(" and ")} against ${target}`
+    + (ranges.length ? ` at ${ranges.length} ranges, from ${Math.min(...ranges)} to ${Math.max(...ranges)} m` : "")
+    + `, in ${c.comparison.rulesets.map(rulesetName).join(", ")}`;
   if (ranges.length) {
     const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${own(s.ruleset, s.weapon)}`, colour: s.colour, dash: s.dash,
       points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })) }));
-    into.append(steps(ranges, lines,
-      "range (m); one turn's kill chance, exact where known, held to the next range asked", "compare-chart",
-      `Kill chance against range, ${weapons.join(" and ")} against ${target}`));
+    // As wide as the column, but never so narrow that its legend and labels run off
+    // it: on a phone it is drawn 560 wide (its text 12 px) and scrolls in its own box.
+    const width = Math.max(560, Math.min(720, into.clientWidth));
+    into.append(el("div", { class: "scroll" }, steps(ranges, lines,
+      "range (m); one turn's kill chance, held to the next range asked", "compare-chart",
+      `Kill chance against range, ${weapons.join(" and ")} against ${target}`, width)));
     invented(c.comparison.rulesets, into);
   }
   const table = el("table", { id: "compare-table" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon"),
@@ -217,7 +223,8 @@ async function invented(rulesets, into) {
     if (illustrative.get(r)) marked.push(rulesetName(r));
   }
   if (!marked.length || !into.querySelector("#compare-chart")) return;
-  into.querySelector("#compare-chart").after(el("p", { class: "chart-footer", id: "compare-invented" },
+  // After the chart's own scrolling box, so it is read without scrolling the chart.
+  into.querySelector("#compare-chart").parentElement.after(el("p", { class: "chart-footer", id: "compare-invented" },
     `Invented data: ${marked.join(", ")} ${marked.length > 1 ? "take" : "takes"} these weapons and vehicles from an illustrative `
     + "catalogue, made up to show how the rules work, not the published rules' values."));
 }

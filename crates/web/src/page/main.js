@@ -10,10 +10,14 @@ import * as compare from "./compare.js";
 import * as balance from "./balance.js";
 import * as tables from "./tables.js";
 
+// What each long work's progress bar is named, for a screen reader.
+const PROGRESS = { run: "the engagement's trials", compare: "the comparison's runs", sweep: "the sweep's points",
+  balance: "the balance finder's points" };
+
 // Long work's progress bar and its line of text.
 for (const row of document.querySelectorAll("[data-progress]")) {
   const p = row.dataset.progress;
-  row.append(el("progress", { id: `${p}-progress`, max: "1", value: "0" }),
+  row.append(el("progress", { id: `${p}-progress`, max: "1", value: "0", "aria-label": `Progress of ${PROGRESS[p]}` }),
     el("span", { id: `${p}-status`, class: "muted", "aria-live": "polite" }));
 }
 
@@ -59,7 +63,7 @@ async function start() {
   fire.init(scenarios);
   if (page === "fire") for (const k of ["trials", "seed", "mode"]) if (p.has(k)) $(`fire-${k}`).value = p.get(k);
   if (page === "fire" && p.has("top")) $("sensitivity-top").value = p.get("top");
-  fire.restore(p, page === "fire" ? "scenario" : "none");
+  await fire.restore(p, page === "fire" ? "scenario" : "none");
   const first = linked ? fire.computeExact() : fire.compute();
 
   const [rulesets, words, notes] = await later;
@@ -89,7 +93,7 @@ async function start() {
   if (page === "compare") compare.restore(p);
   // The other tabs' forms wait for the first answer.
   await first;
-  run.restore(p, page === "run" ? "scenario" : "none");
+  await run.restore(p, page === "run" ? "scenario" : "none");
   balance.restore(p, page === "balance");
 }
 

@@ -83,5 +83,5 @@ async function showModifiers(ruleset) {
   const columns = ["chart", "name", "label", "value", "applied", "source"];
   const table = el("table", { id: "modifiers" }, el("tr", {}, ...columns.map((c) => el("th", {}, c))));
   for (const m of body.modifiers) table.append(el("tr", {}, ...columns.map((c) => el("td", {}, m[c]))));
-  $("modifiers-list").replaceChildren(table);
+  $("modifiers-list").replaceChildren(el("div", { class: "scroll" }, table));
 }

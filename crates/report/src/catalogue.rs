@@ -317,7 +317,7 @@ pub fn edited(text: &str, shape: &CatalogueShape, said: &str, edit: &Edit) -> Re
             };
             let label = spot.leaf("label").map_or(spot.id.as_str(), |l| l.text.as_str()).trim_end_matches(ILLUSTRATIVE);
             if let toml::Value::Table(t) = &mut copy {
-                t.insert("label".into(), toml::Value::String(format!("{label} (yours)")));
+                t.insert("label".into(), toml::Value::String(format!("{label}, copy")));
                 if t.contains_key("name") {
                     t.insert("name".into(), toml::Value::String(id.clone()));
                 }

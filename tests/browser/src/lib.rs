@@ -169,13 +169,13 @@ pub async fn own_catalogue_read_by_the_answer(client: &Client, address: &str) {
     client.goto(address).await.unwrap();
     text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
     // Folded away until asked for: a player with no file of their own is not asked.
-    client.execute("document.getElementById('fire-tables').open = true;", vec![]).await.unwrap();
-    let status = text_when(client, "fire-tables-status", |t| !t.is_empty()).await;
-    assert_eq!(status, "The rules' own tables are read.");
-    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    client.execute("document.getElementById('fire-catalogue-box').open = true;", vec![]).await.unwrap();
+    let status = text_when(client, "fire-catalogue-status", |t| !t.is_empty()).await;
+    assert_eq!(status, "The rules' own Example weapon and vehicle catalogue (Command Decision) is read.");
+    let input = client.find(Locator::Id("fire-catalogue-import")).await.unwrap();
     input.send_keys(mine.to_str().unwrap()).await.unwrap();
     // Their file stands in for the catalogue, by its own name and the table's title.
-    let status = text_when(client, "fire-tables-status", |t| t.starts_with("Your my_tanks.toml")).await;
+    let status = text_when(client, "fire-catalogue-status", |t| t.starts_with("Your my_tanks.toml")).await;
     assert!(status.contains("in place of Example weapon and vehicle catalogue (Command Decision)"), "{status}");
     // 16 in. is the long band, and a hit is a d10 at or under the hit number: 3 +1
     // veteran = 4 hits 4/10 a die, not 6/10. A hit eliminates 7/10 (d10 +3 on the
@@ -197,18 +197,109 @@ pub async fn own_catalogue_read_by_the_answer(client: &Client, address: &str) {
     let command = text_when(client, "fire-command", |t| t.contains("--rules")).await;
     assert!(command.starts_with("combat-odds fire experiments/cd_tank_duel.toml "), "{command}");
 
-    // A fault in their file is said beside it, by its name and line, not a path.
-    let input = client.find(Locator::Id("fire-tables-file")).await.unwrap();
+    // A fault in their file is said beside it, by its name and line, not a path, and
+    // the form keeps every field (the rules' own tables offer them meanwhile).
+    let fields = "return document.querySelectorAll('#fire-form [data-key]').length;";
+    let before = client.execute(fields, vec![]).await.unwrap();
+    let input = client.find(Locator::Id("fire-catalogue-import")).await.unwrap();
     input.send_keys(broken.to_str().unwrap()).await.unwrap();
-    let error = text_when(client, "fire-tables-error", |t| !t.is_empty()).await;
+    let error = text_when(client, "fire-catalogue-error", |t| !t.is_empty()).await;
     assert!(error.starts_with("In your broken.toml, line "), "{error}");
     assert!(!error.contains("/tmp") && !error.contains("combat-odds-own"), "{error}");
+    let started = Instant::now();
+    while client.execute(fields, vec![]).await.unwrap() != before {
+        assert!(started.elapsed() < Duration::from_secs(60), "the form lost fields: {before} before");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     // Back to the rules' own: the rules' answer again.
-    click(client, "fire-tables-forget").await;
-    text_when(client, "fire-tables-status", |t| t == "The rules' own tables are read.").await;
+    click(client, "fire-catalogue-forget").await;
+    text_when(client, "fire-catalogue-status", |t| t.starts_with("The rules' own ")).await;
     text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What the server's page and the static site must both do with the catalogue editor,
+/// on the page at `address`: the KwK 42's long band changed from hit 5 to 3 in the
+/// editor (no file written by hand) changes the answer exactly as `combat-odds fire
+/// --rules DIR` does with the file the editor exports, the invented-data note stops
+/// naming the gun but still names the Sherman, and the page's share link gives the
+/// same answer in a fresh browser that never saw the editor.
+pub async fn catalogue_editor_answers_as_rules_dir_and_travels_by_link(client: &Client, address: &str) {
+    client.goto(address).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact 66.36%")).await;
+    let invented = text_when(client, "p-kill-invented", |t| !t.is_empty()).await;
+    assert!(invented.contains("75mm KwK 42"), "{invented}");
+    client.execute("document.getElementById('fire-catalogue-box').open = true;", vec![]).await.unwrap();
+    text_when(client, "fire-catalogue-entry", |t| t.contains("75mm KwK 42")).await;
+    let pick = "const s = document.getElementById('fire-catalogue-entry'); s.value = 'weapon.de_75mm_kwk42'; \
+                s.dispatchEvent(new Event('change'));";
+    client.execute(pick, vec![]).await.unwrap();
+    // Each field in the rules' words, and the stats of the gun the form picked beside it.
+    let fields =
+        text_when(client, "fire-catalogue-fields", |t| t.contains("Long band") && t.contains("hit number")).await;
+    assert!(fields.contains("Rate of fire (ROF)"), "{fields}");
+    let stats = client
+        .execute(
+            "return [...document.querySelectorAll('#fire-form .stats')].map((e) => e.textContent).join(' | ');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(stats.as_str().unwrap_or_default().contains("Long band: hit number5"), "{stats}");
+    // A hit number the loader refuses is said beside its field, and the answer kept.
+    let set = "const e = document.querySelector('#fire-catalogue-fields [data-field=\"long.hit\"]'); \
+               e.value = arguments[0]; e.dispatchEvent(new Event('change'));";
+    client.execute(set, vec!["25".into()]).await.unwrap();
+    let beside = client.find(Locator::Css("#fire-catalogue-fields [data-error-for=\"long.hit\"]")).await.unwrap();
+    let started = Instant::now();
+    while beside.text().await.unwrap_or_default().is_empty() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no message beside the hit number");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let said = beside.text().await.unwrap();
+    assert!(said.contains("hit number 25 is out of range; it must be from -10 to 20"), "{said}");
+    text_when(client, "fire-stale", |t| t.starts_with("This answer is for the inputs before")).await;
+
+    // 16 in. is the long band: 3 +1 veteran = 4 hits 4/10 a die; a hit eliminates 7/10,
+    // so each of the 2 dice kills 0.28 and the turn 1 - 0.72^2 = 48.16%.
+    client.execute(set, vec!["3".into()]).await.unwrap();
+    text_when(client, "p-kill", |t| t.contains("exact 48.16%")).await;
+    let invented = text_when(client, "p-kill-invented", |t| !t.contains("KwK")).await;
+    assert!(invented.contains("M4 Sherman"), "the Sherman is still invented: {invented}");
+
+    // The file the editor exports, in a rules folder, read by the command line.
+    let kept = client
+        .execute("return JSON.parse(localStorage.getItem('combat-odds-own-tables'))['command-decision']['catalogue.toml'].text;", vec![])
+        .await
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("combat-odds-editor-{}-{}", std::process::id(), free_port()));
+    std::fs::create_dir_all(dir.join("command-decision")).unwrap();
+    std::fs::write(dir.join("command-decision/catalogue.toml"), kept.as_str().unwrap()).unwrap();
+    let cli = Command::new(repository().join("target/release/combat-odds"))
+        .args(["fire", "--format", "json", "--rules"])
+        .arg(&dir)
+        .output()
+        .expect("the binary runs");
+    let report: serde_json::Value = serde_json::from_slice(&cli.stdout).expect("fire's JSON");
+    let exact = report["p_kill"]["exact"].as_f64().expect("an exact p_kill");
+    assert!((exact - 0.4816).abs() < 1e-12, "1 - 0.72^2 = 0.4816: {report}");
+    let named: Vec<String> = serde_json::from_value(report["invented"].clone()).unwrap();
+    assert!(!named.iter().any(|n| n.contains("KwK")) && named.iter().any(|n| n.contains("Sherman")), "{named:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A copy to change: offered at once among the weapons a firer may take.
+    click(client, "fire-catalogue-copy").await;
+    text_when(client, "fire-catalogue-entry", |t| t.contains("75mm KwK 42 L/70 tank gun, AP, copy (yours)")).await;
+    text_when(client, "fire-form", |t| t.contains("75mm KwK 42 L/70 tank gun, AP, copy")).await;
+
+    // The share link, in a browser that never saw this one's storage.
+    let link = client.current_url().await.unwrap().to_string();
+    assert!(link.contains("tables="), "{link}");
+    let (_driver, fresh) = browser().await;
+    fresh.goto(&link).await.unwrap();
+    text_when(&fresh, "p-kill", |t| t.contains("exact 48.16%")).await;
+    fresh.close().await.unwrap();
 }
 
 /// What the server's page and the static site must both do with a request refused, on

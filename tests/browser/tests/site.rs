@@ -14,8 +14,9 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use combat_odds_browser_tests::{
-    Running, assert_no_ids, browser, click, engagement, free_port, listening, own_catalogue_read_by_the_answer,
-    refusals_said_beside_their_field_grey_the_answer, set_field, text_when,
+    Running, assert_no_ids, browser, catalogue_editor_answers_as_rules_dir_and_travels_by_link, click, engagement,
+    free_port, listening, own_catalogue_read_by_the_answer, refusals_said_beside_their_field_grey_the_answer,
+    set_field, text_when,
 };
 use fantoccini::{Client, Locator};
 
@@ -270,14 +271,20 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     let result = client.find(Locator::Id("sweep-result")).await.unwrap().text().await.unwrap();
     assert_eq!(result, "", "no partial result is shown");
 
-    // The balance finder over the duel's range, from a fresh worker.
+    // The balance finder over the duel's range, from a fresh worker: the duel opened in
+    // the finder's form, its range offered as the form's own field once it is read.
+    fill(client, &[("balance-shipped", "cd_tank_duel.toml")]).await;
+    let offered = "return document.querySelector('#balance-form [data-key=\"range\"]') !== null \
+                   && [...document.getElementById('balance-vary').options].some((o) => o.value === 'range');";
+    while client.execute(offered, vec![]).await.unwrap() != serde_json::json!(true) {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     fill(
         client,
         &[
-            ("balance-scenario", "cd_tank_duel.toml"),
             ("balance-vary", "range"),
             ("balance-values", "8, 16, 32"),
-            ("balance-target", "0.5"),
+            ("balance-percent", "50"),
             ("balance-trials", "5000"),
         ],
     )
@@ -285,7 +292,7 @@ async fn the_static_site_sweeps_and_balances_in_the_tab_cancels_a_sweep_and_name
     click(client, "balance-start").await;
     text_when(client, "balance-status", |t| t.starts_with("done")).await;
     let answer = text_when(client, "balance-answer", |t| !t.is_empty()).await;
-    assert!(answer.contains("range"), "{answer}");
+    assert!(answer.contains("“Range”"), "{answer}");
     let tried = text_when(client, "balance-tried", |t| t.contains("66.36%")).await;
     assert_eq!(tried.lines().count(), 4, "a header and three values: {tried}");
 
@@ -315,5 +322,12 @@ async fn the_static_site_reads_a_catalogue_of_the_player_s_own_as_fire_rules_dir
 async fn the_static_site_refuses_as_the_server_does_beside_the_field_and_greys_the_answer() {
     let site = site().await;
     refusals_said_beside_their_field_grey_the_answer(&site.client, &site.address).await;
+    site.close_having_asked_nothing_of_api().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_static_site_s_catalogue_editor_answers_as_rules_dir_and_travels_by_link() {
+    let site = site().await;
+    catalogue_editor_answers_as_rules_dir_and_travels_by_link(&site.client, &site.address).await;
     site.close_having_asked_nothing_of_api().await;
 }

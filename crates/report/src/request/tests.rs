@@ -127,6 +127,15 @@ fn work_past_a_tab_s_two_minutes_is_refused_with_its_price_and_what_else_to_do()
 }
 
 #[test]
+fn work_past_a_limit_is_never_priced_at_the_limit() {
+    // 2.4 minutes past a tab's 2 is said as such, not rounded to "about 2 minutes"; 2
+    // minutes and a second, which rounds to the limit, as over it.
+    assert_eq!(super::price(144.0, 120.0), "about 2.4 minutes");
+    assert_eq!(super::price(121.0, 120.0), "over 2 minutes");
+    assert_eq!(super::price(7200.0, 3600.0), "about 2.0 hours");
+}
+
+#[test]
 fn nesting_a_hundred_thousand_deep_is_refused_in_one_line_not_a_stack_overflow() {
     let deep = 100_000;
     // A JSON body where it takes any value (a balance's listed values): the reader
@@ -228,13 +237,13 @@ fn a_copy_is_added_under_a_new_id_in_tables_and_in_arrays_of_tables() {
     );
     assert!(form["error"].is_null(), "{}", form["error"]);
     let copy = entry(&form, "m4_sherman_yours");
-    assert_eq!(copy["label"], "M4 Sherman (yours)");
+    assert_eq!(copy["label"], "M4 Sherman, copy");
     assert_eq!((field(copy, "armour.front"), copy["own"].as_bool()), ("5", Some(true)));
     assert_eq!(entry(&form, "m4_sherman")["invented"], true, "the shipped one stays as it was");
     // A second copy takes the next free id.
     let twice = catalogue(serde_json::json!({ "ruleset": "command-decision", "text": form["text"],
         "edit": { "copy": { "entry": "vehicle.m4_sherman" } } }));
-    assert_eq!(entry(&twice, "m4_sherman_yours_2")["label"], "M4 Sherman (yours)");
+    assert_eq!(entry(&twice, "m4_sherman_yours_2")["label"], "M4 Sherman, copy");
     // Mission Command's weapons are an array of tables named by `name`.
     let form =
         catalogue(serde_json::json!({ "ruleset": "mission-command", "edit": { "copy": { "entry": "weapon.lmg" } } }));

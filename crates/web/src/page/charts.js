@@ -34,8 +34,11 @@ export function bars(labels, values, lows, highs, name) {
   return svg;
 }
 
-// A line of `points` ({ x, p, lo, hi }) with its band from lo to hi, over axis `label`.
-export function line(points, label, id, name) {
+// A line of `points` ({ x, p, lo, hi }) with its band from lo to hi, over axis `label`;
+// where `target` is given (a chance sought, as the balance finder's), a dashed line
+// across at it. A value is labelled only where it clears the one before (a bisection
+// tries 5 and 5.000001 side by side).
+export function line(points, label, id, name, target) {
   const w = 640, h = 280, left = 48, bottom = 40, top = 10, right = 20;
   const xs = points.map((p) => p.x);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
@@ -50,7 +53,18 @@ export function line(points, label, id, name) {
   const band = pts.map((p) => `${x(p.x)},${y(p.hi)}`).concat(pts.slice().reverse().map((p) => `${x(p.x)},${y(p.lo)}`));
   svg.append(svgEl("polygon", { points: band.join(" "), fill: "#3b7ea1", "fill-opacity": 0.2 }));
   svg.append(svgEl("polyline", { points: pts.map((p) => `${x(p.x)},${y(p.p)}`).join(" "), fill: "none", stroke: "#3b7ea1", "stroke-width": 2 }));
-  for (const p of pts) svg.append(text({ x: x(p.x) - 8, y: h - bottom + 14, "font-size": 10 }, p.x));
+  let cleared = -Infinity;
+  for (const p of pts) {
+    if (x(p.x) - cleared < 34) continue;
+    svg.append(text({ x: x(p.x), y: h - bottom + 14, "font-size": 10, "text-anchor": "middle" }, p.x));
+    cleared = x(p.x);
+  }
+  if (target !== undefined) {
+    svg.append(svgEl("line", { class: "target", x1: left, x2: w - right, y1: y(target), y2: y(target), stroke: "#b5472d",
+      "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
+    svg.append(text({ x: w - right, y: y(target) - 4, "font-size": 11, "text-anchor": "end", fill: "#b5472d" },
+      `target ${Number((100 * target).toFixed(2))}%`));
+  }
   svg.append(text({ x: left, y: h - 4, "font-size": 11 }, label));
   return svg;
 }
@@ -59,8 +73,9 @@ export function line(points, label, id, name) {
 // [{ range, p }] }, each answer holding to the next range asked. The legend is a row a
 // series under the plot, so a long name is never cut at the edge and a phone's narrow
 // chart keeps its plot wide; a range is labelled only where it clears the one before.
-export function steps(ranges, series, label, id, name) {
-  const w = 720, plotH = 290, left = 48, bottom = 36, right = 20, top = 10, row = 18;
+// `w` wide: a phone draws it as wide as its screen, so its text stays 12 px.
+export function steps(ranges, series, label, id, name, w = 720) {
+  const plotH = 290, left = 48, bottom = 36, right = 20, top = 10, row = 18;
   const h = plotH + 6 + row * series.length;
   const maxR = Math.max(...ranges);
   const x = (m) => left + (m / maxR) * (w - left - right);

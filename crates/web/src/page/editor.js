@@ -7,6 +7,7 @@ import { $, el, download } from "./dom.js";
 import { get, post } from "./net.js";
 import { decode } from "./url.js";
 import { grouped, rulesetName, rulesetOf, words } from "./format.js";
+import { catalogueBox } from "./catalogue.js";
 import {
   applyEdits, stringAt, rawAt, withSetting, units, unitWords, duplicate, addToList, countEdit, fieldLabel, choiceLabel, plainLabel, placeOf, fieldAt, explain, refusal, checkNumber, headingOf,
 } from "./model.js";
@@ -34,24 +35,16 @@ export function editor(prefix, shipped, firstName, changed) {
   const text = el("textarea", { id: `${prefix}-scenario`, spellcheck: "false", "aria-label": "The scenario file" });
   const error = el("div", { id: `${prefix}-scenario-error`, class: "error", role: "alert" });
   const save = el("button", { id: `${prefix}-download` }, "Download scenario");
-  // A table file of the player's own (a catalogue of their own weapons and vehicles,
-  // in the rules' format), read in place of the rules' own file of that name for this
-  // ruleset's scenarios; kept for the browser's session, so a reload keeps it too.
-  const ownFile = el("input", { id: `${prefix}-tables-file`, type: "file", accept: ".toml" });
-  const ownName = el("select", { id: `${prefix}-tables-name`, "aria-label": "Which of the rules' files it replaces" });
-  const forget = el("button", { id: `${prefix}-tables-forget`, type: "button" }, "Use the rules' own");
-  const ownStatus = el("span", { id: `${prefix}-tables-status`, role: "status" });
-  const ownError = el("div", { id: `${prefix}-tables-error`, class: "error", role: "alert" });
-  // Read in memory by whichever engine answers (the server's, or the static site's in
-  // this tab): nothing is uploaded anywhere else.
-  const ownBox = el("details", { id: `${prefix}-tables` },
-    el("summary", {}, "Your own catalogue (weapons and vehicles of your own, in place of the rules' file)"),
-    el("div", { class: "row" }, el("label", {}, "Load a file ", ownFile), el("label", {}, "in place of ", ownName), forget),
-    ownStatus, ownError);
+  // The player's own tables and the catalogue editor over them; the form is read
+  // again when the catalogue's entries change, so its lists name them.
+  const cat = catalogueBox(prefix, { ruleset: () => rulesetOf(text.value), changed: () => changed(), stale: () => stale(),
+    offered: () => refreshForm(false) });
+  const tables = cat.tables;
+
   $(`${prefix}-editor`).append(
     el("div", { class: "row" }, el("label", {}, "Open a shipped scenario ", pick),
       el("label", {}, "or a scenario file ", file), save),
-    ownBox, form, tools, error,
+    cat.element, form, tools, error,
     el("details", {}, el("summary", {}, "The scenario file (the TOML that combat-odds fire and run read)"), text));
   // A unit added or changed outside the form: the heading follows once the form knows
   // the file's new fields.
@@ -109,67 +102,6 @@ export function editor(prefix, shipped, firstName, changed) {
   const typed = new Set();
   const errors = new Map();
 
-  // The player's own table file: { ruleset, name (the rules' file it replaces), file
-  // (their file's name), text }, or null for the rules' own.
-  const kept = `combat-odds-own-${prefix}`;
-  let own = null;
-  try { own = JSON.parse(sessionStorage.getItem(kept)); } catch (e) { own = null; }
-  // The files of a ruleset's tables (GET /api/tables), to say which one a file replaces.
-  const listings = new Map();
-  const filesOf = (ruleset) => {
-    if (!listings.has(ruleset)) {
-      listings.set(ruleset, get(`/api/tables/${encodeURIComponent(ruleset)}`).then((r) => (r.ok ? r.json() : { tables: [] }))
-        // The listing names a table of a file ("catalogue.toml (weapons, illustrative)"):
-        // each file once, by its own name.
-        .then((b) => [...new Map(b.tables.map((t) => [(/^[\w-]+\.toml/.exec(t.file) || [])[0], t.table]))]
-          .filter(([file]) => file).map(([file, table]) => ({ file, table }))).catch(() => []));
-    }
-    return listings.get(ruleset);
-  };
-  // The tables a request sends: the player's file where it is for this scenario's
-  // ruleset (none at all otherwise, so the request has no `tables`).
-  const tables = () => {
-    const ruleset = rulesetOf(text.value);
-    return own && own.ruleset === ruleset ? { [own.ruleset]: { [own.name]: own.text } } : undefined;
-  };
-  const showOwn = async () => {
-    ownError.textContent = "";
-    forget.hidden = !own;
-    const ruleset = own ? own.ruleset : rulesetOf(text.value);
-    const files = ruleset ? await filesOf(ruleset) : [];
-    ownName.replaceChildren(...files.map((f) => el("option", { value: f.file }, `${f.table} (${rulesetName(ruleset)})`)));
-    if (own) ownName.value = own.name;
-    else {
-      const catalogue = files.find((f) => /catalogue|weapons/.test(f.file));
-      if (catalogue) ownName.value = catalogue.file;
-    }
-    if (!own) ownStatus.textContent = "The rules' own tables are read.";
-    else if (own.ruleset !== rulesetOf(text.value))
-      ownStatus.textContent = `Your ${own.file} is for ${rulesetName(own.ruleset)}: this scenario is read with the rules' own tables.`;
-    else {
-      const table = files.find((f) => f.file === own.name);
-      ownStatus.textContent = `Your ${own.file} is read in place of ${table ? table.table : own.name} (${rulesetName(own.ruleset)}).`;
-    }
-    if (own) ownBox.open = true;
-  };
-  const useOwn = (next) => {
-    own = next;
-    if (own) sessionStorage.setItem(kept, JSON.stringify(own)); else sessionStorage.removeItem(kept);
-    showOwn();
-    refreshForm(false);
-    changed();
-  };
-  ownFile.addEventListener("change", async () => {
-    const chosen = ownFile.files[0];
-    const ruleset = rulesetOf(text.value);
-    if (!chosen || !ruleset) return;
-    const files = await filesOf(ruleset);
-    const name = files.some((f) => f.file === chosen.name) ? chosen.name : ownName.value;
-    useOwn({ ruleset, name, file: chosen.name, text: await chosen.text() });
-  });
-  ownName.addEventListener("change", () => { if (own) useOwn({ ...own, name: ownName.value }); });
-  forget.addEventListener("click", () => { ownFile.value = ""; useOwn(null); });
-
   // The form's request under way, for an answer that names what the form holds.
   let pending = Promise.resolve();
   const refreshForm = (keep) => (pending = askForm(keep));
@@ -177,8 +109,17 @@ export function editor(prefix, shipped, firstName, changed) {
     if (formRequest) formRequest.abort();
     formRequest = new AbortController();
     let answer;
-    try { answer = await post("/api/form", { scenario: text.value, tables: tables() }, formRequest.signal); } catch (e) { return; }
+    const signal = formRequest.signal;
+    try { answer = await post("/api/form", { scenario: text.value, tables: tables() }, signal); } catch (e) { return; }
     if (!answer.ok) return;
+    // A file of the player's own the rules refuse is said in the catalogue's box; the
+    // form is read with the rules' own tables meanwhile, so it keeps every field.
+    const theirs = answer.body.error;
+    if (theirs && tables() && /^your /.test(theirs)) {
+      try { answer = await post("/api/form", { scenario: text.value }, signal); } catch (e) { return; }
+      if (!answer.ok) return;
+      answer.body.error = theirs;
+    }
     // A value the rules refuse stops their reading there: the offers past it would
     // vanish. Keep the form as it was (its places already moved with the edit).
     if (keep && answer.body.error && fields.length) return;
@@ -334,12 +275,25 @@ export function editor(prefix, shipped, firstName, changed) {
       select.addEventListener("change", () => { text.value = withSetting(text.value, u.key, select.value); refreshForm(false); changed(); });
       form.append(labelled(`settings.${u.key}`, words, select));
     }
-    // The own-tables box is redrawn first: it clears its message, and a message about
+    // The catalogue is read first: its message is redrawn with it, and a message about
     // the player's file this answer brings must not be cleared after it is placed
     // (a fire's answer that came first says the same, and is placed again here).
-    showOwn();
-    if (f.error) place(f.error);
+    cat.refresh().then(() => {
+      showStats();
+      if (f.error) place(f.error);
+    });
     showTools();
+  };
+
+  // Beside each weapon or vehicle picked, its numbers as the catalogue in use holds them.
+  const showStats = () => {
+    for (const select of form.querySelectorAll("select[data-key]")) {
+      const c = fields.find((x) => x.key === select.dataset.key);
+      const label = select.closest("label");
+      label.querySelector(".stats")?.remove();
+      const stats = c && c.what ? cat.stats(c.what, select.value) : null;
+      if (stats) label.append(stats);
+    }
   };
 
   // Marks the answer on screen as one for other inputs.
@@ -355,13 +309,8 @@ export function editor(prefix, shipped, firstName, changed) {
   // words; true when it was about the scenario (not a setting).
   const place = (message) => {
     const r = refusal(message);
-    // About the player's own table file: said beside it, by its own name and line.
-    const mine = /^your [^ ]+\.toml \(([^)]*)\)(?::(\d+):\d+)?: (.*)$/.exec(r.words);
-    if (mine && own) {
-      ownBox.open = true;
-      ownError.textContent = `In your ${own.file}${mine[2] ? `, line ${mine[2]}` : ""}: ${mine[3]}`;
-      return true;
-    }
+    // About the player's own table file: said in the catalogue's box, by its own name and line.
+    if (cat.place(r.words)) return true;
     if (r.setting) {
       const beside = $(`${prefix}-${r.setting}-error`);
       (beside || error).textContent = r.words;
@@ -390,7 +339,11 @@ export function editor(prefix, shipped, firstName, changed) {
   return {
     text: () => text.value,
     tables,
-    restore: (p, key) => {
+    // What a link adds for the scenario: the player's own tables, packed.
+    link: () => cat.link(),
+    // Settles once a link's own tables (if it carries any) are the player's.
+    restore: async (p, key) => {
+      if (key !== "none" && p.has("tables")) await cat.restore(p.get("tables"));
       if (p.has(key)) { text.value = decode(p.get(key)); refreshForm(false); return true; }
       const first = shipped.find((s) => s.name === firstName) || shipped[0];
       pick.value = first.name; text.value = first.text; refreshForm(false);
@@ -416,10 +369,12 @@ export function editor(prefix, shipped, firstName, changed) {
     // each file named is.
     command: (sub, flags) => {
       const file = edited() ? savedName() : `experiments/${pick.value}`;
-      const mine = tables() ? own : null;
+      const mine = cat.files();
+      const ruleset = rulesetOf(text.value);
       const files = [edited() ? `${file} is the scenario as on screen (Download scenario saves it)` : null,
-        mine ? `my_rules/${mine.ruleset}/${mine.name} is your ${mine.file}` : null].filter((f) => f);
-      return { line: `combat-odds ${sub} ${file}${flags ? ` ${flags}` : ""}${mine ? " --rules my_rules" : ""}`, files };
+        ...mine.map((m) => `my_rules/${ruleset}/${m.name} is your ${m.file}${m.name === m.file ? " (Export the catalogue saves it)" : ""}`)]
+        .filter((f) => f);
+      return { line: `combat-odds ${sub} ${file}${flags ? ` ${flags}` : ""}${mine.length ? " --rules my_rules" : ""}`, files };
     },
     // The illustrative entries (invented data) the form's choices now name.
     invented: () => fields.filter((f) => f.what && labels[f.what]?.[value(f.key)]?.illustrative)

@@ -14,7 +14,7 @@ let fireEditor, fireRequest = null, searching = null;
 export function init(scenarios) {
   fireEditor = editor("fire", scenarios, "cd_tank_duel.toml", compute);
   shared.savers.fire = () => ({ trials: $("fire-trials").value, seed: $("fire-seed").value, mode: $("fire-mode").value,
-    top: $("sensitivity-top").value, scenario: encode(fireEditor.text()) });
+    top: $("sensitivity-top").value, scenario: encode(fireEditor.text()), ...fireEditor.link() });
   $("fire-compute").addEventListener("click", compute);
   $("sensitivity-start").addEventListener("click", findSensitivity);
 }

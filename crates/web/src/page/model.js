@@ -295,3 +295,36 @@ export function countEdit(text, path, key, value) {
   const at = utf8.encode(before).length;
   return { start: at, end: at, literal };
 }
+
+// What the balance finder may vary in a scenario, from the form's offers (POST
+// /api/form): each key with the form's own label for it, never its path. Numbers
+// first, a unit's counts the file leaves out beside them (a designer asks "at what
+// range", "how many"), then choices and settings; names are not varied. `kind` is
+// the value's (integer, float, boolean), or "choice" with the catalogue's `what`, or
+// "setting".
+export function keysToVary(form) {
+  const labelled = (key, kind, label = fieldLabel(key)) => ({ key, label, kind });
+  return [
+    ...form.values.filter((v) => v.kind !== "name").map((v) => labelled(v.key, v.kind)),
+    ...(form.counts || []).map((c) => labelled(`${c.table}.${c.key}`, "integer")),
+    ...form.choices.map((c) => ({ ...labelled(c.key, "choice", choiceLabel(c.key, c.what)), what: c.what })),
+    ...form.settings.map((u) => labelled(`settings.${u.key}`, "setting")),
+  ];
+}
+
+// A sentence of the balance finder (crates/report/src/sweep/balance.rs), which names
+// the key varied by its path as the command line takes it, in the form's words: the
+// path as the field's label, quoted, and the sentence begun with a capital.
+export function balanceWords(sentence, key, label) {
+  const said = key ? sentence.split(key).join(`“${label}”`) : sentence;
+  return said && `${said[0].toUpperCase()}${said.slice(1)}`;
+}
+
+// A value the balance finder tried, in the form's words: a catalogue entry by its
+// label (`labels`: the form's, per kind of entry), another name in words; numbers and
+// booleans as written.
+export function triedWords(value, what, labels) {
+  if (typeof value !== "string") return JSON.stringify(value);
+  const entry = what && labels && labels[what] && labels[what][value];
+  return entry ? plainLabel(entry.label) : value.replace(/_/g, " ");
+}

@@ -13,7 +13,7 @@ let runEditor, running = null;
 export function init(engagementsFirst) {
   runEditor = editor("run", engagementsFirst, "cd_engagement_tank_duel.toml", () => { runEditor.stale(); saveState(); });
   shared.savers.run = () => ({ trials: $("run-trials").value, seed: $("run-seed").value, mode: $("run-mode").value,
-    scenario: encode(runEditor.text()) });
+    scenario: encode(runEditor.text()), ...runEditor.link() });
   $("run-start").addEventListener("click", startRun);
 }
 

@@ -42,6 +42,13 @@ fn the_unedited_summary_merges() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = merge(dir.path(), &[summary()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // And what it merged is the shard's own study (it was only "exits 0"): one shard
+    // of one is the whole, its trials, counts and exact odds as written.
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("merged/summary.json")).unwrap()).unwrap();
+    assert_eq!(merged["trials"], 10, "{merged}");
+    assert_eq!(merged["measures"][0]["counts"], json!([5, 5]), "{merged}");
+    assert_eq!(merged["measures"][0]["exact"], json!(["1/2", "1/2"]), "{merged}");
 }
 
 #[test]

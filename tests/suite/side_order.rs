@@ -290,4 +290,12 @@ fn the_side_named_first_plays_first_whatever_the_listing() {
     let other = mc.replacen("[engagement]\n", &format!("[engagement]\nfirst = \"{second}\"\n"), 1);
     let other = Exact::of("second side plays first", &other).by_label();
     assert_ne!(listed, other, "who plays first should matter in a fight of player turns");
+    // And it matters the way the rules say: each side makes the first kill more often
+    // when it plays first (any change of odds would have passed the line above).
+    let first_kill = |odds: &BTreeMap<(String, String), Ratio>, side: &str| {
+        odds[&("first_kill_by".to_string(), side.to_string())].clone()
+    };
+    let listed_first = doc["side"].as_array().unwrap()[0]["name"].as_str().unwrap();
+    assert!(first_kill(&listed, listed_first) > first_kill(&other, listed_first), "{listed_first}");
+    assert!(first_kill(&other, &second) > first_kill(&listed, &second), "{second}");
 }

@@ -662,11 +662,8 @@ fn a_sweep_of_a_thousand_points_on_two_threads_runs_in_bounded_memory() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "long tier: about a minute and a half on two cores; run by .ci/run with --ignored"]
 fn the_most_points_a_sweep_may_have_run_in_under_500_mb() {
-    // About a minute and a half on two cores: the long tier's.
-    if std::env::var_os(crate::common::grid::LONG_GRIDS).is_none_or(|v| v != "1") {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let file = many_points(dir.path(), combat_odds_report::sweep::MAX_POINTS);
     let out = dir.path().join("out");
@@ -681,11 +678,8 @@ fn the_most_points_a_sweep_may_have_run_in_under_500_mb() {
 
 #[cfg(target_os = "linux")]
 #[test]
+#[ignore = "long tier: half a minute on two cores; run by .ci/run with --ignored"]
 fn a_sweep_of_a_company_s_engagement_keeps_its_points_on_disk_not_in_memory() {
-    // Half a minute on two cores: the long tier's.
-    if std::env::var_os(crate::common::grid::LONG_GRIDS).is_none_or(|v| v != "1") {
-        return;
-    }
     // A company's engagement counts every turn's outcomes: about 12 KB of JSON a
     // point. Held in memory and made into one frame, 540 points peaked at 72 MB and
     // 6,000 at 455 MB; on disk, 540 points peak at 27 MB.

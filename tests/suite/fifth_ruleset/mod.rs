@@ -1,8 +1,8 @@
 //! The proof that a ruleset is one folder and one registration: Skirmish (`skirmish/`,
-//! invented, never shipped in the binary) is registered as the README's "Adding a
+//! invented, never shipped in the binary) is registered as the guide's "Adding a
 //! ruleset" says, `Rules::builtin().with::<Skirmish>()`, and answers through fire, run,
 //! compare, sweep, balance, regress, tables and the page's API, with no other file of
-//! the workspace naming it. The last test holds the README's section to what Skirmish
+//! the workspace naming it. The last test holds the guide's chapter to what Skirmish
 //! needed: every required method of the traits, and every kind of file in its folder.
 //!
 //! The hand-computed odds, all from the hit table (3+ out to 6 in, 4+ out to 12, 5+ out
@@ -188,16 +188,17 @@ fn the_page_s_api_lists_offers_and_fires_it() {
     assert_eq!(status, StatusCode::OK, "{fired}");
     assert_eq!(fired["p_kill"]["exact"], json!(0.25));
     // The server given the shipped rulesets alone does not know it.
-    let (status, _) = rt.block_on(call(Config::default(), get("/api/tables/skirmish")));
-    assert_ne!(status, StatusCode::OK);
+    let (status, body) = rt.block_on(call(Config::default(), get("/api/tables/skirmish")));
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(body["error"].as_str().is_some_and(|e| e.starts_with("unknown ruleset `skirmish`")), "{body}");
 }
 
-/// The README's "Adding a ruleset" section.
-fn readme_section() -> String {
-    let readme = std::fs::read_to_string("README.md").unwrap();
-    let start = readme.find("### Adding a ruleset").expect("the section");
-    let end = readme[start + 4..].find("\n#").map_or(readme.len(), |e| start + 4 + e);
-    readme[start..end].to_string()
+/// The guide's "Adding a ruleset" chapter (the guide's chapter until the guide took
+/// the reference).
+fn guide_chapter() -> String {
+    let chapter = std::fs::read_to_string("docs/src/adding-a-ruleset.md").expect("the guide's chapter");
+    assert!(chapter.starts_with("# Adding a ruleset"), "{chapter}");
+    chapter
 }
 
 /// The items of `trait name` in `source` that have no default: methods whose signature
@@ -219,14 +220,14 @@ fn required_items(source: &str, name: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_lists_every_step_skirmish_needed() {
-    let section = readme_section();
+fn the_guide_lists_every_step_skirmish_needed() {
+    let section = guide_chapter();
     let traits = std::fs::read_to_string("crates/rules/src/ruleset.rs").unwrap();
     let mut required = required_items(&traits, "Ruleset");
     required.extend(required_items(&traits, "Load"));
     assert!(required.len() >= 7, "the traits' required items were read: {required:?}");
     for item in &required {
-        assert!(section.contains(&format!("`{item}`")), "the README's section does not name `{item}`:\n{section}");
+        assert!(section.contains(&format!("`{item}`")), "the guide's chapter does not name `{item}`:\n{section}");
     }
     // Every file of Skirmish's folder is of a kind the section lists.
     let folder = Path::new("tests/suite/fifth_ruleset/skirmish");
@@ -247,9 +248,9 @@ fn the_readme_lists_every_step_skirmish_needed() {
             Some("toml") => "`[source]`",
             _ => panic!("{} is of no kind a ruleset's folder holds", file.display()),
         };
-        assert!(section.contains(kind), "the README's section lists no {kind}, as {name} is:\n{section}");
+        assert!(section.contains(kind), "the guide's chapter lists no {kind}, as {name} is:\n{section}");
     }
     for step in ["`settings!`", "`Rules::builtin().with::<", "`rulesets!`", "`SetUp`", "`setup`"] {
-        assert!(section.contains(step), "the README's section does not say {step}:\n{section}");
+        assert!(section.contains(step), "the guide's chapter does not say {step}:\n{section}");
     }
 }

@@ -370,6 +370,27 @@ fn a_ruleset_named_in_a_module_of_a_bench_through_its_root_fails() {
 }
 
 #[test]
+fn a_ruleset_named_in_a_fuzz_target_of_a_nested_fuzz_workspace_fails() {
+    // fuzz/scenario is a fuzz workspace of its own, one folder down: its targets are
+    // roots too.
+    let copy = Copy::new();
+    copy.create(
+        "fuzz/scenario/fuzz_targets/planted.rs",
+        "fuzz_target!(|data: &[u8]| { let _ = combat_odds_rules::company_commander::CompanyCommander::load; });",
+    );
+    copy.fails_with("fuzz/scenario/fuzz_targets/planted.rs:1: the fuzz target names ruleset company_commander");
+}
+
+#[test]
+fn a_ruleset_named_in_a_module_of_an_example_in_a_folder_fails() {
+    // An example may be a folder (examples/NAME/main.rs) with modules beside its root.
+    let copy = Copy::new();
+    copy.create("examples/planted/main.rs", "mod helper;\nfn main() {}");
+    copy.create("examples/planted/helper.rs", "pub type Planted = combat_odds_rules::mission_command::MissionCommand;");
+    copy.fails_with("examples/planted/helper.rs:1: the example names ruleset mission_command");
+}
+
+#[test]
 fn a_target_folder_of_the_fuzz_targets_is_not_read() {
     let copy = Copy::new();
     copy.create("fuzz/target/planted.rs", "use combat_odds_rules::chain_of_command::Planted; not rust");
@@ -385,6 +406,15 @@ fn a_cycle_between_modules_of_one_folder_by_crate_paths_fails() {
     copy.append("crates/rules/src/engagement/markov.rs", "use crate::engagement::target::Planted;");
     copy.append("crates/rules/src/engagement/target.rs", "use crate::engagement::markov::Planted;");
     copy.fails_with("crates/rules/src/engagement: modules markov, target import each other");
+}
+
+#[test]
+fn a_cycle_between_the_phases_of_a_ruleset_s_turn_fails() {
+    // Command Decision's turn is a folder of phase modules (engagement/): they import
+    // one way, the Artillery Phase's batteries reading fire's compiled shot, never back.
+    let copy = Copy::new();
+    copy.append("crates/rules/src/command_decision/engagement/fire.rs", "use super::batteries::Planted;");
+    copy.fails_with("crates/rules/src/command_decision/engagement: modules batteries, fire import each other");
 }
 
 #[test]

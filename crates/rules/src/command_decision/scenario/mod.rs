@@ -1,20 +1,28 @@
 //! Command Decision scenario files: what a user writes, and its set-up as a
 //! [`FireResolution`] or a morale check with every modifier applied and recorded.
+//!
+//! Direct fire is set up here; [`indirect_fire`] and [`morale`] scenarios in their own
+//! modules.
+
+mod indirect_fire;
+mod morale;
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::catalogue::{Afv, AntiArmour, BandName, Catalogue, RangeBand, RawVehicle, RawWeapon, Vehicle, Weapon};
 use super::fire::{EffectByFace, FireResolution, Volley};
-use super::morale::morale_check;
 use super::quality::Quality;
-use super::settings::{ArtilleryResponseReading, CloseAssaultTargetModifiers, RawSettings, Settings};
-use super::tables::{HitResult, HitRow, MORALE_RESULTS, Tables};
+use super::settings::{CloseAssaultTargetModifiers, RawSettings, Settings};
+use super::tables::{HitResult, HitRow, Tables};
 use crate::ruleset::SetUp;
 use crate::setup::{Sections, Sum, catalogued, choice, count, distinct, entry, named, required, unwritten_count};
 use combat_odds_core::document::Document;
 use combat_odds_core::error::Result;
 use combat_odds_core::tables::{ModifierEffect, ModifierTable, Side};
+use indirect_fire::indirect_fire;
+pub(super) use indirect_fire::indirect_fire_resolution;
+use morale::morale;
 
 /// The longest range accepted, in inches (2,500 yards beyond any data line here
 /// would be a typo rather than a shot).
@@ -659,166 +667,6 @@ fn cap_of(m: &combat_odds_core::tables::Modifier) -> u32 {
     }
 }
 
-fn indirect_fire(doc: &Document, s: ScenarioFile, tables: &Tables, catalogue: &Catalogue) -> Result<SetUp> {
-    if let Some(a) = &s.artillery {
-        unwritten_count(doc, &a.get_ref().stands, "artillery", "stands", STANDS);
-    }
-    unwritten_passengers(doc, &s.target);
-    let (fire, notes) = indirect_fire_resolution(doc, "indirect_fire", s, tables, catalogue)?;
-    Ok(SetUp { experiment: Box::new(fire), notes })
-}
-
-/// An indirect fire mission at one target stand compiled to its resolution and notes:
-/// the one path every mission takes, whether a scenario asks for it or an engagement's
-/// battery fires at each stand under its burst. `kind` is the scenario's, for the
-/// settings it may set.
-pub(super) fn indirect_fire_resolution(
-    doc: &Document,
-    kind: &str,
-    s: ScenarioFile,
-    tables: &Tables,
-    catalogue: &Catalogue,
-) -> Result<(FireResolution, Vec<String>)> {
-    let settings = Settings::resolve(doc, &s.settings, kind)?;
-    let mut cx = Ctx { doc, tables, notes: Vec::new() };
-    let a = required(doc, s.artillery, "[artillery]", "indirect_fire")?;
-    let raw_target = required(doc, s.target, "[target]", "indirect_fire")?;
-    let who = a.name.clone().unwrap_or_else(|| "artillery".into());
-    if let Some(under) = &a.under_burst {
-        return Err(doc.error_at(
-            under.span().start,
-            "`under_burst` places an engagement's battery; a single mission fires at its [target]: leave it out",
-        ));
-    }
-    let weapon = cx.weapon(catalogue, &who, (&a.weapon, a.weapon_data))?;
-    let Some(idf) = weapon.idf else {
-        return Err(doc.error(format!(
-            "{who}: weapon `{}` has no IDF data (burst and HE value); pick a weapon with `idf`",
-            weapon.name
-        )));
-    };
-    let quality = cx.quality(&a.quality)?;
-    let stands = cx.stands(&a.stands)?;
-    let moving = raw_target.moving;
-    let target = cx.target(raw_target, catalogue, &tables.indirect_fire, true)?;
-    let response_chart = &tables.artillery_response;
-    let kind = choice(cx.doc, Some(&a.artillery), "artillery type", &["organic", "supporting"], "organic")?;
-    let automatic = [
-        ("elite_veteran", "from the firer's quality"),
-        ("trained_green", "from the firer's quality"),
-        ("vs_weak_afv", "from the target"),
-        ("vs_all_afv", "from the target"),
-    ];
-    let mut response = Sum::new(if kind == "organic" { response_chart.organic } else { response_chart.supporting });
-    if quality.veteran_or_elite() {
-        response.add("elite_veteran", response_chart.modifiers.get("elite_veteran").value(1));
-    }
-    if quality.trained_or_green() {
-        response.add("trained_green", response_chart.modifiers.get("trained_green").value(1));
-    }
-    let idf_chart = &tables.indirect_fire;
-    let mut hit = Sum::new(idf.he);
-    distinct(doc, &a.modifiers)?;
-    for name in &a.modifiers {
-        let m = named(cx.doc, name, &[&response_chart.modifiers, idf_chart], &automatic, Some(Side::Firer))?;
-        if response_chart.modifiers.rows().iter().any(|r| r.name == m.name) {
-            response.add(&m.name, m.value(1));
-        } else {
-            hit.add(&m.name, m.value(1));
-        }
-    }
-    if let Some(afv) = target.afv() {
-        if afv == Afv::Weak {
-            hit.add("vs_weak_afv", idf_chart.get("vs_weak_afv").value(1));
-        }
-        let weight = target.vehicle.as_ref().map_or(0, |v| v.weight_class);
-        hit.add("vs_all_afv", idf_chart.get("vs_all_afv").value(weight));
-    }
-    for (name, _) in &target.modifiers {
-        hit.add(name, idf_chart.get(name).value(1));
-    }
-    let succeeds: Option<[bool; 10]> = if a.self_observed {
-        cx.notes.push(format!("{who}: self-observed, so no artillery response roll"));
-        None
-    } else {
-        let n = response.total();
-        let (reading, ok): (&str, [bool; 10]) = match settings.artillery_response {
-            ArtilleryResponseReading::RollAtMost => ("a d10 at or below", std::array::from_fn(|i| face(i) <= n)),
-            ArtilleryResponseReading::RollAtLeast => ("a d10 at or above", std::array::from_fn(|i| face(i) >= n)),
-        };
-        cx.notes.push(format!("{who}: {kind} artillery responds on {reading} {}", response.describe()));
-        Some(ok)
-    };
-    let attacks = if moving { 1 } else { weapon.rof };
-    cx.notes.push(format!(
-        "{who}: {stands} x {}, HE burst {}\"/{}; {} attack(s) per stand{}",
-        weapon.label,
-        idf.burst,
-        idf.he,
-        attacks,
-        if moving { " (moving target: one attack per stand)" } else { "" }
-    ));
-    cx.notes.push(format!("  hit number {}", hit.describe()));
-    cx.notes.push(format!("  effect: d10 on the {} row of the Hit Results Chart", target.quality));
-    let effect = cx.plain_effect(tables.hit_row(target.quality));
-    let ammo = cx.ammo(&weapon, Mount::Towed);
-    cx.notes.push("target is suppressed whenever the mission arrives (in the HE template)".into());
-    let volley = Volley { dice: attacks * stands, hit_at_most: hit.total(), effect, ammo };
-    let passengers = cx.passenger_effects(&target);
-    Ok((FireResolution::new(vec![volley], succeeds, passengers, true), cx.notes))
-}
-
-fn morale(doc: &Document, s: ScenarioFile, tables: &Tables) -> Result<SetUp> {
-    // A morale check uses no setting, but a misspelt one is still an error.
-    Settings::resolve(doc, &s.settings, "morale")?;
-    let cx = Ctx { doc, tables, notes: Vec::new() };
-    let c = required(doc, s.company, "[company]", "morale")?;
-    let base = *c.morale.get_ref();
-    if !(0..=20).contains(&base) {
-        return Err(
-            doc.error_at(c.morale.span().start, format!("morale {base} is not a company morale number (0 to 20)"))
-        );
-    }
-    let chart = &tables.morale_modifiers;
-    let mut morale = Sum::new(base as i32);
-    let status = choice(cx.doc, c.status.as_ref(), "status", &["none", "pinned", "shaken", "demoralized"], "none")?;
-    if status != "none" {
-        // The card's Shaken -3 and Demoralized -4 already include the pin's -2 (21.3.3, 21.3.4).
-        morale.add(status, chart.get(status).value(1));
-    }
-    for (field, row) in [(&c.stands_forced_back, "stand_forced_back"), (&c.stands_eliminated, "stand_eliminated")] {
-        let count = count(doc, field, &format!("{row}s"), 0, MAX_STANDS, 0)? as i32;
-        if count > 0 {
-            morale.add(row, chart.get(row).value(count));
-        }
-    }
-    let automatic = [
-        ("pinned", "set status = \"pinned\""),
-        ("shaken", "set status = \"shaken\""),
-        ("demoralized", "set status = \"demoralized\""),
-        ("stand_forced_back", "set stands_forced_back = N"),
-        ("stand_eliminated", "set stands_eliminated = N"),
-    ];
-    distinct(doc, &c.modifiers)?;
-    for name in &c.modifiers {
-        let m = named(cx.doc, name, &[chart], &automatic, None)?;
-        morale.add(&m.name, m.value(1));
-    }
-    let n = morale.total();
-    let results = &tables.morale_results;
-    let check = morale_check(n, MORALE_RESULTS, |exceed| {
-        if exceed <= 0 {
-            (0, false)
-        } else {
-            let i = results.bands.index(exceed);
-            (i + 1, results.results[i].1)
-        }
-    });
-    let label = c.name.unwrap_or_else(|| "company".into());
-    let notes =
-        vec![format!("{label}: morale {}; a d10 at or below passes, above it fails by the excess", morale.describe())];
-    Ok(SetUp { experiment: Box::new(check), notes })
-}
 /// The firer modifiers that say a stand moved more than a cautious advance: the
 /// Orders Summary's Hasty Advance and Disengage.
 pub(super) const MOVED_BEYOND_CAUTIOUS: [&str; 2] = ["hasty_advance", "disengage"];

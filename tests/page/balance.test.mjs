@@ -30,11 +30,15 @@ test("a balance varies the form's numbers, counts, choices and settings, each by
 
 test("the finder's answer names the key by its label, not its path", () => {
   const jump = "no value of engagement.range gives 30%: P(winner = US) jumps from 42.87% to 12.63% at 5 in.";
-  assert.equal(balanceWords(jump, "engagement.range", "Engagement: range"),
-    "No value of “Engagement: range” gives 30%: P(winner = US) jumps from 42.87% to 12.63% at 5 in.");
+  assert.equal(
+    balanceWords(jump, "engagement.range", "Engagement: range"),
+    "No value of “Engagement: range” gives 30%: P(winner = US) jumps from 42.87% to 12.63% at 5 in.",
+  );
   const crossing = "P(winner = US) crosses 50% between side[0].unit[0].count = 3 and side[0].unit[0].count = 4";
-  assert.equal(balanceWords(crossing, "side[0].unit[0].count", "Side 1, unit 1: how many"),
-    "P(winner = US) crosses 50% between “Side 1, unit 1: how many” = 3 and “Side 1, unit 1: how many” = 4");
+  assert.equal(
+    balanceWords(crossing, "side[0].unit[0].count", "Side 1, unit 1: how many"),
+    "P(winner = US) crosses 50% between “Side 1, unit 1: how many” = 3 and “Side 1, unit 1: how many” = 4",
+  );
   assert.equal(balanceWords("", "range", "Range"), "");
 });
 

@@ -18,27 +18,50 @@ import path from "node:path";
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const runs = Number(process.argv[2] || 5);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, "127.0.0.1", () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 async function until(check, what) {
-  for (let i = 0; i < 300; i++) { try { if (await check()) return; } catch (e) { /* not yet */ } await sleep(100); }
+  for (let i = 0; i < 300; i++) {
+    try {
+      if (await check()) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(100);
+  }
   throw new Error(`${what} never came`);
 }
 
-const serverPort = await freePort(), driverPort = await freePort();
+const serverPort = await freePort(),
+  driverPort = await freePort();
 const site = process.env.COMBAT_ODDS_SITE;
 const served = [];
 const server = site
-  ? spawn("python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", site, String(serverPort)],
-    { stdio: ["ignore", "ignore", "pipe"] })
+  ? spawn("python3", ["-m", "http.server", "--bind", "127.0.0.1", "--directory", site, String(serverPort)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    })
   : spawn(path.join(repository, "target/release/combat-odds"), ["serve", "--port", String(serverPort)], { stdio: "ignore" });
 // http.server logs each request it answers on stderr: `"GET /path HTTP/1.1" 200`.
-server.stderr?.on("data", (d) => served.push(...String(d).split("\n").filter((l) => l.includes("\"GET "))));
+server.stderr?.on("data", (d) =>
+  served.push(
+    ...String(d)
+      .split("\n")
+      .filter((l) => l.includes('"GET ')),
+  ),
+);
 const driver = spawn("chromedriver", [`--port=${driverPort}`], { stdio: "ignore" });
 const base = `http://127.0.0.1:${driverPort}`;
 const call = async (method, url, body) => {
-  const r = await fetch(base + url, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
+  const r = await fetch(base + url, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
   return (await r.json()).value;
 };
 try {
@@ -48,7 +71,8 @@ try {
   const { sessionId } = await call("POST", "/session", { capabilities: { alwaysMatch: { "goog:chromeOptions": { args } } } });
   const run = (script, ...a) => call("POST", `/session/${sessionId}/execute/sync`, { script, args: a });
   const answered = "const k = document.getElementById('p-kill'); return Boolean(k && /Monte Carlo \\d/.test(k.textContent));";
-  const first = [], changed = [];
+  const first = [],
+    changed = [];
   for (let i = 0; i < runs; i++) {
     await call("POST", `/session/${sessionId}/url`, { url: "about:blank" });
     await call("POST", `/session/${sessionId}/url`, { url: `http://127.0.0.1:${serverPort}/` });
@@ -57,7 +81,8 @@ try {
     first.push(await run("return performance.getEntriesByName('fire-answer')[0].startTime;"));
     await until(() => run("return Boolean(document.querySelector('[data-key=\"range\"]'));"), "the form");
     for (const range of ["30", "16"]) {
-      const ms = await call("POST", `/session/${sessionId}/execute/async`, { script: `
+      const ms = await call("POST", `/session/${sessionId}/execute/async`, {
+        script: `
         const [range, done] = arguments;
         const k = document.getElementById('p-kill'), before = k.textContent;
         const started = performance.now();
@@ -65,7 +90,9 @@ try {
           const now = document.getElementById('p-kill');
           if (now && now.textContent !== before && /Monte Carlo \\d/.test(now.textContent)) { o.disconnect(); done(performance.now() - started); }
         }).observe(document.getElementById('fire-result'), { subtree: true, childList: true, characterData: true });
-        const e = document.querySelector('[data-key="range"]'); e.value = range; e.dispatchEvent(new Event('change'));`, args: [range] });
+        const e = document.querySelector('[data-key="range"]'); e.value = range; e.dispatchEvent(new Event('change'));`,
+        args: [range],
+      });
       changed.push(ms);
     }
   }

@@ -37,7 +37,7 @@ test("players read chances as percentages, never 0.00% for a chance that is not 
 
 test("a long exact fraction shows its leading digits and its size; a short one is left whole", () => {
   assert.equal(shortFraction("1659/2500"), "1659/2500");
-  const long = "1".repeat(130) + "/" + "3".repeat(131);
+  const long = `${"1".repeat(130)}/${"3".repeat(131)}`;
   assert.equal(shortFraction(long), "11111…/33333… (130/131 digits)");
   assert.equal(shortFraction(null), "");
 });
@@ -53,8 +53,14 @@ test("shipped scenarios are grouped by ruleset, in the order first met, each wit
     { name: "a.toml", kind: "engagement", text: 'ruleset = "chain-of-command"\nname = "A"\n' },
     { name: "c.toml", kind: "morale", text: 'ruleset = "command-decision"\n' },
   ]);
-  assert.deepEqual(g.map((x) => x.ruleset), ["command-decision", "chain-of-command"]);
-  assert.deepEqual(g[0].items.map((x) => x.title), ["B", "c.toml"]);
+  assert.deepEqual(
+    g.map((x) => x.ruleset),
+    ["command-decision", "chain-of-command"],
+  );
+  assert.deepEqual(
+    g[0].items.map((x) => x.title),
+    ["B", "c.toml"],
+  );
 });
 
 test("the time left follows the pace so far, and waits until there is one", () => {
@@ -74,8 +80,20 @@ import { vocabularyName, nameIn } from "../../crates/web/src/page/format.js";
 
 test("a comparison's weapon is called by the name most rulesets give it, each ruleset's own where one is read", () => {
   const vocabulary = [
-    { ruleset: "command-decision", weapon: [["17pdr", "17-pounder anti-tank gun"], ["hmg", "Heavy MG platoon"]] },
-    { ruleset: "company-commander", weapon: [["17pdr", "17-pounder anti-tank gun"], ["hmg", "MG 42 team, sustained fire"]] },
+    {
+      ruleset: "command-decision",
+      weapon: [
+        ["17pdr", "17-pounder anti-tank gun"],
+        ["hmg", "Heavy MG platoon"],
+      ],
+    },
+    {
+      ruleset: "company-commander",
+      weapon: [
+        ["17pdr", "17-pounder anti-tank gun"],
+        ["hmg", "MG 42 team, sustained fire"],
+      ],
+    },
     { ruleset: "mission-command", weapon: [["17pdr", "British 17 pdr"]] },
   ];
   // Two of three say "17-pounder anti-tank gun"; the MG's names tie, so the first.
@@ -89,8 +107,10 @@ test("a comparison's weapon is called by the name most rulesets give it, each ru
 import { noteWords } from "../../crates/web/src/page/format.js";
 
 test("a note's snake_case words read as words, a file's name and a quoted key as written", () => {
-  assert.equal(noteWords("hit number 6 +1 veteran_elite -2 a_class_vs_strong_afv = 5"),
-    "hit number 6 +1 veteran elite -2 a class vs strong afv = 5");
+  assert.equal(
+    noteWords("hit number 6 +1 veteran_elite -2 a_class_vs_strong_afv = 5"),
+    "hit number 6 +1 veteran elite -2 a class vs strong afv = 5",
+  );
   assert.equal(noteWords("a natural 10 is at least forced_back"), "a natural 10 is at least forced back");
   assert.equal(noteWords("dice_by_force_morale.toml lists levels 1 to 11"), "dice_by_force_morale.toml lists levels 1 to 11");
   assert.equal(noteWords("reaction row `enemy_seen_retreating` (+1)"), "reaction row `enemy_seen_retreating` (+1)");

@@ -14,9 +14,13 @@ const site = process.env.COMBAT_ODDS_SITE;
 if (!site) throw new Error("set COMBAT_ODDS_SITE (the built site)");
 const runs = Number(process.argv[2] || 3);
 const PAGE_TRIALS = 20_000;
-const SWEEPS = ["sweep_cc_veteran_vs_hull_down.toml", "sweep_cd_shermans_vs_panther.toml",
-  "sweep_coc_force_morale_vs_dice.toml", "sweep_mc_hmg_vs_rifle_sections.toml"];
-const SECONDS = { "µs": 1e-6, ms: 1e-3, seconds: 1, minutes: 60, hours: 3600 };
+const SWEEPS = [
+  "sweep_cc_veteran_vs_hull_down.toml",
+  "sweep_cd_shermans_vs_panther.toml",
+  "sweep_coc_force_morale_vs_dice.toml",
+  "sweep_mc_hmg_vs_rifle_sections.toml",
+];
+const SECONDS = { µs: 1e-6, ms: 1e-3, seconds: 1, minutes: 60, hours: 3600 };
 
 const engine = await import(pathToFileURL(`${site}/page/combat_odds_wasm.js`));
 engine.initSync({ module: readFileSync(`${site}/page/combat_odds_wasm_bg.wasm`) });

@@ -26,9 +26,17 @@ console.log(`engine instantiated in ${(performance.now() - compiled).toFixed(0)}
 
 const name = "experiments/cd_tank_duel.toml";
 const scenario = readFileSync(new URL(`../../${name}`, import.meta.url), "utf8");
-const best = (run) => Math.min(...[0, 1, 2].map(() => { const t = performance.now(); run(); return performance.now() - t; }));
+const best = (run) =>
+  Math.min(
+    ...[0, 1, 2].map(() => {
+      const t = performance.now();
+      run();
+      return performance.now() - t;
+    }),
+  );
 const browser = (n) => best(() => engine.answer("/api/fire", JSON.stringify({ scenario, name, trials: n, mode }), "", () => {}));
-const native = (n) => best(() => execFileSync(bin, ["fire", "--format", "json", "--threads", "1", "--trials", `${n}`, "--mode", mode]));
+const native = (n) =>
+  best(() => execFileSync(bin, ["fire", "--format", "json", "--threads", "1", "--trials", `${n}`, "--mode", mode]));
 
 const rate = (run) => trials / ((run(trials) - run(1)) / 1000);
 const [inBrowser, onOneThread] = [rate(browser), rate(native)];

@@ -28,12 +28,14 @@ const scenario = readFileSync(new URL(`../../${name}`, import.meta.url), "utf8")
 for (const mode of ["compiled", "literal"]) {
   test(`the browser's engine prints the default fire's ${mode} report as the CLI does, byte for byte`, () => {
     const [trials, seed] = [200000, 7];
-    const cli = execFileSync(bin, ["fire", "--format", "json", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode],
-      { encoding: "utf8" });
+    const cli = execFileSync(bin, ["fire", "--format", "json", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode], {
+      encoding: "utf8",
+    });
     const progress = [];
-    const json = fire(JSON.stringify({ scenario, name, trials, seed, mode, exact_seconds: 60 }),
-      (done, planned) => progress.push([done, planned]));
-    assert.equal(json + "\n", cli);
+    const json = fire(JSON.stringify({ scenario, name, trials, seed, mode, exact_seconds: 60 }), (done, planned) =>
+      progress.push([done, planned]),
+    );
+    assert.equal(`${json}\n`, cli);
     assert.deepEqual(progress.at(-1), [trials, trials]);
   });
 }
@@ -41,16 +43,21 @@ for (const mode of ["compiled", "literal"]) {
 for (const mode of ["compiled", "literal"]) {
   test(`the browser's engine writes the default fire's ${mode} report as the CSV the CLI prints, byte for byte`, () => {
     const [trials, seed] = [50000, 3];
-    const cli = execFileSync(bin, ["fire", "--format", "csv", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode],
-      { encoding: "utf8" });
+    const cli = execFileSync(bin, ["fire", "--format", "csv", "--trials", `${trials}`, "--seed", `${seed}`, "--mode", mode], {
+      encoding: "utf8",
+    });
     const csv = JSON.parse(fireCsv(JSON.stringify({ scenario, name, trials, seed, mode, exact_seconds: 60 }), () => {}));
     assert.equal(csv, cli);
   });
 }
 
 test("a bad request is the server's one-line error, not a panic", () => {
-  assert.throws(() => fire(JSON.stringify({ scenario, name, mode: "fast" }), () => {}),
-    (e) => e === JSON.stringify({ error: "mode `fast`: give `compiled` or `literal`" }));
-  assert.throws(() => fire(JSON.stringify({ scenario: "ruleset = 3", name: "mine.toml" }), () => {}),
-    (e) => JSON.parse(e).error.startsWith("mine.toml"));
+  assert.throws(
+    () => fire(JSON.stringify({ scenario, name, mode: "fast" }), () => {}),
+    (e) => e === JSON.stringify({ error: "mode `fast`: give `compiled` or `literal`" }),
+  );
+  assert.throws(
+    () => fire(JSON.stringify({ scenario: "ruleset = 3", name: "mine.toml" }), () => {}),
+    (e) => JSON.parse(e).error.startsWith("mine.toml"),
+  );
 });

@@ -15,7 +15,7 @@ let ready = null;
 let shipped = null;
 const shippedFiles = () => (shipped ??= fetch(new URL("../data/scenarios", import.meta.url)).then((r) => r.text()));
 
-onmessage = async ({ data: { module, id, path, body } }) => {
+self.onmessage = async ({ data: { module, id, path, body } }) => {
   if (module) {
     ready = init({ module_or_path: module });
     return;
@@ -29,7 +29,11 @@ onmessage = async ({ data: { module, id, path, body } }) => {
     // The engine's refusals are the server's JSON; anything else (the engine itself
     // failing) is said in one line the same way.
     let refused;
-    try { refused = JSON.parse(String(error)); } catch (e) { refused = null; }
+    try {
+      refused = JSON.parse(String(error));
+    } catch {
+      refused = null;
+    }
     postMessage({ id, ok: false, body: refused && typeof refused.error === "string" ? refused : { error: String(error) } });
   }
 };

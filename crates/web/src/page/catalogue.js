@@ -13,7 +13,13 @@ import { pack, unpack } from "./url.js";
 // replaced, so nothing of the player's is lost without a way back.
 const KEPT = "combat-odds-own-tables";
 const BEFORE = "combat-odds-own-tables-before";
-const read = (key) => { try { return JSON.parse(localStorage.getItem(key)) || {}; } catch (e) { return {}; } };
+const read = (key) => {
+  try {
+    return JSON.parse(localStorage.getItem(key)) || {};
+  } catch {
+    return {};
+  }
+};
 const write = (key, value) => localStorage.setItem(key, JSON.stringify(value));
 
 export const own = {
@@ -23,8 +29,10 @@ export const own = {
   set(ruleset, name, file) {
     const all = read(KEPT);
     const mine = { ...(all[ruleset] || {}) };
-    if (file) mine[name] = file; else delete mine[name];
-    if (Object.keys(mine).length) all[ruleset] = mine; else delete all[ruleset];
+    if (file) mine[name] = file;
+    else delete mine[name];
+    if (Object.keys(mine).length) all[ruleset] = mine;
+    else delete all[ruleset];
     write(KEPT, all);
     for (const heard of listeners) heard(ruleset);
   },
@@ -32,9 +40,11 @@ export const own = {
   // when it is something else.
   replace(ruleset, files) {
     const was = own.of(ruleset);
-    if (Object.keys(was).length && JSON.stringify(was) !== JSON.stringify(files)) write(BEFORE, { ...read(BEFORE), [ruleset]: was });
+    if (Object.keys(was).length && JSON.stringify(was) !== JSON.stringify(files))
+      write(BEFORE, { ...read(BEFORE), [ruleset]: was });
     const all = read(KEPT);
-    if (Object.keys(files).length) all[ruleset] = files; else delete all[ruleset];
+    if (Object.keys(files).length) all[ruleset] = files;
+    else delete all[ruleset];
     write(KEPT, all);
     for (const heard of listeners) heard(ruleset);
   },
@@ -71,20 +81,32 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
   const fields = el("div", { id: id("fields"), class: "form" });
   const error = el("div", { id: id("error"), class: "error", role: "alert" });
   const heading = el("summary", { id: id("summary") }, "Weapons and vehicles (the catalogue)");
-  const box = el("details", { id: id("box"), class: "catalogue" }, heading,
-    el("p", { class: "muted" }, "Change any number of a weapon or vehicle, or add one like it: the answer follows, and your entries are kept in this browser, exported as the file combat-odds --rules reads, and carried by Share links."),
+  const box = el(
+    "details",
+    { id: id("box"), class: "catalogue" },
+    heading,
+    el(
+      "p",
+      { class: "muted" },
+      "Change any number of a weapon or vehicle, or add one like it: the answer follows, and your entries are kept in this browser, exported as the file combat-odds --rules reads, and carried by Share links.",
+    ),
     el("div", { class: "row" }, el("label", {}, "Entry ", entryPick), copy, save, forget, bringBack),
-    fields, error, status,
-    el("div", { class: "row" }, el("label", {}, "Import a table file ", importFile), el("label", {}, "in place of ", importName)));
+    fields,
+    error,
+    status,
+    el("div", { class: "row" }, el("label", {}, "Import a table file ", importFile), el("label", {}, "in place of ", importName)),
+  );
 
   // The catalogue as the engine last read it ({ ruleset, file, title, text, yours,
   // entries, error }), and the entry shown.
-  let form = null, shown = "", shippedTitle = "";
+  let form = null,
+    shown = "",
+    shippedTitle = "";
   const mine = () => (form ? own.of(form.ruleset)[form.file] : null);
 
   const ask = async (body) => {
     const answer = await post("/api/catalogue", body).catch(() => null);
-    return answer && answer.ok ? answer.body : { refused: answer ? answer.body.error : "the catalogue could not be read" };
+    return answer?.ok ? answer.body : { refused: answer ? answer.body.error : "the catalogue could not be read" };
   };
 
   const label = (e) => `${e.label}${e.own ? " (yours)" : e.invented ? " (invented)" : ""}`;
@@ -96,7 +118,8 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
       groups.get(words).append(el("option", { value: `${e.list}.${e.id}` }, label(e)));
     }
     entryPick.replaceChildren(...groups.values());
-    if (!form.entries.some((e) => `${e.list}.${e.id}` === shown)) shown = form.entries.length ? `${form.entries[0].list}.${form.entries[0].id}` : "";
+    if (!form.entries.some((e) => `${e.list}.${e.id}` === shown))
+      shown = form.entries.length ? `${form.entries[0].list}.${form.entries[0].id}` : "";
     entryPick.value = shown;
     const yours = form.entries.filter((e) => e.own).length;
     heading.textContent = `Weapons and vehicles (the catalogue${yours ? `: ${yours} of yours` : ""})`;
@@ -121,16 +144,24 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
     const lines = new Map();
     for (const f of entry ? entry.fields : []) {
       const [group, rest] = f.words.includes(": ") ? f.words.split(/: (.*)/s) : ["", f.words];
-      const input = f.kind === "boolean"
-        ? el("input", { type: "checkbox", "data-field": f.key, "aria-label": f.words })
-        : el("input", { type: "text", value: f.text, "data-field": f.key, "aria-label": f.words,
-          class: f.kind === "string" && f.text.length > 8 ? undefined : "number", size: f.key === "label" ? 40 : undefined });
+      const input =
+        f.kind === "boolean"
+          ? el("input", { type: "checkbox", "data-field": f.key, "aria-label": f.words })
+          : el("input", {
+              type: "text",
+              value: f.text,
+              "data-field": f.key,
+              "aria-label": f.words,
+              class: f.kind === "string" && f.text.length > 8 ? undefined : "number",
+              size: f.key === "label" ? 40 : undefined,
+            });
       if (f.kind === "boolean") input.checked = f.text === "true";
       const span = el("span", { class: "error field-error", role: "alert", "data-error-for": f.key });
       errors.set(f.key, span);
       input.addEventListener("change", () => set(entry, f.key, f.kind === "boolean" ? String(input.checked) : input.value));
       const key = group || f.key;
-      if (!lines.has(key)) lines.set(key, el("fieldset", { class: "catalogue-line" }, ...(group ? [el("legend", {}, group)] : [])));
+      if (!lines.has(key))
+        lines.set(key, el("fieldset", { class: "catalogue-line" }, ...(group ? [el("legend", {}, group)] : [])));
       lines.get(key).append(el("label", { title: f.words }, group ? rest.replace(/ \(.*$/s, "") : rest, input, span));
     }
     fields.replaceChildren(...lines.values());
@@ -159,8 +190,16 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
   const set = async (entry, key, value) => {
     for (const span of errors.values()) span.textContent = "";
     error.textContent = "";
-    const next = await ask({ ruleset: form.ruleset, text: form.text, edit: { set: { entry: `${entry.list}.${entry.id}`, key, value } } });
-    if (next.refused) { error.textContent = next.refused; stale(); return; }
+    const next = await ask({
+      ruleset: form.ruleset,
+      text: form.text,
+      edit: { set: { entry: `${entry.list}.${entry.id}`, key, value } },
+    });
+    if (next.refused) {
+      error.textContent = next.refused;
+      stale();
+      return;
+    }
     if (next.error) {
       // The catalogue in use keeps its last good value; the typed one stays in its field.
       say(next.error);
@@ -177,7 +216,10 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
 
   copy.addEventListener("click", async () => {
     const next = await ask({ ruleset: form.ruleset, text: form.text, edit: { copy: { entry: shown } } });
-    if (next.refused || next.error) { error.textContent = next.refused || next.error.words; return; }
+    if (next.refused || next.error) {
+      error.textContent = next.refused || next.error.words;
+      return;
+    }
     const before = new Set(form.entries.map((e) => `${e.list}.${e.id}`));
     const added = next.entries.find((e) => !before.has(`${e.list}.${e.id}`));
     form = next;
@@ -186,20 +228,33 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
     render();
     offered();
   });
-  entryPick.addEventListener("change", () => { shown = entryPick.value; showFields(); });
+  entryPick.addEventListener("change", () => {
+    shown = entryPick.value;
+    showFields();
+  });
   save.addEventListener("click", () => download(form.file, form.text, "application/toml"));
-  forget.addEventListener("click", () => { own.replace(form.ruleset, {}); });
+  forget.addEventListener("click", () => {
+    own.replace(form.ruleset, {});
+  });
   bringBack.addEventListener("click", () => own.bringBack(form.ruleset));
 
   // The files of a ruleset's tables (GET /api/tables), to say which one a file replaces.
   const listings = new Map();
   const filesOf = (name) => {
     if (!listings.has(name)) {
-      listings.set(name, get(`/api/tables/${encodeURIComponent(name)}`).then((r) => (r.ok ? r.json() : { tables: [] }))
-        // The listing names a table of a file ("catalogue.toml (weapons, illustrative)"):
-        // each file once, by its own name.
-        .then((b) => [...new Map(b.tables.map((t) => [(/^[\w-]+\.toml/.exec(t.file) || [])[0], t.table]))]
-          .filter(([file]) => file).map(([file, table]) => ({ file, table }))).catch(() => []));
+      listings.set(
+        name,
+        get(`/api/tables/${encodeURIComponent(name)}`)
+          .then((r) => (r.ok ? r.json() : { tables: [] }))
+          // The listing names a table of a file ("catalogue.toml (weapons, illustrative)"):
+          // each file once, by its own name.
+          .then((b) =>
+            [...new Map(b.tables.map((t) => [(/^[\w-]+\.toml/.exec(t.file) || [])[0], t.table]))]
+              .filter(([file]) => file)
+              .map(([file, table]) => ({ file, table })),
+          )
+          .catch(() => []),
+      );
     }
     return listings.get(name);
   };
@@ -228,17 +283,24 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
     asked = question;
     packed = Object.keys(mineNow).length ? { tables: await pack({ ruleset: name, files: mineNow }) } : {};
     const shape = await ask({ ruleset: name });
-    if (shape.refused) { box.hidden = true; return; }
+    if (shape.refused) {
+      box.hidden = true;
+      return;
+    }
     const file = mineNow[shape.file];
     shippedTitle = shape.title;
     importName.value = shape.file;
     const next = file ? await ask({ ruleset: name, text: file.text }) : shape;
-    if (next.refused) { error.textContent = next.refused; return; }
+    if (next.refused) {
+      error.textContent = next.refused;
+      return;
+    }
     form = next;
     render();
     // Another of the player's files (not the catalogue) is said here too.
     const others = Object.entries(mineNow).filter(([n]) => n !== shape.file);
-    if (others.length) status.textContent += ` Also read in place of the rules' own: ${others.map(([n, f]) => `your ${f.file} for ${files.find((x) => x.file === n)?.table || n}`).join("; ")}.`;
+    if (others.length)
+      status.textContent += ` Also read in place of the rules' own: ${others.map(([n, f]) => `your ${f.file} for ${files.find((x) => x.file === n)?.table || n}`).join("; ")}.`;
     if (file || others.length) box.open = true;
   };
   // The link's part (the player's files of the scenario's ruleset, packed), made
@@ -259,7 +321,9 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
     tables: () => {
       const name = ruleset();
       const files = name ? own.of(name) : {};
-      return Object.keys(files).length ? { [name]: Object.fromEntries(Object.entries(files).map(([n, f]) => [n, f.text])) } : undefined;
+      return Object.keys(files).length
+        ? { [name]: Object.fromEntries(Object.entries(files).map(([n, f]) => [n, f.text])) }
+        : undefined;
     },
     // The player's files the command line reads, for the command on screen.
     files: () => Object.entries(own.of(ruleset() || "")).map(([name, f]) => ({ name, file: f.file })),
@@ -278,8 +342,12 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
       const entry = form?.entries.find((e) => e.list === what && e.id === entryId);
       if (!entry) return null;
       const rows = entry.fields.filter((f) => f.key !== "label" && f.key !== "name");
-      return el("details", { class: "stats" }, el("summary", {}, "its numbers"),
-        el("table", {}, ...rows.map((f) => el("tr", {}, el("th", {}, f.words.replace(/ \(.*$/, "")), el("td", {}, f.text)))));
+      return el(
+        "details",
+        { class: "stats" },
+        el("summary", {}, "its numbers"),
+        el("table", {}, ...rows.map((f) => el("tr", {}, el("th", {}, f.words.replace(/ \(.*$/, "")), el("td", {}, f.text)))),
+      );
     },
     // The link's part: the player's files of the scenario's ruleset, packed.
     link: () => packed,

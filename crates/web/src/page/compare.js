@@ -8,16 +8,23 @@ import { best, percent, rulesetName, titleOf, vocabularyName, nameIn, words as s
 import { steps } from "./charts.js";
 import { comparisonRefusal } from "./model.js";
 
-let weaponOrder = [], comparing = null, comparisons = [];
+let weaponOrder = [],
+  comparing = null,
+  comparisons = [];
 // The rulesets that can answer at ranges in metres: those with a ground scale.
 const offered = () => shared.words.filter((w) => w.scale);
 
 export function init(shipped) {
   fillForm();
   comparisons = shipped;
-  shared.savers.compare = () => ({ trials: $("compare-trials").value, seed: $("compare-seed").value, comparison: encode(comparisonText()) });
+  shared.savers.compare = () => ({
+    trials: $("compare-trials").value,
+    seed: $("compare-seed").value,
+    comparison: encode(comparisonText()),
+  });
   $("compare-shipped").append(el("option", { value: "" }, "(choose)"));
-  for (const s of comparisons) $("compare-shipped").append(el("option", { value: s.name, title: s.name }, titleOf(s.text) || s.name));
+  for (const s of comparisons)
+    $("compare-shipped").append(el("option", { value: s.name, title: s.name }, titleOf(s.text) || s.name));
   $("compare-shipped").addEventListener("change", () => {
     const s = comparisons.find((x) => x.name === $("compare-shipped").value);
     if (s) openShipped(s);
@@ -56,24 +63,43 @@ function fillForm() {
   const words = offered();
   const union = (kind) => {
     const seen = new Map();
-    for (const w of words) for (const [word, label] of w[kind]) {
-      if (!seen.has(word)) seen.set(word, []);
-      seen.get(word).push(`${w.ruleset}: ${label}`);
-    }
+    for (const w of words)
+      for (const [word, label] of w[kind]) {
+        if (!seen.has(word)) seen.set(word, []);
+        seen.get(word).push(`${w.ruleset}: ${label}`);
+      }
     return [...seen.entries()].sort();
   };
   const weapons = $("compare-weapons");
   for (const [word, labels] of union("weapon"))
-    weapons.append(el("label", { title: labels.join("\n"), class: "inline" },
-      el("input", { type: "checkbox", value: word, "data-weapon": word }), vocabularyName(words, "weapon", word)));
+    weapons.append(
+      el(
+        "label",
+        { title: labels.join("\n"), class: "inline" },
+        el("input", { type: "checkbox", value: word, "data-weapon": word }),
+        vocabularyName(words, "weapon", word),
+      ),
+    );
   for (const w of words)
-    $("compare-rulesets").append(el("label", { class: "inline" },
-      el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }), rulesetName(w.ruleset)));
+    $("compare-rulesets").append(
+      el(
+        "label",
+        { class: "inline" },
+        el("input", { type: "checkbox", value: w.ruleset, "data-ruleset": w.ruleset, checked: "" }),
+        rulesetName(w.ruleset),
+      ),
+    );
   const without = shared.words.filter((w) => !w.scale).map((w) => rulesetName(w.ruleset));
-  if (without.length) $("compare-unavailable").textContent = `Not offered: ${without.join(", ")}. `
-    + `${without.length > 1 ? "These rulesets give" : "Its rules give"} no ground scale, so no range in metres can be turned into `
-    + "a distance on its tables.";
-  for (const [id, kind, optional] of [["compare-target", "target", false], ["compare-quality", "quality", true], ["compare-situation", "situation", true]]) {
+  if (without.length)
+    $("compare-unavailable").textContent =
+      `Not offered: ${without.join(", ")}. ` +
+      `${without.length > 1 ? "These rulesets give" : "Its rules give"} no ground scale, so no range in metres can be turned into ` +
+      "a distance on its tables.";
+  for (const [id, kind, optional] of [
+    ["compare-target", "target", false],
+    ["compare-quality", "quality", true],
+    ["compare-situation", "situation", true],
+  ]) {
     if (optional) $(id).append(el("option", { value: "" }, "(none)"));
     // A target by its catalogue name; a quality or situation is the rules' own word.
     const name = (word) => (kind === "target" ? vocabularyName(words, kind, word) : spoken(word));
@@ -82,11 +108,13 @@ function fillForm() {
 }
 
 function comparisonText() {
-  const list = (xs) => "[" + xs.map((x) => JSON.stringify(x)).join(", ") + "]";
+  const list = (xs) => `[${xs.map((x) => JSON.stringify(x)).join(", ")}]`;
   const weapons = [...document.querySelectorAll("[data-weapon]")].filter((c) => c.checked).map((c) => c.value);
-  const order = (weaponOrder.filter((w) => weapons.includes(w))).concat(weapons.filter((w) => !weaponOrder.includes(w)));
+  const order = weaponOrder.filter((w) => weapons.includes(w)).concat(weapons.filter((w) => !weaponOrder.includes(w)));
   const rulesets = [...document.querySelectorAll("[data-ruleset]")].filter((c) => c.checked).map((c) => c.value);
-  const ranges = $("compare-ranges").value.split(/[ ,]+/).filter((x) => x !== "");
+  const ranges = $("compare-ranges")
+    .value.split(/[ ,]+/)
+    .filter((x) => x !== "");
   let text = `kind = "compare"\nname = ${JSON.stringify($("compare-name").value)}\nweapons = ${list(order)}\ntarget = ${JSON.stringify($("compare-target").value)}\n`;
   if ($("compare-quality").value) text += `quality = ${JSON.stringify($("compare-quality").value)}\n`;
   if ($("compare-situation").value) text += `situation = ${JSON.stringify($("compare-situation").value)}\n`;
@@ -103,7 +131,11 @@ function readComparison(text) {
     if (/^\s*(#.*)?$/.test(line)) continue;
     const pair = line.match(/^(\w+) = (.*)$/);
     if (!pair) return null;
-    try { c[pair[1]] = JSON.parse(pair[2]); } catch (e) { return null; }
+    try {
+      c[pair[1]] = JSON.parse(pair[2]);
+    } catch {
+      return null;
+    }
   }
   return [c.weapons, c.rulesets, c.ranges_m].every(Array.isArray) ? c : null;
 }
@@ -125,8 +157,12 @@ async function runCompare(text) {
   const work = longWork("compare", "compare-start");
   comparing = work;
   try {
-    const answer = await streamPost("/api/compare", { scenario: text, trials: Number($("compare-trials").value),
-      seed: Number($("compare-seed").value) }, work.signal, progressOf("compare", "runs"));
+    const answer = await streamPost(
+      "/api/compare",
+      { scenario: text, trials: Number($("compare-trials").value), seed: Number($("compare-seed").value) },
+      work.signal,
+      progressOf("compare", "runs"),
+    );
     if (answer.error) {
       const r = comparisonRefusal(answer.error, text);
       // A setting's refusal beside its field (a seed of 2.5), the comparison's above it.
@@ -147,66 +183,133 @@ const COLOURS = ["#3b7ea1", "#c2562b", "#4f8a3c", "#8c5fa8", "#a8893a", "#2f3b45
 function showComparison(c) {
   const ranges = c.comparison.ranges_m;
   const series = [];
-  c.comparison.rulesets.forEach((ruleset, ri) => c.comparison.weapons.forEach((weapon, wi) => {
-    const cells = c.cells.filter((x) => x.ruleset === ruleset && x.weapon === weapon);
-    series.push({ ruleset, weapon, colour: COLOURS[ri % COLOURS.length], dash: wi ? "6 3" : "", cells });
-  }));
+  for (const [ri, ruleset] of c.comparison.rulesets.entries()) {
+    for (const [wi, weapon] of c.comparison.weapons.entries()) {
+      const cells = c.cells.filter((x) => x.ruleset === ruleset && x.weapon === weapon);
+      series.push({ ruleset, weapon, colour: COLOURS[ri % COLOURS.length], dash: wi ? "6 3" : "", cells });
+    }
+  }
   // Weapons and the target in the catalogues' names: the vocabulary's word is the file's.
   const own = (ruleset, weapon) => nameIn(shared.words, ruleset, "weapon", weapon);
   const target = vocabularyName(shared.words, "target", c.comparison.target);
   const weapons = c.comparison.weapons.map((w) => vocabularyName(shared.words, "weapon", w));
   const into = $("compare-result");
   into.replaceChildren(el("h2", {}, `${c.comparison.name}: against ${target}`));
-  $("compare-said").textContent = `${c.comparison.name}: the kill chance of ${weapons.join(" and ")} against ${target}`
-    + (ranges.length ? ` at ${ranges.length} ranges, from ${Math.min(...ranges)} to ${Math.max(...ranges)} m` : "")
-    + `, in ${c.comparison.rulesets.map(rulesetName).join(", ")}`;
+  $("compare-said").textContent =
+    `${c.comparison.name}: the kill chance of ${weapons.join(" and ")} against ${target}` +
+    (ranges.length ? ` at ${ranges.length} ranges, from ${Math.min(...ranges)} to ${Math.max(...ranges)} m` : "") +
+    `, in ${c.comparison.rulesets.map(rulesetName).join(", ")}`;
   if (ranges.length) {
-    const lines = series.map((s) => ({ label: `${rulesetName(s.ruleset)}, ${own(s.ruleset, s.weapon)}`, colour: s.colour, dash: s.dash,
-      points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })) }));
+    const lines = series.map((s) => ({
+      label: `${rulesetName(s.ruleset)}, ${own(s.ruleset, s.weapon)}`,
+      colour: s.colour,
+      dash: s.dash,
+      points: s.cells.filter((cell) => cell.answer.odds).map((cell) => ({ range: cell.range_m, p: best(cell.answer.odds.turn) })),
+    }));
     // As wide as the column, but never so narrow that its legend and labels run off
     // it: on a phone it is drawn 560 wide (its text 12 px) and scrolls in its own box.
     const width = Math.max(560, Math.min(720, into.clientWidth));
-    into.append(el("div", { class: "scroll" }, steps(ranges, lines,
-      "range (m); one turn's kill chance, held to the next range asked", "compare-chart",
-      `Kill chance against range, ${weapons.join(" and ")} against ${target}`, width)));
+    into.append(
+      el(
+        "div",
+        { class: "scroll" },
+        steps(
+          ranges,
+          lines,
+          "range (m); one turn's kill chance, held to the next range asked",
+          "compare-chart",
+          `Kill chance against range, ${weapons.join(" and ")} against ${target}`,
+          width,
+        ),
+      ),
+    );
     invented(c.comparison.rulesets, into);
   }
-  const table = el("table", { id: "compare-table" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon"),
-    ...(ranges.length ? ranges.map((m) => el("th", {}, `${m} m`)) : [el("th", {}, "kill chance")])));
+  const table = el(
+    "table",
+    { id: "compare-table" },
+    el(
+      "tr",
+      {},
+      el("th", {}, "ruleset"),
+      el("th", {}, "weapon"),
+      ...(ranges.length ? ranges.map((m) => el("th", {}, `${m} m`)) : [el("th", {}, "kill chance")]),
+    ),
+  );
   for (const s of series) {
     const row = el("tr", {}, el("td", {}, rulesetName(s.ruleset)), el("td", {}, own(s.ruleset, s.weapon)));
     for (const cell of s.cells) {
       const o = cell.answer.odds;
-      row.append(o
-        ? el("td", { title: `${o.equivalent}${o.table_range ? ", " + o.table_range : ""}; Monte Carlo ${percent(o.turn.estimate)} (95%: ${percent(o.turn.ci_low)} to ${percent(o.turn.ci_high)})` },
-            (o.turn.exact === null ? "~" : "") + percent(best(o.turn)))
-        : el("td", { title: whyNot(cell), class: "none" }, cell.answer.out_of_range ? "out of range" : "no answer"));
+      row.append(
+        o
+          ? el(
+              "td",
+              {
+                title: `${o.equivalent}${o.table_range ? `, ${o.table_range}` : ""}; Monte Carlo ${percent(o.turn.estimate)} (95%: ${percent(o.turn.ci_low)} to ${percent(o.turn.ci_high)})`,
+              },
+              (o.turn.exact === null ? "~" : "") + percent(best(o.turn)),
+            )
+          : el("td", { title: whyNot(cell), class: "none" }, cell.answer.out_of_range ? "out of range" : "no answer"),
+      );
     }
     table.append(row);
   }
-  into.append(el("h3", {}, "Kill chance over one turn's fire (~ marks Monte Carlo where no exact answer; hover for how)"), el("div", { class: "scroll" }, table));
+  into.append(
+    el("h3", {}, "Kill chance over one turn's fire (~ marks Monte Carlo where no exact answer; hover for how)"),
+    el("div", { class: "scroll" }, table),
+  );
   if (c.differences.length) {
-    const diff = el("table", { id: "compare-differences" }, el("tr", {}, el("th", {}, "ruleset"), el("th", {}, "weapon minus"),
-      el("th", {}, "range"), el("th", {}, "exact"), el("th", {}, "paired estimate (95%)"), el("th", {}, "independent runs' interval")));
+    const diff = el(
+      "table",
+      { id: "compare-differences" },
+      el(
+        "tr",
+        {},
+        el("th", {}, "ruleset"),
+        el("th", {}, "weapon minus"),
+        el("th", {}, "range"),
+        el("th", {}, "exact"),
+        el("th", {}, "paired estimate (95%)"),
+        el("th", {}, "independent runs' interval"),
+      ),
+    );
     const points = (d) => `${d >= 0 ? "+" : ""}${(100 * d).toFixed(2)}`;
     for (const d of c.differences)
-      diff.append(el("tr", {}, el("td", {}, rulesetName(d.ruleset)), el("td", {}, `${own(d.ruleset, d.weapon)} - ${own(d.ruleset, d.against)}`),
-        el("td", {}, d.range_m === null ? "" : `${d.range_m} m`), el("td", {}, d.exact === null ? "no exact answer" : points(d.exact)),
-        el("td", {}, `${points(d.common.estimate)} (${points(d.common.low)} to ${points(d.common.high)})`),
-        el("td", {}, `${points(d.independent.low)} to ${points(d.independent.high)}`)));
-    into.append(el("h3", {}, "Paired differences on common random numbers, in percentage points"), el("div", { class: "scroll" }, diff));
+      diff.append(
+        el(
+          "tr",
+          {},
+          el("td", {}, rulesetName(d.ruleset)),
+          el("td", {}, `${own(d.ruleset, d.weapon)} - ${own(d.ruleset, d.against)}`),
+          el("td", {}, d.range_m === null ? "" : `${d.range_m} m`),
+          el("td", {}, d.exact === null ? "no exact answer" : points(d.exact)),
+          el("td", {}, `${points(d.common.estimate)} (${points(d.common.low)} to ${points(d.common.high)})`),
+          el("td", {}, `${points(d.independent.low)} to ${points(d.independent.high)}`),
+        ),
+      );
+    into.append(
+      el("h3", {}, "Paired differences on common random numbers, in percentage points"),
+      el("div", { class: "scroll" }, diff),
+    );
   }
   // Why a ruleset could not answer, once per reason (the ranges it holds for listed).
   const reasons = new Map();
-  for (const cell of c.cells) if (!cell.answer.odds) {
-    const key = `${cell.ruleset}|${cell.weapon}|${cell.answer.out_of_range ? "range" : whyNot(cell)}`;
-    if (!reasons.has(key)) reasons.set(key, { cell, ranges: [] });
-    if (cell.range_m !== null) reasons.get(key).ranges.push(cell.range_m);
-  }
+  for (const cell of c.cells)
+    if (!cell.answer.odds) {
+      const key = `${cell.ruleset}|${cell.weapon}|${cell.answer.out_of_range ? "range" : whyNot(cell)}`;
+      if (!reasons.has(key)) reasons.set(key, { cell, ranges: [] });
+      if (cell.range_m !== null) reasons.get(key).ranges.push(cell.range_m);
+    }
   const notes = el("ul", { class: "notes", id: "compare-notes" });
   for (const { cell, ranges: at } of reasons.values())
-    notes.append(el("li", {}, `${rulesetName(cell.ruleset)}, ${own(cell.ruleset, cell.weapon)}${at.length ? ` at ${at.join(", ")} m` : ""}: `
-      + (cell.answer.out_of_range ? `out of range (${whyNot(cell)})` : whyNot(cell))));
+    notes.append(
+      el(
+        "li",
+        {},
+        `${rulesetName(cell.ruleset)}, ${own(cell.ruleset, cell.weapon)}${at.length ? ` at ${at.join(", ")} m` : ""}: ` +
+          (cell.answer.out_of_range ? `out of range (${whyNot(cell)})` : whyNot(cell)),
+      ),
+    );
   if (notes.children.length) into.append(el("h3", {}, "Where a ruleset could not answer"), notes);
 }
 
@@ -217,16 +320,28 @@ async function invented(rulesets, into) {
   const marked = [];
   for (const r of rulesets) {
     if (!illustrative.has(r)) {
-      const listing = await get(`/api/tables/${encodeURIComponent(r)}`).then((x) => x.json()).catch(() => ({ tables: [] }));
-      illustrative.set(r, (listing.tables || []).some((t) => t.invented));
+      const listing = await get(`/api/tables/${encodeURIComponent(r)}`)
+        .then((x) => x.json())
+        .catch(() => ({ tables: [] }));
+      illustrative.set(
+        r,
+        (listing.tables || []).some((t) => t.invented),
+      );
     }
     if (illustrative.get(r)) marked.push(rulesetName(r));
   }
   if (!marked.length || !into.querySelector("#compare-chart")) return;
   // After the chart's own scrolling box, so it is read without scrolling the chart.
-  into.querySelector("#compare-chart").parentElement.after(el("p", { class: "chart-footer", id: "compare-invented" },
-    `Invented data: ${marked.join(", ")} ${marked.length > 1 ? "take" : "takes"} these weapons and vehicles from an illustrative `
-    + "catalogue, made up to show how the rules work, not the published rules' values."));
+  into
+    .querySelector("#compare-chart")
+    .parentElement.after(
+      el(
+        "p",
+        { class: "chart-footer", id: "compare-invented" },
+        `Invented data: ${marked.join(", ")} ${marked.length > 1 ? "take" : "takes"} these weapons and vehicles from an illustrative ` +
+          "catalogue, made up to show how the rules work, not the published rules' values.",
+      ),
+    );
 }
 
 // Why a cell has no kill chance: beyond the weapon's reach in that ruleset (every

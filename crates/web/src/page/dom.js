@@ -21,5 +21,9 @@ export function download(name, text, type) {
 
 // The Monte Carlo settings of page `prefix` as a request gives them.
 export function settings(prefix) {
-  return { trials: Number($(`${prefix}-trials`).value), seed: Number($(`${prefix}-seed`).value), mode: $(`${prefix}-mode`).value };
+  return {
+    trials: Number($(`${prefix}-trials`).value),
+    seed: Number($(`${prefix}-seed`).value),
+    mode: $(`${prefix}-mode`).value,
+  };
 }

@@ -9,12 +9,20 @@ import { editor } from "./editor.js";
 import { encode } from "./url.js";
 import { showReport, showExact } from "./report.js";
 
-let fireEditor, fireRequest = null, searching = null;
+let fireEditor,
+  fireRequest = null,
+  searching = null;
 
 export function init(scenarios) {
   fireEditor = editor("fire", scenarios, "cd_tank_duel.toml", compute);
-  shared.savers.fire = () => ({ trials: $("fire-trials").value, seed: $("fire-seed").value, mode: $("fire-mode").value,
-    top: $("sensitivity-top").value, scenario: encode(fireEditor.text()), ...fireEditor.link() });
+  shared.savers.fire = () => ({
+    trials: $("fire-trials").value,
+    seed: $("fire-seed").value,
+    mode: $("fire-mode").value,
+    top: $("sensitivity-top").value,
+    scenario: encode(fireEditor.text()),
+    ...fireEditor.link(),
+  });
   $("fire-compute").addEventListener("click", compute);
   $("sensitivity-start").addEventListener("click", findSensitivity);
 }
@@ -47,7 +55,10 @@ export async function compute() {
   if (fireRequest) fireRequest.abort();
   fireRequest = new AbortController();
   saveState();
-  if (!settingsHold("fire", fireEditor)) { $("fire-status").textContent = ""; return; }
+  if (!settingsHold("fire", fireEditor)) {
+    $("fire-status").textContent = "";
+    return;
+  }
   $("fire-status").textContent = "computing...";
   try {
     // The form is asked at the same time; the answer names what it holds.
@@ -85,9 +96,19 @@ function offerReport(text, body) {
     if (answer.ok) download("report.csv", answer.body, "text/csv");
   });
   const files = command.files.length ? `; ${command.files.join("; ")}` : "";
-  $("fire-result").append(el("p", { class: "downloads", id: "fire-downloads" }, "Download: ",
-    el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"), " ", csv,
-    " (what ", el("code", { id: "fire-command" }, command.line), ` prints with --format json and --format csv${files})`));
+  $("fire-result").append(
+    el(
+      "p",
+      { class: "downloads", id: "fire-downloads" },
+      "Download: ",
+      el("a", { href: reportUrl, download: "report.json", id: "fire-report-json" }, "report.json"),
+      " ",
+      csv,
+      " (what ",
+      el("code", { id: "fire-command" }, command.line),
+      ` prints with --format json and --format csv${files})`,
+    ),
+  );
 }
 
 // The exact answer alone, as a loaded link gets it: the link may ask for any number
@@ -97,8 +118,10 @@ export async function computeExact() {
   if (!settingsHold("fire", fireEditor)) return;
   $("fire-status").textContent = "computing the exact answer...";
   try {
-    const [answer] = await Promise.all([post("/api/exact", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") }, fireRequest.signal),
-      fireEditor.ready()]);
+    const [answer] = await Promise.all([
+      post("/api/exact", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...settings("fire") }, fireRequest.signal),
+      fireEditor.ready(),
+    ]);
     if (!answer.ok) return refused(answer.body.error);
     fireEditor.fresh();
     showExact(answer.body, $("fire-result"), fireEditor.invented());
@@ -122,10 +145,22 @@ async function extras(report, signal) {
       const { mode, trials, seed, ...file } = body;
       const answer = await post("/api/answers", file, signal);
       if (!answer.ok) return;
-      const table = el("table", { id: "own-answers" }, el("tr", {}, el("th", {}, "policy"), el("th", {}, "answer"),
-        el("th", {}, "value"), el("th", {}, "exact fraction")));
+      const table = el(
+        "table",
+        { id: "own-answers" },
+        el("tr", {}, el("th", {}, "policy"), el("th", {}, "answer"), el("th", {}, "value"), el("th", {}, "exact fraction")),
+      );
       for (const a of answer.body.answers)
-        table.append(el("tr", {}, el("td", {}, a.policy.replace(/_/g, " ")), el("td", {}, a.answer), el("td", {}, a.value.toFixed(4)), el("td", {}, a.exact_fraction)));
+        table.append(
+          el(
+            "tr",
+            {},
+            el("td", {}, a.policy.replace(/_/g, " ")),
+            el("td", {}, a.answer),
+            el("td", {}, a.value.toFixed(4)),
+            el("td", {}, a.exact_fraction),
+          ),
+        );
       into.append(el("h3", {}, `${rulesetName(report.ruleset)}'s own answers, exactly`), el("div", { class: "scroll" }, table));
       return;
     }
@@ -134,10 +169,15 @@ async function extras(report, signal) {
     if (!answer.ok) return; // not a fire at a target: nothing to show as a percentage
     const v = answer.body;
     const fraction = (p) => (p.exact_fraction ? ` (exact ${p.exact_fraction})` : "");
-    into.append(el("p", { id: "percent" },
-      `As ${rulesetName(report.ruleset)}'s screen shows it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
-      `at least ${v.mildest} ${v.at_least_mildest.percent}%${fraction(v.at_least_mildest)} (${v.method})`));
-  } catch (e) {
+    into.append(
+      el(
+        "p",
+        { id: "percent" },
+        `As ${rulesetName(report.ruleset)}'s screen shows it: destroyed ${v.destroy.percent}%${fraction(v.destroy)}; ` +
+          `at least ${v.mildest} ${v.at_least_mildest.percent}%${fraction(v.at_least_mildest)} (${v.method})`,
+      ),
+    );
+  } catch {
     // A newer change superseded this one.
   }
 }
@@ -152,22 +192,57 @@ async function findSensitivity() {
   searching = work;
   const { mode, ...plan } = settings("fire");
   try {
-    const answer = await streamPost("/api/sensitivity", { scenario: fireEditor.text(), tables: fireEditor.tables(), ...plan,
-      top: Number($("sensitivity-top").value) }, work.signal, progressOf("sensitivity", "changes"));
-    if (answer.error) { $("sensitivity-error").textContent = refusal(answer.error).words; return work.finish(""); }
+    const answer = await streamPost(
+      "/api/sensitivity",
+      { scenario: fireEditor.text(), tables: fireEditor.tables(), ...plan, top: Number($("sensitivity-top").value) },
+      work.signal,
+      progressOf("sensitivity", "changes"),
+    );
+    if (answer.error) {
+      $("sensitivity-error").textContent = refusal(answer.error).words;
+      return work.finish("");
+    }
     const r = answer.result;
-    const table = el("table", { id: "sensitivity" }, el("tr", {}, ...["rank", "file", "cell", "now", "changed", "kill chance after", "change", "source"].map((h) => el("th", {}, h))));
+    const table = el(
+      "table",
+      { id: "sensitivity" },
+      el(
+        "tr",
+        {},
+        ...["rank", "file", "cell", "now", "changed", "kill chance after", "change", "source"].map((h) => el("th", {}, h)),
+      ),
+    );
     const points = (d) => `${d >= 0 ? "+" : ""}${(100 * d).toFixed(2)} points`;
     for (const row of r.rows) {
       const after = row.exact_after ? `${percent(row.p_kill_after)} (${row.exact_after})` : percent(row.p_kill_after);
-      const delta = row.delta_ci_low === null ? points(row.delta) : `${points(row.delta)} (${points(row.delta_ci_low)} to ${points(row.delta_ci_high)})`;
-      table.append(el("tr", {}, el("td", {}, row.rank), el("td", {}, row.file), el("td", {}, row.cell), el("td", {}, row.now),
-        el("td", {}, row.changed), el("td", {}, after), el("td", {}, delta), el("td", {}, `${row.source_title || ""}${row.source_table ? `, "${row.source_table}"` : ""}`)));
+      const delta =
+        row.delta_ci_low === null
+          ? points(row.delta)
+          : `${points(row.delta)} (${points(row.delta_ci_low)} to ${points(row.delta_ci_high)})`;
+      table.append(
+        el(
+          "tr",
+          {},
+          el("td", {}, row.rank),
+          el("td", {}, row.file),
+          el("td", {}, row.cell),
+          el("td", {}, row.now),
+          el("td", {}, row.changed),
+          el("td", {}, after),
+          el("td", {}, delta),
+          el("td", {}, `${row.source_title || ""}${row.source_table ? `, "${row.source_table}"` : ""}`),
+        ),
+      );
     }
     $("sensitivity-result").replaceChildren(
-      el("p", {}, `Kill chance (${r.kill}) ${percent(r.p_kill.value)} (${r.p_kill.method}${r.p_kill.exact_fraction ? ", " + r.p_kill.exact_fraction : ""}): ` +
-        `${r.changes} one-step changes, ${r.moving} move it, ${r.not_moving} do not, ${r.refused} the rules refuse.`),
-      el("div", { class: "scroll" }, table));
+      el(
+        "p",
+        {},
+        `Kill chance (${r.kill}) ${percent(r.p_kill.value)} (${r.p_kill.method}${r.p_kill.exact_fraction ? `, ${r.p_kill.exact_fraction}` : ""}): ` +
+          `${r.changes} one-step changes, ${r.moving} move it, ${r.not_moving} do not, ${r.refused} the rules refuse.`,
+      ),
+      el("div", { class: "scroll" }, table),
+    );
     work.finish("done");
   } catch (e) {
     work.finish(e.name === "AbortError" ? CANCELLED : `failed: ${e.message}`);

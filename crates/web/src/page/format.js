@@ -21,8 +21,7 @@ export function view(values, how) {
   if (how === "=") return values;
   const out = values.map(() => 0);
   for (let i = 0; i < values.length; i++)
-    for (let j = 0; j < values.length; j++)
-      if ((how === ">=" && j >= i) || (how === "<=" && j <= i)) out[i] += values[j];
+    for (let j = 0; j < values.length; j++) if ((how === ">=" && j >= i) || (how === "<=" && j <= i)) out[i] += values[j];
   return out;
 }
 
@@ -50,9 +49,11 @@ export const words = (id) => String(id).replace(/_/g, " ");
 // A run's note as a player reads it: the files' snake_case words (`veteran_elite`,
 // `forced_back`) in plain words, but a file's name (`setbacks_table.toml`) and a
 // quoted `key` as written, since those are what a player would type.
-export const noteWords = (note) => String(note).split(/(`[^`]*`)/)
-  .map((part) => (part.startsWith("`") ? part : part.replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b(?![.\w(])/g, words)))
-  .join("");
+export const noteWords = (note) =>
+  String(note)
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith("`") ? part : part.replace(/\b[a-z0-9]+(?:_[a-z0-9]+)+\b(?![.\w(])/g, words)))
+    .join("");
 
 // What a word of the comparison vocabulary (`17pdr`, `medium_tank`) is called: the
 // name most of the rulesets that have it give it (`words` is GET /api/words's list,
@@ -60,7 +61,8 @@ export const noteWords = (note) => String(note).split(/(`[^`]*`)/)
 // word itself where none names it.
 export function vocabularyName(vocabulary, kind, word) {
   const counts = new Map();
-  for (const w of vocabulary) for (const [x, name] of w[kind] || []) if (x === word && name) counts.set(name, (counts.get(name) || 0) + 1);
+  for (const w of vocabulary)
+    for (const [x, name] of w[kind] || []) if (x === word && name) counts.set(name, (counts.get(name) || 0) + 1);
   let chosen = null;
   for (const [name, n] of counts) if (!chosen || n > counts.get(chosen)) chosen = name;
   return chosen || words(word);
@@ -69,13 +71,16 @@ export function vocabularyName(vocabulary, kind, word) {
 // What ruleset `ruleset` calls vocabulary word `word` of `kind`: its own entry's name.
 export function nameIn(vocabulary, ruleset, kind, word) {
   const w = vocabulary.find((x) => x.ruleset === ruleset);
-  const entry = ((w && w[kind]) || []).find(([x]) => x === word);
-  return (entry && entry[1]) || vocabularyName(vocabulary, kind, word);
+  const entry = (w?.[kind] || []).find(([x]) => x === word);
+  return entry?.[1] || vocabularyName(vocabulary, kind, word);
 }
 
 // A ruleset's name as its cover prints it: `command-decision` is Command Decision.
-export const rulesetName = (id) => String(id).split("-")
-  .map((w, i) => (i && ["of", "the", "and"].includes(w) ? w : w[0].toUpperCase() + w.slice(1))).join(" ");
+export const rulesetName = (id) =>
+  String(id)
+    .split("-")
+    .map((w, i) => (i && ["of", "the", "and"].includes(w) ? w : w[0].toUpperCase() + w.slice(1)))
+    .join(" ");
 
 // The title a scenario file gives itself (its top-level `name`), or none.
 export function titleOf(text) {
@@ -83,7 +88,11 @@ export function titleOf(text) {
     if (/^\s*\[/.test(line)) return null;
     const m = line.match(/^\s*name\s*=\s*(".*"|'.*')\s*(#.*)?$/);
     if (m) {
-      try { return JSON.parse(m[1].replace(/^'|'$/g, '"')); } catch (e) { return null; }
+      try {
+        return JSON.parse(m[1].replace(/^'|'$/g, '"'));
+      } catch {
+        return null;
+      }
     }
   }
   return null;

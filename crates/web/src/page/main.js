@@ -11,14 +11,20 @@ import * as balance from "./balance.js";
 import * as tables from "./tables.js";
 
 // What each long work's progress bar is named, for a screen reader.
-const PROGRESS = { run: "the engagement's trials", compare: "the comparison's runs", sweep: "the sweep's points",
-  balance: "the balance finder's points" };
+const PROGRESS = {
+  run: "the engagement's trials",
+  compare: "the comparison's runs",
+  sweep: "the sweep's points",
+  balance: "the balance finder's points",
+};
 
 // Long work's progress bar and its line of text.
 for (const row of document.querySelectorAll("[data-progress]")) {
   const p = row.dataset.progress;
-  row.append(el("progress", { id: `${p}-progress`, max: "1", value: "0", "aria-label": `Progress of ${PROGRESS[p]}` }),
-    el("span", { id: `${p}-status`, class: "muted", "aria-live": "polite" }));
+  row.append(
+    el("progress", { id: `${p}-progress`, max: "1", value: "0", "aria-label": `Progress of ${PROGRESS[p]}` }),
+    el("span", { id: `${p}-status`, class: "muted", "aria-live": "polite" }),
+  );
 }
 
 // The Monte Carlo settings of a page, ahead of its buttons: trials (with the place a
@@ -26,11 +32,22 @@ for (const row of document.querySelectorAll("[data-progress]")) {
 for (const row of document.querySelectorAll("[data-prefix]")) {
   const p = row.dataset.prefix;
   row.prepend(
-    el("label", {}, "Monte Carlo trials ", el("input", { id: `${p}-trials`, type: "text", inputmode: "numeric", value: row.dataset.trials, class: "narrow" }),
-      el("span", { id: `${p}-trials-error`, class: "error", role: "alert" })),
-    el("label", {}, "Seed ", el("input", { id: `${p}-seed`, type: "text", inputmode: "numeric", value: "2026", class: "narrow" }),
-      el("span", { id: `${p}-seed-error`, class: "error", role: "alert" })),
-    el("label", {}, "Sampling ", el("select", { id: `${p}-mode` }, el("option", {}, "compiled"), el("option", {}, "literal"))));
+    el(
+      "label",
+      {},
+      "Monte Carlo trials ",
+      el("input", { id: `${p}-trials`, type: "text", inputmode: "numeric", value: row.dataset.trials, class: "narrow" }),
+      el("span", { id: `${p}-trials-error`, class: "error", role: "alert" }),
+    ),
+    el(
+      "label",
+      {},
+      "Seed ",
+      el("input", { id: `${p}-seed`, type: "text", inputmode: "numeric", value: "2026", class: "narrow" }),
+      el("span", { id: `${p}-seed-error`, class: "error", role: "alert" }),
+    ),
+    el("label", {}, "Sampling ", el("select", { id: `${p}-mode` }, el("option", {}, "compiled"), el("option", {}, "literal"))),
+  );
 }
 
 const engagementsFirstOf = (scenarios) =>
@@ -56,8 +73,11 @@ async function start() {
   shared.current = page;
   // Every list is asked for at once; the first answer needs the scenarios alone, so
   // it is asked for as soon as they come, and the other tabs are set up after it.
-  const later = Promise.all([get("/api/rulesets").then((r) => r.json()), get("/api/words").then((r) => r.json()),
-    get("/api/interpretations").then((r) => r.text())]);
+  const later = Promise.all([
+    get("/api/rulesets").then((r) => r.json()),
+    get("/api/words").then((r) => r.json()),
+    get("/api/interpretations").then((r) => r.text()),
+  ]);
   const shipped = await get("/api/scenarios").then((r) => r.json());
   const scenarios = shipped.filter((s) => s.kind !== "compare" && s.kind !== "sweep");
   fire.init(scenarios);
@@ -69,15 +89,19 @@ async function start() {
   const [rulesets, words, notes] = await later;
   shared.words = words;
   const engagementsFirst = engagementsFirstOf(scenarios);
-  balance.init(engagementsFirst, shipped.filter((s) => s.kind === "sweep"));
+  balance.init(
+    engagementsFirst,
+    shipped.filter((s) => s.kind === "sweep"),
+  );
   run.init(engagementsFirst);
   tables.init(rulesets, notes);
   compare.init(shipped.filter((s) => s.kind === "compare"));
-  for (const p of PAGES) $(`tab-${p}`).addEventListener("click", () => {
-    showPage(p);
-    // The Compare tab opens on a shipped comparison rather than blank.
-    if (p === "compare" && !compare.opened()) compare.openShipped();
-  });
+  for (const p of PAGES)
+    $(`tab-${p}`).addEventListener("click", () => {
+      showPage(p);
+      // The Compare tab opens on a shipped comparison rather than blank.
+      if (p === "compare" && !compare.opened()) compare.openShipped();
+    });
   // Arrow keys move between tabs, as in any tab list.
   $("tabs").addEventListener("keydown", (e) => {
     const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];

@@ -27,15 +27,31 @@ export function withSetting(text, key, value) {
     const at = header.index + header[0].length;
     return text.slice(0, at) + line + text.slice(at);
   }
-  return text.replace(/\n*$/, "\n") + "\n[settings]\n" + line;
+  return `${text.replace(/\n*$/, "\n")}\n[settings]\n${line}`;
 }
 
 // Containers of a key's path, in players' words.
-const PARTS = { firer: "Firer", target: "Target", passengers: "passengers", side: "Side", unit: "unit",
-  company: "company", engagement: "Engagement", hand: "Hand", settings: "Setting" };
+const PARTS = {
+  firer: "Firer",
+  target: "Target",
+  passengers: "passengers",
+  side: "Side",
+  unit: "unit",
+  company: "company",
+  engagement: "Engagement",
+  hand: "Hand",
+  settings: "Setting",
+};
 // Values whose key alone says too little.
-const LEAVES = { min_range: "closest range", closing: "closing each turn", rof: "rate of fire", aspect: "facing",
-  stands: "stands", count: "how many", name: "name" };
+const LEAVES = {
+  min_range: "closest range",
+  closing: "closing each turn",
+  rof: "rate of fire",
+  aspect: "facing",
+  stands: "stands",
+  count: "how many",
+  name: "name",
+};
 
 // A form field's label from its key in the file: `firer[0].weapon` is "Firer 1:
 // weapon", `side[1].unit[0].count` "Side 2, unit 1: how many", `range` "Range".
@@ -84,8 +100,15 @@ function placed(message) {
 }
 
 // The comparison form's fields by the key of the line the page writes for each.
-const COMPARISON_FIELDS = { name: "Name", weapons: "Weapons", target: "Target", quality: "Quality",
-  situation: "Situation", ranges_m: "Ranges in metres", rulesets: "Rulesets" };
+const COMPARISON_FIELDS = {
+  name: "Name",
+  weapons: "Weapons",
+  target: "Target",
+  quality: "Quality",
+  situation: "Situation",
+  ranges_m: "Ranges in metres",
+  rulesets: "Rulesets",
+};
 
 // A refusal of the comparison the page wrote (`text`, one `key = value` a line) in
 // the form's words: the field its line is, never the file's place ("page.toml:6:13").
@@ -103,9 +126,12 @@ export const fieldAt = (fields, offset) => fields.find((f) => f.start <= offset 
 // distance in inches, 0 or more" about `range` is "Range must be a distance in
 // inches, 0 or more".
 export function explain(words, field) {
-  const leaf = field.key.split(".").pop().replace(/\[\d+\]$/, "");
-  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const said = new RegExp(`^\`?${escape(leaf)}\`?(\\s+\`?${escape(field.text || "")}\`?)?\\s+`);
+  const leaf = field.key
+    .split(".")
+    .pop()
+    .replace(/\[\d+\]$/, "");
+  const literally = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const said = new RegExp(`^\`?${literally(leaf)}\`?(\\s+\`?${literally(field.text || "")}\`?)?\\s+`);
   const label = fieldLabel(field.key);
   return said.test(words) ? `${label} ${words.replace(said, "")}` : `${label}: ${words}`;
 }
@@ -156,7 +182,8 @@ export function refusal(message) {
     const words = message.slice(leading[1].length).replace(/`exact_seconds`|exact_seconds/g, "the exact answer's time");
     return { setting: leading[1], words: `${label}${words}` };
   }
-  const words = message.replace(/`exact_seconds`|exact_seconds/g, "the exact answer's time")
+  const words = message
+    .replace(/`exact_seconds`|exact_seconds/g, "the exact answer's time")
     .replace(/the server answered (\d+)/, "the server could not answer (it said $1)");
   return { setting: null, words };
 }
@@ -171,7 +198,10 @@ export function applyEdits(text, fields, edits) {
     const delta = utf8.encode(e.literal).length - (e.end - e.start);
     for (const f of moved) {
       if (f.start === e.start) f.end += delta;
-      else if (f.start >= e.end) { f.start += delta; f.end += delta; }
+      else if (f.start >= e.end) {
+        f.start += delta;
+        f.end += delta;
+      }
     }
   }
   return { text: out, fields: moved };
@@ -181,12 +211,16 @@ export function applyEdits(text, fields, edits) {
 // whom (or the second side's), and the range, e.g. "Sherman platoon vs Panther G,
 // 8 in."; null when the file has no such names. `value(key)` reads a field.
 export function headingOf(keys, value, unit) {
-  const names = (re) => keys.filter((k) => re.test(k)).map(value).filter((n) => n);
+  const names = (re) =>
+    keys
+      .filter((k) => re.test(k))
+      .map(value)
+      .filter((n) => n);
   const firing = names(/^(firer\[\d+\]|side\[0\]\.unit\[\d+\])\.name$/);
   const facing = names(/^(target|side\[1\]\.unit\[\d+\])\.name$/);
   if (!firing.length || !facing.length) return null;
   const rangeKey = keys.find((k) => k === "range" || k === "engagement.range");
-  const range = rangeKey ? `, ${value(rangeKey)}${unit ? " " + unit : ""}` : "";
+  const range = rangeKey ? `, ${value(rangeKey)}${unit ? ` ${unit}` : ""}` : "";
   return `${firing.join(" and ")} vs ${facing.join(" and ")}${range}`;
 }
 
@@ -200,7 +234,10 @@ export function units(text) {
   let side = 0;
   headers.forEach((h, i) => {
     const name = h[2];
-    if (name === "side") { side += 1; seen[name + ".unit"] = 0; }
+    if (name === "side") {
+      side += 1;
+      seen[`${name}.unit`] = 0;
+    }
     if (!/(^|\.)(firer|target|unit)$/.test(name)) return;
     seen[name] = (seen[name] || 0) + 1;
     const end = i + 1 < headers.length ? headers[i + 1].index : text.length;
@@ -232,8 +269,14 @@ export function addToList(text, u, key, value) {
   const line = new RegExp(`^([ \\t]*${key}[ \\t]*=[ \\t]*\\[)([^\\]]*)\\]`, "m");
   const m = block.match(line);
   const edited = m
-    ? block.replace(line, (_, head, items) => `${head}${items.trim() ? `${items.replace(/\s*$/, "")}, ` : ""}${JSON.stringify(value)}]`)
-    : block.replace(/^([^\n]*\n?)/, (header) => `${header.endsWith("\n") ? header : header + "\n"}${key} = [${JSON.stringify(value)}]\n`);
+    ? block.replace(
+        line,
+        (_, head, items) => `${head}${items.trim() ? `${items.replace(/\s*$/, "")}, ` : ""}${JSON.stringify(value)}]`,
+      )
+    : block.replace(
+        /^([^\n]*\n?)/,
+        (header) => `${header.endsWith("\n") ? header : `${header}\n`}${key} = [${JSON.stringify(value)}]\n`,
+      );
   return text.slice(0, u.start) + edited + text.slice(u.end);
 }
 
@@ -325,6 +368,150 @@ export function balanceWords(sentence, key, label) {
 // booleans as written.
 export function triedWords(value, what, labels) {
   if (typeof value !== "string") return JSON.stringify(value);
-  const entry = what && labels && labels[what] && labels[what][value];
+  const entry = what && labels?.[what]?.[value];
   return entry ? plainLabel(entry.label) : value.replace(/_/g, " ");
+}
+
+// The scenario editor's pure parts (editor.js and its modules hold the DOM): a
+// field's value written and read in place, an edit with the names that follow it, a
+// count checked and written, a refusal's place, and what is saved and run.
+
+// A value typed into field `field` as the file writes it: names and catalogue entries
+// quoted, numbers and booleans as typed.
+export const literal = (field, typed) => (field.kind === "name" || field.what ? JSON.stringify(typed) : typed);
+
+// Field `key`'s value (of `fields`, placed in `text`) as the file now holds it,
+// strings unquoted. Null when there is no such field, or when its place is of an older
+// text (the file edited by hand while the form still reads the last text the rules
+// took): never a failure over the answer on screen.
+export function valueAt(text, fields, key) {
+  const f = fields.find((x) => x.key === key);
+  if (!f) return null;
+  try {
+    return f.kind === "name" || f.what ? stringAt(text, f.start, f.end) : rawAt(text, f.start, f.end);
+  } catch {
+    return null;
+  }
+}
+
+// `file` ({ text, fields }) with its heading (the field `name`) following the form's
+// own names and range (`unit` the range's unit), unless the player wrote the heading
+// (`typed` holds "name") or the file has none or the names give none.
+export function withHeading(file, typed, unit) {
+  const title = file.fields.find((f) => f.key === "name");
+  if (!title || typed.has("name")) return file;
+  const keys = file.fields.map((f) => f.key);
+  const heading = headingOf(keys, (key) => valueAt(file.text, file.fields, key), unit);
+  if (!heading) return file;
+  return applyEdits(file.text, file.fields, [{ start: title.start, end: title.end, literal: JSON.stringify(heading) }]);
+}
+
+// A catalogue entry `id` of list `what` in the form's words: its label (`labels`: the
+// form's, per kind of entry), else the id in words.
+export function entryWords(labels, what, id) {
+  const entry = labels[what]?.[id];
+  return entry ? plainLabel(entry.label) : String(id).replace(/_/g, " ");
+}
+
+// The text and fields after `edits` to the form's field `key`, with the names that
+// follow it: a unit given another weapon (when it has no vehicle) or vehicle takes
+// the entry's name, unless the player named the unit (`typed` holds its name's key);
+// the heading follows the form unless the player wrote it, or this edit is to it.
+// `labels` are the form's, per kind of entry; `unit` the range's unit.
+export function editFile(text, fields, edits, key, { typed, labels, unit }) {
+  let next = applyEdits(text, fields, edits);
+  const owner = key.replace(/\.(weapon|vehicle)$/, "");
+  if (owner !== key && !typed.has(`${owner}.name`)) {
+    const vehicle = key.endsWith(".vehicle");
+    const own = next.fields.find((f) => f.key === `${owner}.name`);
+    if (own && (vehicle || !next.fields.some((f) => f.key === `${owner}.vehicle`))) {
+      const name = entryWords(labels, vehicle ? "vehicle" : "weapon", JSON.parse(edits[0].literal));
+      next = applyEdits(next.text, next.fields, [{ start: own.start, end: own.end, literal: JSON.stringify(name) }]);
+    }
+  }
+  return key === "name" ? next : withHeading(next, typed, unit);
+}
+
+// Whether field `key` is a distance the page also says in metres (a range, the
+// closest range, a closing each turn).
+export const isDistance = (key) =>
+  key === "range" || key.endsWith(".range") || key.endsWith("min_range") || key.endsWith("closing");
+
+// A distance typed in the scenario's `unit` (`metres` to one), said in metres too
+// ("8 in. = 160 m"); empty while what is typed is not a number.
+export function metresWords(typed, unit, metres) {
+  const n = Number(typed);
+  return Number.isFinite(n) && typed.trim() !== "" ? `${typed} ${unit} = ${Math.round(n * metres)} m` : "";
+}
+
+// A setting's reading `name` in words, the first (the rules' default) marked so.
+export const readingWords = (name, i) => (i === 0 ? `${name.replace(/_/g, " ")} (default)` : name.replace(/_/g, " "));
+
+// A unit's count the file leaves out (`count`: the form's { table, key, min, max }),
+// typed as `typed`, as the edit that writes it into the unit's table of `text`
+// ({ edit }), or what is wrong with it ({ wrong }).
+export function countChange(text, count, typed) {
+  const key = `${count.table}.${count.key}`;
+  const words = fieldLabel(key);
+  const t = typed.trim();
+  const n = Number(t);
+  const wrong =
+    checkNumber("integer", t, key) ||
+    (n < count.min || n > count.max ? `${words} must be from ${count.min} to ${count.max}, not ${t}` : null);
+  if (wrong) return { wrong };
+  const edit = countEdit(text, count.table, count.key, n);
+  return edit ? { edit } : { wrong: `${words}: write ${count.key} = ${n} in this unit's table in the scenario file` };
+}
+
+// Where a refusal's words about the scenario (`words`, as `refusal` gives them) are
+// said: beside the field of `fields` its place in `text` falls on (`key`, with the
+// words in the field's own terms, `beside`), else in the editor's own line (`words`,
+// with the file's line when it names one).
+export function scenarioPlace(words, text, fields) {
+  const at = placeOf(words, text);
+  const field = at && fieldAt(fields, at.offset);
+  return {
+    key: field ? field.key : null,
+    beside: field ? explain(at.words, { ...field, text: valueAt(text, fields, field.key) }) : null,
+    words: at ? `In the scenario file, line ${words.split(":")[1]}: ${at.words}` : words,
+  };
+}
+
+// The modifiers a scenario may name (of GET /api/modifiers, those `applied` by name),
+// grouped by their chart in words, each with what its option says.
+export function modifierGroups(modifiers) {
+  const groups = new Map();
+  for (const m of modifiers.filter((x) => x.applied === "named")) {
+    if (!groups.has(m.chart)) groups.set(m.chart, { chart: m.chart.replace(/_/g, " "), modifiers: [] });
+    groups.get(m.chart).modifiers.push({ name: m.name, words: `${m.label} (${m.value})` });
+  }
+  return [...groups.values()];
+}
+
+// The name the scenario is saved by: a shipped file (`picked`) as shipped keeps its
+// name, an edited one is saved as the player's own, never by the name it came from.
+export const savedName = (picked, edited) => (!picked ? "scenario.toml" : edited ? `my_${picked}` : picked);
+
+// The command line that answers what is on screen: `combat-odds sub` on the shipped
+// file (`picked`) while it is as shipped, else on the file as saved, with `flags`, and
+// the player's own table files (`mine`: { name, file }) in a rules folder where they
+// are read; `files` says what each file named is.
+export function commandLine(sub, flags, { picked, edited, mine, ruleset }) {
+  const file = edited ? savedName(picked, edited) : `experiments/${picked}`;
+  const files = [
+    edited ? `${file} is the scenario as on screen (Download scenario saves it)` : null,
+    ...mine.map(
+      (m) => `my_rules/${ruleset}/${m.name} is your ${m.file}${m.name === m.file ? " (Export the catalogue saves it)" : ""}`,
+    ),
+  ].filter((f) => f);
+  return { line: `combat-odds ${sub} ${file}${flags ? ` ${flags}` : ""}${mine.length ? " --rules my_rules" : ""}`, files };
+}
+
+// The illustrative entries (invented data) the form's choices (`fields` in `text`)
+// now name, by their labels.
+export function inventedNames(text, fields, labels) {
+  return fields
+    .map((f) => f.what && labels[f.what]?.[valueAt(text, fields, f.key)])
+    .filter((entry) => entry?.illustrative)
+    .map((entry) => plainLabel(entry.label));
 }

@@ -9,7 +9,8 @@ import { remaining } from "./format.js";
 export const inBrowser = document.querySelector('meta[name="combat-odds-engine"]')?.content === "worker";
 // What a speed line adds in the static site: rayon has no threads in a browser tab.
 export const ONE_THREAD = inBrowser
-  ? "Monte Carlo runs on one thread in the browser; combat-odds on the command line uses every core" : "";
+  ? "Monte Carlo runs on one thread in the browser; combat-odds on the command line uses every core"
+  : "";
 
 // The engine compiled once, as the site opens, and handed to every worker: one started
 // later (after a Cancel, or for another endpoint) instantiates it at once rather than
@@ -17,7 +18,11 @@ export const ONE_THREAD = inBrowser
 // the bytes compiled whole.
 const WASM = "page/combat_odds_wasm_bg.wasm";
 const engine = inBrowser
-  ? WebAssembly.compileStreaming(fetch(WASM)).catch(() => fetch(WASM).then((r) => r.arrayBuffer()).then(WebAssembly.compile))
+  ? WebAssembly.compileStreaming(fetch(WASM)).catch(() =>
+      fetch(WASM)
+        .then((r) => r.arrayBuffer())
+        .then(WebAssembly.compile),
+    )
   : null;
 
 // One worker per endpoint, so that ending one (a changed value cancels the fire
@@ -69,13 +74,21 @@ export async function post(path, body, signal) {
     const { ok, body: answer, text } = await inWorker(path, body, signal);
     return { ok, body: answer, text };
   }
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify(body), signal });
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
   // The answer's text as well as its JSON: a fire's is the very text the command line
   // prints, offered as a download.
   const text = await response.text();
   let json;
-  try { json = JSON.parse(text); } catch (e) { json = { error: `the server answered ${response.status}` }; }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = { error: `the server answered ${response.status}` };
+  }
   return { ok: response.ok, body: json, text };
 }
 
@@ -90,8 +103,12 @@ export async function streamPost(path, body, signal, progress) {
     const { ok, body: answer } = await inWorker(path, body, signal, progress);
     return ok ? { result: answer } : { error: answer.error, placed: true };
   }
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify(body), signal });
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
   if (!response.ok) {
     const refused = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
     return { error: refused.error, placed: true };
@@ -103,11 +120,10 @@ export async function streamPost(path, body, signal, progress) {
     const { value, done } = await reader.read();
     if (done) return { error: "the server closed the stream before the end" };
     buffer += utf8.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const field = (name) => (block.split("\n").find((l) => l.startsWith(name + ":")) || "").slice(name.length + 1).trim();
+      const field = (name) => (block.split("\n").find((l) => l.startsWith(`${name}:`)) || "").slice(name.length + 1).trim();
       const data = JSON.parse(field("data") || "null");
       const event = field("event");
       if (event === "progress") progress(data.done, data.planned);

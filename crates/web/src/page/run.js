@@ -8,12 +8,21 @@ import { editor } from "./editor.js";
 import { encode } from "./url.js";
 import { showReport } from "./report.js";
 
-let runEditor, running = null;
+let runEditor,
+  running = null;
 
 export function init(engagementsFirst) {
-  runEditor = editor("run", engagementsFirst, "cd_engagement_tank_duel.toml", () => { runEditor.stale(); saveState(); });
-  shared.savers.run = () => ({ trials: $("run-trials").value, seed: $("run-seed").value, mode: $("run-mode").value,
-    scenario: encode(runEditor.text()), ...runEditor.link() });
+  runEditor = editor("run", engagementsFirst, "cd_engagement_tank_duel.toml", () => {
+    runEditor.stale();
+    saveState();
+  });
+  shared.savers.run = () => ({
+    trials: $("run-trials").value,
+    seed: $("run-seed").value,
+    mode: $("run-mode").value,
+    scenario: encode(runEditor.text()),
+    ...runEditor.link(),
+  });
   $("run-start").addEventListener("click", startRun);
 }
 
@@ -28,8 +37,12 @@ async function startRun() {
   const work = longWork("run", "run-start");
   running = work;
   try {
-    const answer = await streamPost("/api/run", { scenario: runEditor.text(), tables: runEditor.tables(), ...settings("run") }, work.signal,
-      progressOf("run", "trials"));
+    const answer = await streamPost(
+      "/api/run",
+      { scenario: runEditor.text(), tables: runEditor.tables(), ...settings("run") },
+      work.signal,
+      progressOf("run", "trials"),
+    );
     if (answer.error) {
       runEditor.place(answer.error);
       return work.finish("");
@@ -44,10 +57,13 @@ async function startRun() {
 }
 
 function showRun(data) {
-  const files = inBrowser ? inBrowserDownloads(data.report)
+  const files = inBrowser
+    ? inBrowserDownloads(data.report)
     : el("p", { class: "downloads", id: "run-downloads" }, "Download, as combat-odds run writes them: ");
   for (const [name, bytes] of data.files)
-    files.append(el("a", { href: `/api/results/${data.id}/${encodeURIComponent(name)}`, download: name, title: `${bytes} bytes` }, name));
+    files.append(
+      el("a", { href: `/api/results/${data.id}/${encodeURIComponent(name)}`, download: name, title: `${bytes} bytes` }, name),
+    );
   const into = $("run-result");
   showReport(data.report, into, "run-p-kill", runEditor.invented());
   $("run-p-kill").after(files);
@@ -63,8 +79,13 @@ function inBrowserDownloads(report) {
     button.addEventListener("click", () => download(file, text, type));
     return button;
   };
-  return el("p", { class: "downloads", id: "run-downloads" }, "Download: ",
-    save("run-report-json", "report.json", "report.json", JSON.stringify(report, null, 2), "application/json"), " ",
+  return el(
+    "p",
+    { class: "downloads", id: "run-downloads" },
+    "Download: ",
+    save("run-report-json", "report.json", "report.json", JSON.stringify(report, null, 2), "application/json"),
+    " ",
     save("run-scenario-toml", name, name, runEditor.text(), "application/toml"),
-    ` (the frames as CSV and Parquet, with summary.json: combat-odds run ${name})`);
+    ` (the frames as CSV and Parquet, with summary.json: combat-odds run ${name})`,
+  );
 }

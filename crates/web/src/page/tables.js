@@ -92,8 +92,8 @@ export async function showTables() {
     const table = el("tr", {}, ...columns.map((c) => el("th", {}, c.replace(/_/g, " "))));
     const cell = (c, value) => {
       const text = String(value ?? "");
-      const label = named.get(`${c}.${text}`)
-        ?? (c === "label" ? null : text.replace(/[A-Za-z0-9_]+/g, (w) => rowLabels.get(w) ?? w));
+      const label =
+        named.get(`${c}.${text}`) ?? (c === "label" ? null : text.replace(/[A-Za-z0-9_]+/g, (w) => rowLabels.get(w) ?? w));
       const name = c === "label" ? t.rows.find((r) => r.label === value)?.name : null;
       return label && label !== text ? el("td", { title: text }, label) : el("td", name ? { title: name } : {}, text);
     };
@@ -127,6 +127,6 @@ async function showModifiers(ruleset) {
 // editor's reading); none where the ruleset has no catalogue.
 async function entryNames(ruleset) {
   const answer = await post("/api/catalogue", { ruleset }).catch(() => null);
-  const entries = answer && answer.ok ? answer.body.entries : [];
+  const entries = answer?.ok ? answer.body.entries : [];
   return new Map(entries.map((e) => [`${e.list}.${e.id}`, e.label.replace(/ \(illustrative\)$/, "")]));
 }

@@ -16,7 +16,7 @@ export function decode(b64) {
 }
 
 // The address's fragment for `page` and its settings.
-export const toHash = (page, settings) => "#" + new URLSearchParams({ page, ...settings }).toString();
+export const toHash = (page, settings) => `#${new URLSearchParams({ page, ...settings }).toString()}`;
 
 // The settings a fragment (`#page=...`) holds.
 export const fromHash = (hash) => new URLSearchParams(hash.replace(/^#/, ""));
@@ -39,7 +39,7 @@ export async function unpack(b64) {
     const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0));
     const inflated = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")));
     return JSON.parse(await inflated.text());
-  } catch (e) {
+  } catch {
     return null;
   }
 }

@@ -94,6 +94,26 @@ pub async fn browser() -> (Running, Client) {
     (driver, client)
 }
 
+/// The static site `COMBAT_ODDS_SITE` (a folder `scripts/build-site` wrote) served by
+/// `python3 -m http.server` on a free port, and a browser session: the server, the
+/// driver, the session and the site's address.
+pub async fn static_site() -> (Running, Running, Client, String) {
+    let folder = std::env::var("COMBAT_ODDS_SITE")
+        .expect("set COMBAT_ODDS_SITE to a folder scripts/build-site wrote (scripts/build-site /tmp/site)");
+    let port = free_port();
+    let server = Running(
+        Command::new("python3")
+            .args(["-m", "http.server", "--bind", "127.0.0.1", "--directory", &folder, &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("python3 serves the site"),
+    );
+    listening(port).await;
+    let (driver, client) = browser().await;
+    (server, driver, client, format!("http://127.0.0.1:{port}/"))
+}
+
 /// The text of element `id` once `done` holds for it, or a failure naming what was seen.
 pub async fn text_when(client: &Client, id: &str, done: impl Fn(&str) -> bool) -> String {
     let started = Instant::now();

@@ -9,9 +9,7 @@
 //! static site `COMBAT_ODDS_SITE` (a folder `scripts/build-site` wrote) and `python3`,
 //! and Debian's `chromium` and `chromedriver` on PATH.
 
-use std::process::{Command, Stdio};
-
-use combat_odds_browser_tests::{Running, assert_no_ids, browser, click, free_port, listening, serve_with, text_when};
+use combat_odds_browser_tests::{assert_no_ids, browser, click, serve_with, static_site, text_when};
 use fantoccini::Client;
 
 /// Sets the field `selector` finds to `value` and lets the page hear the change.
@@ -154,19 +152,7 @@ async fn the_server_s_finder_answers_how_many_shermans_at_four_inches_in_words()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_static_site_s_finder_answers_how_many_shermans_at_four_inches_in_words() {
-    let folder = std::env::var("COMBAT_ODDS_SITE")
-        .expect("set COMBAT_ODDS_SITE to a folder scripts/build-site wrote (scripts/build-site /tmp/site)");
-    let port = free_port();
-    let _server = Running(
-        Command::new("python3")
-            .args(["-m", "http.server", "--bind", "127.0.0.1", "--directory", &folder, &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 serves the site"),
-    );
-    listening(port).await;
-    let (_driver, client) = browser().await;
-    how_many_shermans_at_four_inches(&client, &format!("http://127.0.0.1:{port}/")).await;
+    let (_server, _driver, client, address) = static_site().await;
+    how_many_shermans_at_four_inches(&client, &address).await;
     client.close().await.unwrap();
 }

@@ -7,9 +7,9 @@
 //! Needs `target/release/combat-odds`, `COMBAT_ODDS_SITE` (a folder `scripts/build-site`
 //! wrote), `python3`, and Debian's `chromium` and `chromedriver` on PATH.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use combat_odds_browser_tests::{Running, browser, click, free_port, listening, repository, serve, text_when};
+use combat_odds_browser_tests::{Running, browser, click, repository, serve, static_site, text_when};
 use fantoccini::Client;
 
 /// The server's page: the server, the driver, a session and its address.
@@ -17,25 +17,6 @@ async fn server_page() -> (Running, Running, Client, String) {
     let (server, address) = serve().await;
     let (driver, client) = browser().await;
     (server, driver, client, format!("{address}/"))
-}
-
-/// The static site served by `python3 -m http.server`: the server, the driver, a
-/// session and its address.
-async fn static_site() -> (Running, Running, Client, String) {
-    let folder = std::env::var("COMBAT_ODDS_SITE")
-        .expect("set COMBAT_ODDS_SITE to a folder scripts/build-site wrote (scripts/build-site /tmp/site)");
-    let port = free_port();
-    let server = Running(
-        Command::new("python3")
-            .args(["-m", "http.server", "--bind", "127.0.0.1", "--directory", &folder, &port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("python3 serves the site"),
-    );
-    listening(port).await;
-    let (driver, client) = browser().await;
-    (server, driver, client, format!("http://127.0.0.1:{port}/"))
 }
 
 /// Each tab, how its first answer is asked for, and the line that says it: Fire answers
@@ -144,7 +125,10 @@ async fn the_mean_is_the_distribution_s(client: &Client, address: &str) {
     let seen = client.execute(script, vec![]).await.unwrap();
     let shown = seen[0].as_str().unwrap();
     assert_eq!(format!("{exact:.4}"), "1.2000");
-    assert!(shown.starts_with(&format!("Mean hits: {exact:.4} exactly (6/5); Monte Carlo {estimate:.4} (95%: ")), "{shown}");
+    assert!(
+        shown.starts_with(&format!("Mean hits: {exact:.4} exactly (6/5); Monte Carlo {estimate:.4} (95%: ")),
+        "{shown}"
+    );
     assert_eq!(seen[1], true, "the mean is beside the distribution's table");
 }
 

@@ -162,7 +162,7 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
       const key = group || f.key;
       if (!lines.has(key))
         lines.set(key, el("fieldset", { class: "catalogue-line" }, ...(group ? [el("legend", {}, group)] : [])));
-      lines.get(key).append(el("label", { title: f.words }, group ? rest.replace(/ \(.*$/s, "") : rest, input, span));
+      lines.get(key).append(el("label", { title: f.words }, group ? rest.replace(/ \([^()]*\)$/, "") : rest, input, span));
     }
     fields.replaceChildren(...lines.values());
   };
@@ -346,7 +346,11 @@ export function catalogueBox(prefix, { ruleset, changed, stale, offered }) {
         "details",
         { class: "stats" },
         el("summary", {}, "its numbers"),
-        el("table", {}, ...rows.map((f) => el("tr", {}, el("th", {}, f.words.replace(/ \(.*$/, "")), el("td", {}, f.text)))),
+        el(
+          "table",
+          {},
+          ...rows.map((f) => el("tr", {}, el("th", {}, f.words.replace(/ \([^()]*\)$/, "")), el("td", {}, f.text))),
+        ),
       );
     },
     // The link's part: the player's files of the scenario's ruleset, packed.

@@ -120,6 +120,8 @@ struct Leaf {
 struct Spot {
     list: String,
     id: String,
+    /// Its place in its list where the list is an array of tables (named by `name`).
+    index: Option<usize>,
     leaves: Vec<Leaf>,
 }
 
@@ -145,7 +147,9 @@ pub fn shipped(rules: &Rules, ruleset: &str) -> Result<(&'static CatalogueShape,
     let shape = loaded.catalogue().ok_or_else(|| {
         ReportError::Core(CoreError::input(ruleset, "this ruleset has no catalogue of weapons or vehicles to edit"))
     })?;
-    let file = loaded.files().iter().find(|f| f.name == shape.file).expect("a ruleset's catalogue is one of its files");
+    let file = loaded.files().iter().find(|f| f.name == shape.file).ok_or_else(|| {
+        ReportError::Core(CoreError::input(ruleset, format!("this ruleset has no table file {}", shape.file)))
+    })?;
     Ok((shape, file.text.clone()))
 }
 
@@ -163,15 +167,15 @@ fn spots(text: &str, said: &str) -> Result<Vec<Spot>, ReportError> {
                 for (id, entry) in entries.iter() {
                     let mut leaves = Vec::new();
                     leaf(text, "", entry, &mut leaves);
-                    out.push(Spot { list: list.clone(), id: id.get_ref().to_string(), leaves });
+                    out.push(Spot { list: list.clone(), id: id.get_ref().to_string(), index: None, leaves });
                 }
             }
             DeValue::Array(entries) => {
-                for entry in entries.iter() {
+                for (index, entry) in entries.iter().enumerate() {
                     let mut leaves = Vec::new();
                     leaf(text, "", entry, &mut leaves);
                     let id = leaves.iter().find(|l| l.key == "name").map(|l| l.text.clone()).unwrap_or_default();
-                    out.push(Spot { list: list.clone(), id, leaves });
+                    out.push(Spot { list: list.clone(), id, index: Some(index), leaves });
                 }
             }
             _ => {}
@@ -212,12 +216,11 @@ fn leaves(text: &str, key: &str, value: &Spanned<DeValue>, out: &mut Vec<Leaf>) 
     out.push(Leaf { key: key.to_string(), start: span.start, end: span.end, kind, text: shown });
 }
 
-/// `value` as typed, as a TOML value: a number, `true` or `false` as one, anything
-/// else as text; a name (`label`, `name`) always as text.
+/// `value` as typed (trimmed), as a TOML value: a number, `true` or `false` as one,
+/// anything else as text; a name (`label`, `name`) always as text.
 fn literal(key: &str, value: &str) -> String {
     let t = value.trim();
-    let named = key == "label" || key == "name" || key.ends_with(".label");
-    if !named {
+    if !(key == "label" || key == "name" || key.ends_with(".label")) {
         if let Ok(n) = t.parse::<i64>() {
             return n.to_string();
         }
@@ -228,7 +231,7 @@ fn literal(key: &str, value: &str) -> String {
             return t.to_string();
         }
     }
-    toml::Value::String(if named { value.to_string() } else { t.to_string() }).to_string()
+    toml::Value::String(t.to_string()).to_string()
 }
 
 /// `text` with `start..end` replaced by `with`.
@@ -243,7 +246,9 @@ const ILLUSTRATIVE: &str = " (illustrative)";
 /// `text` with entry `entry` (`list.id`) marked as the player's own: named in
 /// `[source]`'s `own`, and its label no longer saying it is illustrative.
 fn marked_own(text: &str, said: &str, entry: &str) -> Result<String, ReportError> {
-    let spot = spots(text, said)?.into_iter().find(|s| s.name() == entry).expect("the entry just edited");
+    // An entry the edit left without a name it can be found by (an id emptied) is not
+    // marked: the loader's refusal of it is what the player reads.
+    let Some(spot) = spots(text, said)?.into_iter().find(|s| s.name() == entry) else { return Ok(text.to_string()) };
     let mut text = text.to_string();
     if let Some(label) = spot.leaf("label").filter(|l| l.text.ends_with(ILLUSTRATIVE)) {
         let plain = label.text.trim_end_matches(ILLUSTRATIVE);
@@ -305,15 +310,14 @@ pub fn edited(text: &str, shape: &CatalogueShape, said: &str, edit: &Edit) -> Re
                 .map(|n| if n == 1 { format!("{}_yours", spot.id) } else { format!("{}_yours_{n}", spot.id) })
                 .find(|id| !taken(id))
                 .expect("an unused id");
-            let list = whole.get(&spot.list).expect("the entry's list");
-            let mut copy = match list {
-                toml::Value::Table(entries) => entries[&spot.id].clone(),
-                toml::Value::Array(entries) => entries
-                    .iter()
-                    .find(|e| e.get("name").and_then(toml::Value::as_str) == Some(spot.id.as_str()))
-                    .expect("the entry's table")
-                    .clone(),
-                _ => unreachable!("spots are read from tables and arrays only"),
+            let list = whole.get(&spot.list);
+            let copied = match (list, spot.index) {
+                (Some(toml::Value::Table(entries)), None) => entries.get(&spot.id),
+                (Some(toml::Value::Array(entries)), Some(index)) => entries.get(index),
+                _ => None,
+            };
+            let (Some(list), Some(mut copy)) = (list, copied.cloned()) else {
+                return Err(refuse(format!("entry `{entry}` cannot be read to copy it")));
             };
             let label = spot.leaf("label").map_or(spot.id.as_str(), |l| l.text.as_str()).trim_end_matches(ILLUSTRATIVE);
             if let toml::Value::Table(t) = &mut copy {

@@ -270,3 +270,20 @@ fn an_entry_or_field_the_catalogue_does_not_have_is_refused_by_name() {
     .unwrap_err();
     assert!(refused.message.contains("entry `weapon.us_75mm_m3` has no field `close.hits`"), "{}", refused.message);
 }
+
+#[test]
+fn a_new_id_typed_with_spaces_and_a_copy_of_an_unnamed_entry_are_answered_not_crashed_on() {
+    // The id is written trimmed, so the entry is found again by it and marked as the
+    // player's.
+    let form = catalogue(serde_json::json!({ "ruleset": "mission-command",
+        "edit": { "set": { "entry": "weapon.lmg", "key": "name", "value": "  my_lmg " } } }));
+    assert!(form["error"].is_null(), "{}", form["error"]);
+    assert_eq!(entry(&form, "my_lmg")["own"], true);
+    // An entry of an array of tables with no name: copied by its place in the list, and
+    // the loader says what is wrong with both.
+    let shipped = crate::catalogue::shipped(&Rules::builtin(), "mission-command").unwrap().1;
+    let unnamed = shipped.replacen("name = \"lmg\"\n", "", 1);
+    let form = catalogue(serde_json::json!({ "ruleset": "mission-command", "text": unnamed,
+        "edit": { "copy": { "entry": "weapon." } } }));
+    assert!(form["error"]["words"].as_str().is_some_and(|w| !w.is_empty()), "{form}");
+}

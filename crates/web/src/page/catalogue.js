@@ -22,19 +22,24 @@ const read = (key) => {
 };
 const write = (key, value) => localStorage.setItem(key, JSON.stringify(value));
 
+// Writes `files` as the whole of `ruleset`'s (none: forgotten) and tells every editor.
+function store(ruleset, files) {
+  const all = read(KEPT);
+  if (Object.keys(files).length) all[ruleset] = files;
+  else delete all[ruleset];
+  write(KEPT, all);
+  for (const heard of listeners) heard(ruleset);
+}
+
 export const own = {
   // The player's files for `ruleset`, by the rules' file each replaces ({} for none).
   of: (ruleset) => read(KEPT)[ruleset] || {},
   // Sets (or, with null, forgets) the player's file `name` of `ruleset`.
   set(ruleset, name, file) {
-    const all = read(KEPT);
-    const mine = { ...(all[ruleset] || {}) };
+    const mine = { ...own.of(ruleset) };
     if (file) mine[name] = file;
     else delete mine[name];
-    if (Object.keys(mine).length) all[ruleset] = mine;
-    else delete all[ruleset];
-    write(KEPT, all);
-    for (const heard of listeners) heard(ruleset);
+    store(ruleset, mine);
   },
   // Replaces the whole of `ruleset`'s files, keeping what they replace in "before"
   // when it is something else.
@@ -42,11 +47,7 @@ export const own = {
     const was = own.of(ruleset);
     if (Object.keys(was).length && JSON.stringify(was) !== JSON.stringify(files))
       write(BEFORE, { ...read(BEFORE), [ruleset]: was });
-    const all = read(KEPT);
-    if (Object.keys(files).length) all[ruleset] = files;
-    else delete all[ruleset];
-    write(KEPT, all);
-    for (const heard of listeners) heard(ruleset);
+    store(ruleset, files);
   },
   // What "before" holds for `ruleset`, if anything.
   before: (ruleset) => read(BEFORE)[ruleset] || null,
